@@ -1,0 +1,187 @@
+"""Parsers for the two seed formats. Pure: text in, ParsedDeck out, no ORM.
+
+Flashcards:  a title line, then per card a question block, an `Answer: …`
+             block and an optional one-paragraph explanation.
+Syllabus:    a title line, then alternating question and answer blocks.
+
+Blocks are separated by blank lines. Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.utils.text import slugify
+
+_ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
+# Syllabus prompts that are instructions rather than questions.
+_IMPERATIVES = (
+    "calculate", "compare", "contrast", "define", "derive", "describe", "discuss", "distinguish",
+    "explain", "give", "identify", "list", "name", "outline", "show", "state", "summarise",
+    "summarize", "write",
+)  # fmt: skip
+
+
+class LoaderError(ValueError):
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.message = path, line, message
+
+
+@dataclass(frozen=True)
+class ParsedCard:
+    line: int
+    kind: str
+    question: str
+    answer: str
+    short_answer: str = ""
+    explanation: str = ""
+
+    @property
+    def key(self) -> str:
+        """Identity of the card within its deck: its question, normalised."""
+        normal = " ".join(unicodedata.normalize("NFKC", self.question).casefold().split())
+        return hashlib.sha256(normal.encode()).hexdigest()[:32]
+
+
+@dataclass
+class ParsedDeck:
+    path: str
+    slug: str
+    title: str
+    kind: str
+    cards: list[ParsedCard] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Block:
+    line: int
+    text: str
+
+    @property
+    def is_answer(self) -> bool:
+        return bool(_ANSWER.match(self.text))
+
+
+def _blocks(lines: list[str], first_line: int) -> list[_Block]:
+    blocks, current, start = [], [], 0
+    for number, line in enumerate(lines, start=first_line):
+        if line.strip():
+            if not current:
+                start = number
+            current.append(line.rstrip())
+        elif current:
+            blocks.append(_Block(start, "\n".join(current)))
+            current = []
+    if current:
+        blocks.append(_Block(start, "\n".join(current)))
+    return blocks
+
+
+def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    title_index = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if title_index is None:
+        raise LoaderError(path, 1, "the file is empty; expected a title line, then questions and answers")
+    title = lines[title_index].strip()
+    if _ANSWER.match(title):
+        raise LoaderError(path, title_index + 1, "the file starts with an 'Answer:' line; expected a title line")
+    blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2)
+    if not blocks:
+        raise LoaderError(path, title_index + 1, "the file has a title but no questions")
+    if any(block.is_answer for block in blocks):
+        deck = ParsedDeck(path, slug, title, "flashcard", _parse_flashcards(blocks, path))
+    else:
+        deck = ParsedDeck(path, slug, title, "syllabus", _parse_syllabus(blocks, path))
+    _check_unique(deck)
+    return deck
+
+
+def parse_file(path: Path, *, display_path: str | None = None) -> ParsedDeck:
+    shown = display_path or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LoaderError(shown, 0, f"cannot be read: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise LoaderError(shown, line, "is not valid UTF-8 text") from None
+    return parse_text(text, path=shown, slug=_slugify(path.stem))
+
+
+def _parse_flashcards(blocks: list[_Block], path: str) -> list[ParsedCard]:
+    cards, i = [], 0
+    while i < len(blocks):
+        question = blocks[i]
+        if question.is_answer:
+            raise LoaderError(path, question.line, "an 'Answer:' block with no question before it")
+        if i + 1 >= len(blocks) or not blocks[i + 1].is_answer:
+            raise LoaderError(
+                path, question.line, f"the question {_excerpt(question.text)} has no 'Answer:' block after it"
+            )
+        answer = _ANSWER.sub("", blocks[i + 1].text, count=1).strip()
+        if not answer:
+            raise LoaderError(path, blocks[i + 1].line, "the 'Answer:' line is empty")
+        i += 2
+        explanation = ""
+        # The next block explains this card unless it is itself the next question.
+        if i < len(blocks) and not blocks[i].is_answer and not (i + 1 < len(blocks) and blocks[i + 1].is_answer):
+            explanation = blocks[i].text
+            i += 1
+        cards.append(
+            ParsedCard(
+                line=question.line,
+                kind="flashcard",
+                question=question.text,
+                answer=answer,
+                short_answer=" ".join(answer.split())[:300],
+                explanation=explanation,
+            )
+        )
+    return cards
+
+
+def _looks_like_question(text: str) -> bool:
+    first_word = re.split(r"\W+", text.strip(), maxsplit=1)[0].casefold()
+    return text.rstrip().endswith("?") or first_word in _IMPERATIVES
+
+
+def _parse_syllabus(blocks: list[_Block], path: str) -> list[ParsedCard]:
+    cards = []
+    for i in range(0, len(blocks), 2):
+        question = blocks[i]
+        if not _looks_like_question(question.text):
+            raise LoaderError(
+                path,
+                question.line,
+                f"expected a question (ending in '?' or starting with Compare, Contrast, Give, Name, …), "
+                f"got {_excerpt(question.text)}; is an answer split into two paragraphs?",
+            )
+        if i + 1 >= len(blocks):
+            raise LoaderError(path, question.line, f"the question {_excerpt(question.text)} has no answer after it")
+        cards.append(ParsedCard(line=question.line, kind="syllabus", question=question.text, answer=blocks[i + 1].text))
+    return cards
+
+
+def _check_unique(deck: ParsedDeck) -> None:
+    seen: dict[str, int] = {}
+    for card in deck.cards:
+        if card.key in seen:
+            raise LoaderError(deck.path, card.line, f"the same question already appears at line {seen[card.key]}")
+        seen[card.key] = card.line
+
+
+def _excerpt(text: str, length: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= length else flat[: length - 1] + "…")
+
+
+def _slugify(stem: str) -> str:
+    return slugify(stem)[:200] or "deck"

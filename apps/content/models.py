@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import hashlib
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from .rendering import render_markdown
+
+
+class Deck(models.Model):
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True)
+    description = models.TextField(blank=True)
+    description_html = models.TextField(blank=True, editable=False)
+    source = models.CharField(max_length=255, blank=True, help_text="Seed file this deck was loaded from.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def save(self, *args, **kwargs) -> None:
+        self.description_html = render_markdown(self.description)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("content:deck", kwargs={"slug": self.slug})
+
+
+class Card(models.Model):
+    class Kind(models.TextChoices):
+        FLASHCARD = "flashcard", "Flashcard"
+        SYLLABUS = "syllabus", "Syllabus"
+
+    # Source field -> the field holding its rendered HTML, kept in step by save().
+    RENDERED_FIELDS = {"question": "question_html", "answer": "answer_html", "explanation": "explanation_html"}
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    question = models.TextField()
+    question_html = models.TextField(editable=False)
+    answer = models.TextField()
+    answer_html = models.TextField(editable=False)
+    short_answer = models.CharField(
+        max_length=300, blank=True, help_text="A few words, used as a multiple-choice option and for exact grading."
+    )
+    explanation = models.TextField(blank=True)
+    explanation_html = models.TextField(blank=True, editable=False)
+    source_key = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Stable identity of the card in its seed file."
+    )
+    source_hash = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Hash of the content as last loaded from the seed file."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["deck", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deck", "position"],
+                name="card_unique_position_in_deck",
+                deferrable=models.Deferrable.DEFERRED,
+            ),
+            models.UniqueConstraint(
+                fields=["deck", "source_key"], condition=~Q(source_key=""), name="card_unique_source_key_in_deck"
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="card_position_positive"),
+            models.CheckConstraint(condition=Q(kind__in=["flashcard", "syllabus"]), name="card_kind_valid"),
+            models.CheckConstraint(condition=~Q(question=""), name="card_question_not_empty"),
+            models.CheckConstraint(condition=~Q(answer=""), name="card_answer_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck} #{self.position}"
+
+    def save(self, *args, **kwargs) -> None:
+        self.render()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, *self.RENDERED_FIELDS.values()}
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("content:card", kwargs={"slug": self.deck.slug, "pk": self.pk})
+
+    def content_hash(self) -> str:
+        return content_hash(
+            kind=self.kind,
+            question=self.question,
+            answer=self.answer,
+            short_answer=self.short_answer,
+            explanation=self.explanation,
+        )
+
+    def render(self) -> None:
+        for source, target in self.RENDERED_FIELDS.items():
+            setattr(self, target, render_markdown(getattr(self, source)))
+
+
+def content_hash(*, kind: str, question: str, answer: str, short_answer: str, explanation: str) -> str:
+    payload = "\x1f".join([kind, question, answer, short_answer, explanation])
+    return hashlib.sha256(payload.encode()).hexdigest()

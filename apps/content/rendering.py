@@ -1,0 +1,199 @@
+"""Markdown + KaTeX + nh3: card text in, safe HTML out. Pure: no request, no ORM.
+
+Math is pulled out before Markdown sees it (so `_` and `*` inside TeX are not
+emphasis), rendered by KaTeX, and put back afterwards. Code spans and fences are
+stashed by Markdown first, so a `$` inside code stays literal. `\\$` is a literal
+dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be followed
+by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from html import escape
+
+import markdown
+import nh3
+from markdown.extensions import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+
+from .katex import KatexParseError, render_tex
+
+_DISPLAY_BLOCK = re.compile(r"^[ ]{0,3}\$\$(?P<tex>.+?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+_DISPLAY_INLINE = r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$"
+_INLINE = r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?![\d$])"
+
+
+@dataclass
+class _MathCollector:
+    """Math found in one document, replaced by markers until KaTeX has run."""
+
+    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
+    formulas: list[tuple[str, bool]] = field(default_factory=list)
+
+    def marker(self, tex: str, *, display: bool) -> str:
+        self.formulas.append((tex.strip(), display))
+        return f"\x02math-{self.nonce}-{len(self.formulas) - 1}\x03"
+
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(f"\x02math-{self.nonce}-(\\d+)\x03")
+
+
+class _DisplayBlockPreprocessor(Preprocessor):
+    def __init__(self, md: markdown.Markdown, collector: _MathCollector) -> None:
+        super().__init__(md)
+        self.collector = collector
+
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+
+        def stash(match: re.Match[str]) -> str:
+            marker = self.collector.marker(match["tex"], display=True)
+            # A block-level tag and blank lines either side keep it out of any <p>.
+            block = f'<div class="math-display">{marker}</div>'
+            return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
+
+        return _DISPLAY_BLOCK.sub(stash, text).split("\n")
+
+
+class _InlineMathProcessor(InlineProcessor):
+    def __init__(self, pattern: str, md: markdown.Markdown, collector: _MathCollector, *, display: bool) -> None:
+        super().__init__(pattern, md)
+        self.collector = collector
+        self.display = display
+
+    def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
+        marker = self.collector.marker(m["tex"], display=self.display)
+        return self.md.htmlStash.store(marker), m.start(0), m.end(0)
+
+
+class _MathExtension(Extension):
+    def __init__(self, collector: _MathCollector) -> None:
+        super().__init__()
+        self.collector = collector
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
+        md.ESCAPED_CHARS.append("$")
+        # After fenced_code (25), so fences are already stashed away.
+        md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
+        # After backticks (190), before escapes (180) and emphasis.
+        md.inlinePatterns.register(
+            _InlineMathProcessor(_DISPLAY_INLINE, md, self.collector, display=True), "math_display", 186
+        )
+        md.inlinePatterns.register(_InlineMathProcessor(_INLINE, md, self.collector, display=False), "math_inline", 185)
+
+
+def math_error_html(tex: str, message: str, *, display: bool) -> str:
+    """The visible stand-in for a formula KaTeX could not parse."""
+    tag = "div" if display else "span"
+    return (
+        f'<{tag} class="katex-error" title="{escape(message)}">'
+        f"<code>{escape(tex)}</code> "
+        f'<span class="katex-error-message">{escape(message)}</span></{tag}>'
+    )
+
+
+def _render_formula(tex: str, *, display: bool) -> str:
+    try:
+        html = render_tex(tex, display=display)
+    except KatexParseError as exc:
+        return math_error_html(tex, str(exc), display=display)
+    return html
+
+
+def find_math(text: str) -> list[tuple[str, bool]]:
+    """The formulas in `text` as (tex, display), found exactly as `render_markdown` finds them."""
+    collector = _MathCollector()
+    html = _markdown(collector).convert(text)
+    # Display math is matched in its own pass, so restore document order.
+    return [collector.formulas[int(m[1])] for m in collector.pattern().finditer(html)]
+
+
+def tex_errors(text: str) -> list[tuple[str, str]]:
+    """(formula, KaTeX message) for every formula in `text` that KaTeX rejects."""
+    errors = []
+    for tex, display in find_math(text):
+        try:
+            render_tex(tex, display=display)
+        except KatexParseError as exc:
+            errors.append((tex, str(exc)))
+    return errors
+
+
+def _markdown(collector: _MathCollector) -> markdown.Markdown:
+    return markdown.Markdown(
+        extensions=["fenced_code", "tables", "sane_lists", _MathExtension(collector)],
+        output_format="html",
+    )
+
+
+def render_markdown(text: str) -> str:
+    """Safe HTML for a Markdown body with `$…$` / `$$…$$` math typeset by KaTeX."""
+    if not text.strip():
+        return ""
+    collector = _MathCollector()
+    html = _markdown(collector).convert(text)
+    rendered = [_render_formula(tex, display=display) for tex, display in collector.formulas]
+    html = collector.pattern().sub(lambda m: rendered[int(m[1])], html)
+    return sanitize(html).strip()
+
+
+_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em",
+    "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "kbd", "li", "ol", "p", "pre", "s",
+    "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+}  # fmt: skip
+_MATHML_TAGS = {
+    "math", "semantics", "annotation", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace",
+    "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mover", "munder", "munderover",
+    "mtable", "mtr", "mtd", "mlabeledtr", "mstyle", "mpadded", "mphantom", "menclose",
+    "merror", "mmultiscripts", "mprescripts", "none",
+}  # fmt: skip
+_MATHML_ATTRIBUTES = {
+    "accent", "accentunder", "columnalign", "columnlines", "columnspacing", "depth", "display",
+    "displaystyle", "encoding", "fence", "form", "height", "largeop", "linethickness", "lspace",
+    "mathbackground", "mathcolor", "mathsize", "mathvariant", "maxsize", "minsize", "movablelimits",
+    "notation", "rowalign", "rowlines", "rowspacing", "rspace", "scriptlevel", "separator",
+    "stretchy", "symmetric", "voffset", "width", "xmlns",
+}  # fmt: skip
+_SVG_TAGS = {"svg", "path", "line", "g", "rect"}
+_SVG_ATTRIBUTES = {
+    "d", "fill", "height", "preserveAspectRatio", "stroke", "stroke-width", "viewBox",
+    "width", "x", "x1", "x2", "y", "y1", "y2", "xmlns",
+}  # fmt: skip
+# Only the properties KaTeX writes inline; nothing that can move content out of its box.
+_STYLE_PROPERTIES = {
+    "border-bottom-width", "border-color", "border-right-style", "border-right-width",
+    "border-style", "border-top-width", "border-width", "bottom", "color", "height",
+    "margin-left", "margin-right", "max-width", "min-width", "padding-left", "padding-right",
+    "top", "vertical-align", "width", "background-color",
+}  # fmt: skip
+_ATTRIBUTES = {
+    "*": {"class"},
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "ol": {"start"},
+    "td": {"align"},
+    "th": {"align"},
+    "span": {"aria-hidden", "style", "title"},
+    "div": {"title"},
+    **dict.fromkeys(_MATHML_TAGS, _MATHML_ATTRIBUTES),
+    **dict.fromkeys(_SVG_TAGS, _SVG_ATTRIBUTES),
+}
+
+
+def sanitize(html: str) -> str:
+    """nh3 with an allow-list that keeps Markdown's output and KaTeX's HTML, MathML
+    and SVG, but never scripts, event handlers or javascript: URLs."""
+    return nh3.clean(
+        html,
+        tags=_TAGS | _MATHML_TAGS | _SVG_TAGS,
+        attributes=_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+        strip_comments=True,
+        filter_style_properties=_STYLE_PROPERTIES,
+    )

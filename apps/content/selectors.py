@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
+
+from .models import Card, Deck
+
+
+def deck_list() -> QuerySet[Deck]:
+    return Deck.objects.annotate(
+        card_count=Count("cards"),
+        flashcard_count=Count("cards", filter=Q(cards__kind=Card.Kind.FLASHCARD)),
+    ).order_by("title")
+
+
+def deck_get(*, slug: str) -> Deck:
+    return get_object_or_404(deck_list(), slug=slug)
+
+
+def deck_cards(*, deck: Deck) -> QuerySet[Card]:
+    return deck.cards.order_by("position")
+
+
+def card_get(*, slug: str, pk: int) -> Card:
+    """The card with its deck and the ids of its neighbours, in one query."""
+    siblings = Card.objects.filter(deck=OuterRef("deck"))
+    previous_id = siblings.filter(position__lt=OuterRef("position")).order_by("-position").values("pk")[:1]
+    next_id = siblings.filter(position__gt=OuterRef("position")).order_by("position").values("pk")[:1]
+    return get_object_or_404(
+        Card.objects.select_related("deck").annotate(previous_id=Subquery(previous_id), next_id=Subquery(next_id)),
+        deck__slug=slug,
+        pk=pk,
+    )

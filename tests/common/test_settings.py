@@ -1,0 +1,80 @@
+"""The settings module fails loudly on bad environment values, and production settings pass `check --deploy`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from apps.common.env import parse_database_url
+
+GOOD_KEY = "k3y-" + "x7Yq2" * 12
+PRODUCTION = {"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "quiz.example.edu"}
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    environment.setdefault("DATABASE_URL", "postgres://localhost/unused")
+    environment.update(env)
+    return subprocess.run(  # noqa: S603
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "0"}, "SECRET_KEY must be set"),
+        ({"DEBUG": "0", "SECRET_KEY": "short"}, "SECRET_KEY must be set"),
+        ({"DEBUG": "0", "SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
+        ({"DEBUG": "perhaps"}, "DEBUG='perhaps' is not a boolean"),
+        ({"DEBUG": "1", "DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must start with postgres://"),
+        ({"DEBUG": "1", "DATABASE_URL": ""}, "DATABASE_URL is not set"),
+        ({"DEBUG": "1", "DB_CONN_MAX_AGE": "forever"}, "DB_CONN_MAX_AGE='forever' is not an integer"),
+        (
+            {"DEBUG": "1", "SECRET_KEY_FILE": "/nonexistent/secret"},
+            "SECRET_KEY_FILE='/nonexistent/secret' cannot be read",
+        ),
+    ],
+)
+def test_bad_environment_stops_the_process_with_a_clear_message(env, message):
+    result = _manage("check", **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_production_settings_pass_check_deploy():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_secret_key_can_come_from_a_file(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text(GOOD_KEY + "\n")
+    env = {**PRODUCTION, "SECRET_KEY_FILE": str(secret)}
+    del env["SECRET_KEY"]
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **env)
+    assert result.returncode == 0, result.stderr
+
+
+def test_database_url_forms():
+    assert parse_database_url("postgres://u:p%40ss@db.internal:6543/app?sslmode=require") == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "app",
+        "USER": "u",
+        "PASSWORD": "p@ss",
+        "HOST": "db.internal",
+        "PORT": "6543",
+        "OPTIONS": {"sslmode": "require"},
+    }
+    socket = parse_database_url("postgresql://postgres:@/mlcourse?host=/srv/var/pgdata")
+    assert (socket["HOST"], socket["NAME"], socket["OPTIONS"]) == ("/srv/var/pgdata", "mlcourse", {})

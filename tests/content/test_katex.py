@@ -1,0 +1,55 @@
+"""The long-lived node process that runs KaTeX: threads, crashes and a missing Node."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from apps.content import katex
+from apps.content.checks import katex_renderer_check
+
+
+def test_reports_the_pinned_katex_version():
+    import json
+    from pathlib import Path
+
+    from django.conf import settings
+
+    pinned = json.loads(Path(settings.BASE_DIR, "package.json").read_text())["dependencies"]["katex"]
+    assert katex.katex_version() == pinned
+
+
+def test_many_threads_share_the_worker_safely():
+    formulas = [f"x_{{{i}}} + \\frac{{{i}}}{{2}}" for i in range(200)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda tex: katex.render_tex(tex), formulas))
+    for i, html in enumerate(results):
+        assert f"<mn>{i}</mn>" in html
+
+
+def test_a_killed_worker_is_replaced_on_the_next_render():
+    katex.render_tex("x")
+    katex._worker._proc.kill()
+    katex._worker._proc.wait()
+    assert "<mi>y</mi>" in katex.render_tex("y")
+
+
+def test_parse_errors_carry_katex_message():
+    with pytest.raises(katex.KatexParseError, match="KaTeX parse error"):
+        katex.render_tex(r"\frac{1}{")
+
+
+def test_missing_node_is_a_clear_setup_error_and_a_failed_system_check(monkeypatch):
+    monkeypatch.setenv("NODE_BINARY", "/nonexistent/node")
+    katex._worker._stop()
+    try:
+        with pytest.raises(katex.KatexUnavailableError, match="not on PATH"):
+            katex.render_tex("x")
+        errors = katex_renderer_check(None)
+        assert [e.id for e in errors] == ["content.E001"]
+        assert "npm ci" in errors[0].hint
+    finally:
+        monkeypatch.undo()
+        katex._worker._stop()
+    assert "<mi>x</mi>" in katex.render_tex("x")

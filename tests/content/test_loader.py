@@ -1,0 +1,225 @@
+"""The seed parsers (pure) and the load_content command (against PostgreSQL)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.content.loader import LoaderError, parse_file, parse_text
+from apps.content.models import Card, Deck
+
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+FLASHCARDS = FIXTURES / "technology-digital-tools-flashcards.txt"
+SYLLABUS = FIXTURES / "deep-learning-frameworks-production-syllabus.txt"
+
+
+def _load(*files, **options) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    call_command("load_content", *map(str, files), stdout=out, stderr=out, **options)
+    return out.getvalue()
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+
+def test_flashcard_file_parses_question_answer_and_explanation():
+    deck = parse_file(FLASHCARDS)
+    assert deck.title == "Technology & Digital Tools Flashcards"
+    assert deck.slug == "technology-digital-tools-flashcards"
+    assert deck.kind == "flashcard"
+    assert len(deck.cards) == 7
+    job = deck.cards[3]
+    assert job.question.startswith("When using Kubernetes for ML workload orchestration")
+    assert job.answer == "Job"
+    assert job.short_answer == "Job"
+    assert job.explanation.startswith("A Kubernetes Job creates one or more pods")
+    assert job.line == 21
+    last = deck.cards[-1]
+    assert last.answer.startswith("It uses FP16 or BF16")
+    assert last.explanation.endswith("on modern GPUs.")
+
+
+def test_syllabus_file_parses_alternating_blocks_including_imperative_questions():
+    deck = parse_file(SYLLABUS)
+    assert deck.kind == "syllabus"
+    assert len(deck.cards) == 30
+    questions = [card.question for card in deck.cards]
+    assert "Compare PyTorch's DataParallel (DP) and DistributedDataParallel (DDP)." in questions
+    assert "Give the standard affine quantization formula mapping a real value to an integer." in questions
+    assert any(q.startswith("Contrast post-training") for q in questions)
+    assert any(q.startswith("Name three common techniques") for q in questions)
+    affine = next(card for card in deck.cards if card.question.startswith("Give the standard affine"))
+    assert affine.answer.startswith(r"$q = \text{round}\left(\frac{r}{s}\right) + z$")
+    assert all(card.short_answer == "" and card.explanation == "" for card in deck.cards)
+
+
+def test_the_seeds_give_37_cards():
+    cards = parse_file(FLASHCARDS).cards + parse_file(SYLLABUS).cards
+    assert (len(cards), sum(c.kind == "flashcard" for c in cards), sum(c.kind == "syllabus" for c in cards)) == (
+        37,
+        7,
+        30,
+    )
+
+
+def test_windows_line_endings_and_bom_parse_the_same():
+    text = FLASHCARDS.read_text()
+    crlf = "\ufeff" + text.replace("\n", "\r\n")
+    assert parse_text(crlf, path="x", slug="x").cards == parse_file(FLASHCARDS).cards
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("", 1, "the file is empty"),
+        ("\n\n   \n", 1, "the file is empty"),
+        ("Title only\n", 1, "no questions"),
+        ("Deck\n\nAnswer: Job\n\nWhy.\n", 3, "'Answer:' block with no question"),
+        ("Deck\n\nQ1?\n\nAnswer: A1\n\nAnswer: A2\n", 7, "'Answer:' block with no question"),
+        ("Deck\n\nQ1?\n\nAnswer: A1\n\nWhy.\n\nQ2?\n", 9, "has no 'Answer:' block"),
+        ("Deck\n\nQ1?\n\nAnswer:   \n", 5, "'Answer:' line is empty"),
+        ("Deck\n\nWhat is X?\n\nX is a thing.\n\nWhat is Y?\n", 7, "has no answer after it"),
+        ("Deck\n\nWhat is X?\n\nX is a thing.\n\nIt also does more.\n\nWhat is Y?\n\nY.\n", 7, "expected a question"),
+        ("Deck\n\nWhat is X?\n\nX.\n\nwhat is x?\n\nAgain.\n", 7, "same question already appears at line 3"),
+        ("Answer: first\n\nQ?\n", 1, "expected a title line"),
+    ],
+)
+def test_malformed_text_names_the_line(text, line, message):
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/bad.txt", slug="bad")
+    assert excinfo.value.line == line
+    assert message in excinfo.value.message
+    assert str(excinfo.value).startswith(f"fixtures/bad.txt:{line}: ")
+
+
+def test_invalid_utf8_names_the_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"Deck\n\nWhat is \xff?\n\nAnswer: x\n")
+    with pytest.raises(LoaderError, match=r"bad.txt:3: is not valid UTF-8"):
+        parse_file(bad)
+
+
+# --- the command -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_load_content_loads_both_seeds_by_default():
+    output = _load()
+    assert "37 created, 0 updated, 0 unchanged" in output
+    assert Deck.objects.count() == 2
+    assert Card.objects.filter(kind="flashcard").count() == 7
+    assert Card.objects.filter(kind="syllabus").count() == 30
+    affine = Card.objects.get(question__startswith="Give the standard affine quantization formula")
+    assert 'class="katex"' in affine.answer_html and "<math" in affine.answer_html
+    assert "$" not in affine.answer_html
+    deck = Deck.objects.get(slug="technology-digital-tools-flashcards")
+    assert deck.source == "technology-digital-tools-flashcards.txt"
+    assert list(deck.cards.values_list("position", flat=True)) == [1, 2, 3, 4, 5, 6, 7]
+
+
+@pytest.mark.django_db
+def test_second_load_reports_everything_unchanged_and_writes_nothing():
+    _load()
+    with CaptureQueriesContext(connection) as queries:
+        output = _load()
+    assert "0 created, 0 updated, 37 unchanged" in output
+    writes = [q["sql"] for q in queries if q["sql"].split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}]
+    assert writes == []
+
+
+@pytest.mark.django_db
+def test_changed_answer_updates_the_card_in_place(tmp_path):
+    _load()
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    card = Card.objects.get(short_answer="Job")
+    output = _load(copy)
+    assert "0 created, 1 updated, 6 unchanged" in output
+    card.refresh_from_db()
+    assert (card.answer, card.short_answer) == ("Kubernetes Job", "Kubernetes Job")
+    assert "Kubernetes Job" in card.answer_html
+
+
+@pytest.mark.django_db
+def test_reworded_question_keeps_the_card_id(tmp_path):
+    _load()
+    card = Card.objects.get(short_answer="Job")
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(FLASHCARDS.read_text().replace("run a one-time batch training job?", "run a one-off training job?"))
+    output = _load(copy)
+    assert "0 created, 1 updated, 6 unchanged" in output
+    assert Card.objects.get(pk=card.pk).question.endswith("run a one-off training job?")
+
+
+@pytest.mark.django_db
+def test_reordered_cards_keep_their_ids_and_take_new_positions(tmp_path):
+    _load()
+    text = FLASHCARDS.read_text()
+    title, *blocks = text.split("\n\n")
+    cards = [blocks[i : i + 3] for i in range(0, len(blocks), 3)]
+    cards[0], cards[1] = cards[1], cards[0]
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text("\n\n".join([title, *(b for card in cards for b in card)]))
+    ids = dict(Card.objects.filter(deck__slug=copy.stem).values_list("short_answer", "pk"))
+    output = _load(copy)
+    assert "0 created, 2 updated, 5 unchanged" in output
+    now = dict(Card.objects.filter(deck__slug=copy.stem).values_list("short_answer", "pk"))
+    assert now == ids
+    assert Card.objects.get(pk=ids["To manage model versioning, staging, and production transitions"]).position == 1
+
+
+@pytest.mark.django_db
+def test_malformed_file_fails_naming_file_and_line_and_writes_nothing(tmp_path):
+    shutil.copy(SYLLABUS, tmp_path / SYLLABUS.name)
+    bad = tmp_path / "broken.txt"
+    bad.write_text("Broken deck\n\nWhat is X?\n\nAnswer: x\n\nAnswer: y\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(tmp_path / SYLLABUS.name, bad)
+    assert f"{bad}:7: an 'Answer:' block with no question" in str(excinfo.value)
+    assert "Nothing was written" in str(excinfo.value)
+    assert Deck.objects.count() == 0 and Card.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_empty_file_fails_naming_the_file(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    with pytest.raises(CommandError, match=r"empty.txt:1: the file is empty"):
+        _load(empty)
+
+
+@pytest.mark.django_db
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(CommandError, match=r"nope.txt:0: cannot be read"):
+        _load(tmp_path / "nope.txt")
+
+
+@pytest.mark.django_db
+def test_dry_run_reports_and_writes_nothing():
+    output = _load(dry_run=True)
+    assert "dry run, nothing written: 37 created, 0 updated, 0 unchanged" in output
+    assert Card.objects.count() == 0 and Deck.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_rerender_content_restores_stored_html():
+    _load()
+    Card.objects.update(answer_html="stale")
+    from io import StringIO
+
+    out = StringIO()
+    call_command("rerender_content", stdout=out)
+    assert "37 changed" in out.getvalue()
+    affine = Card.objects.get(question__startswith="Give the standard affine")
+    assert 'class="katex"' in affine.answer_html
+    out = StringIO()
+    call_command("rerender_content", stdout=out)
+    assert ": 0 changed" in out.getvalue()

@@ -1,0 +1,130 @@
+"""Golden cases for the Markdown + KaTeX + nh3 renderer. No database: it is a pure function."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from apps.content.rendering import find_math, render_markdown, tex_errors
+
+AFFINE = (
+    r"$q = \text{round}\left(\frac{r}{s}\right) + z$, where $r$ is the real value, $s$ is the scale, "
+    r"$z$ is the zero-point, and $q$ is the quantized integer. Dequantization recovers $r \approx s\,(q - z)$."
+)
+SOFTMAX = r"Temperature softens the probability distribution: $p_i = \frac{\exp(z_i/T)}{\sum_j \exp(z_j/T)}$."
+
+
+def _text(html: str) -> str:
+    """What a reader sees, roughly: the HTML without tags, KaTeX's hidden MathML annotation removed."""
+    html = re.sub(r"<annotation[^>]*>.*?</annotation>", "", html, flags=re.S)
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("", ""),
+        ("Plain *emphasis* and **strong**.", "<p>Plain <em>emphasis</em> and <strong>strong</strong>.</p>"),
+        ("Use `torch.compile` here.", "<p>Use <code>torch.compile</code> here.</p>"),
+        ("`$HOME` and `$x$`", "<p><code>$HOME</code> and <code>$x$</code></p>"),
+        ("```\ncost = $5 + $x$\n```", "<pre><code>cost = $5 + $x$\n</code></pre>"),
+        ("It costs $5 and $6 a month.", "<p>It costs $5 and $6 a month.</p>"),
+        (r"An escaped \$x\$ stays text.", "<p>An escaped $x$ stays text.</p>"),
+        ("- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>"),
+        ("1) first; 2) second", "<p>1) first; 2) second</p>"),
+        ("<script>alert(1)</script>Hi", "<p>Hi</p>"),
+        ('<img src="x" onerror="alert(1)">', "<p></p>"),
+        ('<a href="#" onclick="alert(1)">x</a>', '<p><a href="#" rel="noopener noreferrer nofollow">x</a></p>'),
+        ("[click](javascript:alert(1))", '<p><a rel="noopener noreferrer nofollow">click</a></p>'),
+        ('<a href="JaVaScRiPt:alert(1)">x</a>', '<p><a rel="noopener noreferrer nofollow">x</a></p>'),
+        ("<iframe src=//evil></iframe>ok", "<p>ok</p>"),
+        ('<span style="position:fixed;top:0;color:red">x</span>', '<p><span style="top:0;color:red">x</span></p>'),
+        ("<style>body{display:none}</style>ok", "<p>ok</p>"),
+        ("<!-- hidden -->shown", "<p>shown</p>"),
+    ],
+)
+def test_markdown_and_sanitising_golden(source, expected):
+    assert render_markdown(source) == expected
+
+
+def test_affine_quantization_formula_is_typeset_as_html_and_mathml():
+    html = render_markdown(AFFINE)
+    assert html.count('class="katex"') == 6
+    assert '<span class="katex-html" aria-hidden="true">' in html
+    assert "<math" in html and "<mfrac><mi>r</mi><mi>s</mi></mfrac>" in html
+    assert (
+        '<annotation encoding="application/x-tex">q = \\text{round}\\left(\\frac{r}{s}\\right) + z</annotation>' in html
+    )
+    assert "$" not in html
+    assert "where" in _text(html) and "zero-point" in _text(html)
+
+
+def test_distillation_softmax_keeps_subscripts_out_of_markdown_emphasis():
+    html = render_markdown(SOFTMAX)
+    assert "<em>" not in html
+    assert "<msub><mi>z</mi><mi>i</mi></msub>" in html
+    assert "<mi>exp</mi>" in html and "∑" in html
+    assert "$" not in html
+
+
+def test_display_math_block_is_its_own_block():
+    html = render_markdown("Before\n\n$$\n\\sum_{i=1}^{N} L_i * w\n$$\n\nAfter")
+    assert html.startswith('<p>Before</p>\n<div class="math-display"><span class="katex-display">')
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in html
+    assert html.endswith("<p>After</p>")
+    assert "<p></p>" not in html
+
+
+def test_inline_display_math_inside_a_paragraph():
+    html = render_markdown("so $$N \\times B$$ in total")
+    assert html.startswith('<p>so <span class="katex-display">')
+    assert html.endswith(" in total</p>")
+
+
+def test_katex_svg_survives_sanitising_with_its_case_sensitive_attributes():
+    html = render_markdown(r"$\sqrt{x}$")
+    assert re.search(r'<svg [^>]*viewBox="0 0 400000 1080"[^>]*preserveAspectRatio="xMinYMin slice"', html)
+    assert "<path d=" in html
+
+
+@pytest.mark.parametrize("tex", [r"\frac{1}{", r"\begin{matrix} a", r"x^{", r"\undefinedmacro{x}", r"\left( x"])
+def test_invalid_tex_renders_a_visible_error_not_an_exception(tex):
+    html = render_markdown(f"Before ${tex}$ after")
+    error = re.search(r'<span class="katex-error" title="([^"]+)"><code>(.*?)</code>', html)
+    assert error, html
+    assert error[1].startswith("KaTeX parse error")
+    assert "katex-error-message" in html
+    assert "Before" in html and "after" in html
+
+
+def test_tex_errors_names_the_formula_and_the_katex_message():
+    errors = tex_errors(r"Fine $x^2$, broken $\frac{1}{$ and $$\sqrt{$$")
+    assert [formula for formula, _ in errors] == [r"\frac{1}{", r"\sqrt{"]
+    assert all(message.startswith("KaTeX parse error") for _, message in errors)
+    assert tex_errors(AFFINE) == []
+
+
+def test_find_math_ignores_code_and_money():
+    assert find_math("`$a$` costs $5 and $6; real $b$ and $$c$$") == [("b", False), ("c", True)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"$\href{javascript:alert(1)}{click}$",
+        r"$\url{javascript:alert(1)}$",
+        r"$\htmlClass{x}{y}$",
+        r"$\text{<script>alert(1)</script>}$",
+        r"$\text{<img src=x onerror=alert(1)>}$",
+    ],
+)
+def test_math_cannot_smuggle_markup(source):
+    html = render_markdown(source)
+    assert not re.search(r"href=[\"']?javascript:", html, re.I)
+    assert "<script" not in html and "<img" not in html
+    assert not re.search(r"<[^>]+\son\w+=", html)
+
+
+def test_rendering_is_deterministic():
+    assert render_markdown(AFFINE) == render_markdown(AFFINE)
