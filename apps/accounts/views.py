@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from .forms import SignupForm
+
+
+def safe_next(request: HttpRequest, default: str = "/") -> str:
+    """The `next` target if it stays on this site, else `default`."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return default
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(safe_next(request))
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(safe_next(request))
+    status = 422 if request.method == "POST" else 200
+    return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
