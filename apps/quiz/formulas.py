@@ -1,0 +1,105 @@
+"""Formulas in answers and responses, and how a response's formula compares with the answer's."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .mathnorm import (
+    BIG_OPERATORS,
+    FUNCTIONS,
+    Formula,
+    ParseError,
+    is_relation,
+    looks_like_formula,
+    parse_formula,
+    tex_to_plain,
+)
+from .textnorm import STOPWORDS, fold, tokenize
+
+_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+_CLAUSE = re.compile(r"[,;\n]|\b(?:where|with|and|so|because|which|since|then|while)\b", re.IGNORECASE)
+_PIECE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)?|\d+(?:\.\d+)?|[-+*/^=~(),]")
+
+
+def _mathy(piece: str) -> bool:
+    if not piece[0].isalpha():
+        return True
+    base = piece.split("_")[0]
+    return len(base) == 1 or "_" in piece or base in FUNCTIONS or base in BIG_OPERATORS
+
+
+def _trim(plain: str) -> str:
+    """The formula inside a clause of prose: "the formula is q = round(r/s) + z" -> "q = round(r/s) + z"."""
+    pieces = _PIECE.findall(plain)
+    relation = next((i for i, p in enumerate(pieces) if p in "=~"), None)
+    if relation is None:
+        return ""
+    start = relation
+    while start > 0 and _mathy(pieces[start - 1]):
+        start -= 1
+    end = relation + 1
+    while end < len(pieces) and _mathy(pieces[end]):
+        end += 1
+    return " ".join(pieces[start:end])
+
+
+def find_formulas(text: str) -> list[tuple[Formula, str]]:
+    """Equations in a response or answer: TeX segments, else clauses of plain text holding `=` or `≈`."""
+    found: list[tuple[Formula, str]] = []
+    segments = [(next(g for g in m.groups() if g is not None), m.group()) for m in _SEGMENT.finditer(text[:2000])]
+    strict = not segments
+    if strict and looks_like_formula(text):
+        segments = [(clause, clause) for clause in _CLAUSE.split(text[:2000]) if clause and looks_like_formula(clause)]
+    for body, source in segments[:20]:
+        formula = parse_formula(body, strict)
+        if formula is None and strict:
+            try:
+                formula = parse_formula(_trim(tex_to_plain(body)), strict)
+            except ParseError:
+                formula = None
+        if formula is not None and is_relation(formula):
+            found.append((formula, source))
+    return found
+
+
+@dataclass(frozen=True)
+class FormulaCheck:
+    outcome: str  # correct | other (another formula of the answer) | aside | close | wrong | wrong_in_prose | none
+    given: str = ""
+    expected: str = ""
+
+
+def _close(formula: Formula, reference: Formula) -> bool:
+    """Same left-hand side and at least half of the terms of the right-hand side in common."""
+    if formula.tree.kind != "rel" or reference.tree.kind != "rel" or len(formula.sides) != 2 != len(reference.sides):
+        return False
+    for mine, theirs in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        if formula.sides[mine] == reference.sides[theirs]:
+            a, b = set(formula.terms(1 - mine)), set(reference.terms(1 - theirs))
+            return len(a & b) / len(a | b) >= 0.5
+    return False
+
+
+def check_formulas(
+    found: list[tuple[Formula, str]], formulas: tuple[Formula, ...], core: tuple[Formula, ...], text: str
+) -> FormulaCheck:
+    """Compare the response's formulas with the answer's; `core` are the ones the question asks for."""
+    for formula, _ in found:
+        for reference in core:
+            if formula.canonical == reference.canonical:
+                return FormulaCheck("correct", formula.shown, reference.shown)
+    for formula, _ in found:
+        for reference in formulas:
+            if formula.canonical == reference.canonical:
+                return FormulaCheck("other", reference.shown, core[0].shown) if core else FormulaCheck("aside")
+    if not core:
+        return FormulaCheck("none")
+    for formula, _ in found:
+        if _close(formula, core[0]):
+            return FormulaCheck("close", formula.shown, core[0].shown)
+    prose = text
+    for _, source in found:
+        prose = prose.replace(source, " ")
+    words = [t for t in tokenize(fold(prose)) if t.norm not in STOPWORDS and len(t.norm) > 1]
+    return FormulaCheck("wrong" if len(words) <= 3 else "wrong_in_prose", found[0][0].shown, core[0].shown)

@@ -1,0 +1,331 @@
+"""Grading of free-recall answers: a pure function of a card and a response.
+
+Layers, first decisive one wins:
+
+1. exact targets: the short answer, its acronym variants and instructor aliases, after normalisation
+   (filler such as "I think it's" and the question's own words may surround them);
+2. the same targets with a tolerated typo per word (never containment: "CronJob" is not "Job");
+3. formulas, compared in a canonical form whatever the notation (TeX or plain);
+4. key-term coverage of the model answer (instructor key terms when given, else derived ones). A flashcard
+   whose short answer names a term (a few words, no verb) stops before this layer: it wants the term.
+
+Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INCORRECT.
+
+- exact target, or the formula the question asks for: 1.0; a target with a tolerated typo: 0.9;
+- the right term hedged with another ("Job or Deployment"), a formula missing a term, or another formula of
+  the answer than the one asked for: 0.5; a wrong formula on its own: 0.0;
+- coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term
+  weight, capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is
+  min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
+  right", then multiplied down when most of the response's own content words earn nothing (another concept,
+  keyword stuffing) or when it is far longer than the model answer, and halved when it names a sibling of a
+  versioned term the answer needs (FP32 for FP16).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Protocol
+
+from .formulas import check_formulas, find_formulas
+from .keyterms import (
+    Coverage,
+    KeyTerm,
+    ResponseIndex,
+    authored_key_terms,
+    coverage,
+    derive_key_terms,
+    in_question,
+    index_response,
+    question_stems,
+)
+from .mathnorm import Formula
+from .targets import Target, TargetMatch, derive_targets, find_target, is_term
+from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+
+logger = logging.getLogger(__name__)
+
+CORRECT_AT = 0.75
+PARTIAL_AT = 0.40
+TYPO_SCORE = 0.9
+HEDGE_SCORE = 0.5
+NEED_FRACTION = 0.4
+NEED_CAP = 4.5
+FORMULA_WEIGHT = 2.0
+# Coverage ratio -> score is concave: naming one real element of a long answer is already "partly right".
+COVERAGE_CURVE = 0.85
+AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
+MAX_CHARS = 4000
+
+
+class Verdict(StrEnum):
+    CORRECT = "correct"
+    PARTIAL = "partial"
+    INCORRECT = "incorrect"
+
+
+@dataclass(frozen=True)
+class Grade:
+    verdict: Verdict
+    score: float
+    feedback: str
+    matched: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+
+
+class Gradable(Protocol):
+    question: str
+    answer: str
+    short_answer: str
+    kind: str
+    aliases: Sequence[str]
+    key_terms: Sequence[str]
+
+
+@dataclass(frozen=True)
+class GradingCard:
+    question: str
+    answer: str
+    short_answer: str = ""
+    kind: str = "syllabus"
+    aliases: tuple[str, ...] = ()
+    key_terms: tuple[str, ...] = ()
+
+
+_FORMULA_GRADES = {
+    "correct": (Verdict.CORRECT, 1.0, "Correct: your formula matches {expected}."),
+    "other": (
+        Verdict.PARTIAL,
+        HEDGE_SCORE,
+        "Partly right: {given} is in the answer, but the question asks for {expected}.",
+    ),
+    "close": (
+        Verdict.PARTIAL,
+        HEDGE_SCORE,
+        "Partly right: your formula {given} is close to {expected} but not the same.",
+    ),
+    "wrong": (Verdict.INCORRECT, 0.0, "Not quite: your formula {given} does not match {expected}."),
+}
+
+
+@dataclass(frozen=True)
+class _Profile:
+    short_answer: str
+    targets: tuple[Target, ...]
+    term_mode: bool  # the short answer names a term: no credit for paraphrase
+    key_terms: tuple[KeyTerm, ...]
+    authored: bool
+    needed: float
+    formulas: tuple[Formula, ...]
+    core_formulas: tuple[Formula, ...]  # formulas that are the answer, not illustrations in it
+    question_norms: frozenset[str]
+    question_stems: frozenset[str]
+    question_content: frozenset[str]  # stems of the question's content words, for spotting a pasted question
+    known: frozenset[str]
+    answer_size: int
+
+
+@lru_cache(maxsize=512)
+def _profile(
+    question: str, answer: str, short_answer: str, kind: str, aliases: tuple[str, ...], authored: tuple[str, ...]
+) -> _Profile:
+    qstems = question_stems(question)
+    question_tokens = tokenize(fold(plain_from_tex(question)))
+    qnorms = frozenset(t.norm for t in question_tokens) | frozenset(p for t in question_tokens for p in t.parts)
+    short = short_answer.strip()
+    terms = authored_key_terms(authored) if authored else derive_key_terms(question, answer)
+    total = sum(t.weight for t in terms)
+    if authored:
+        needed = float(len(terms)) if len(terms) <= 4 else max(4.0, 0.75 * len(terms))
+    else:
+        needed = min(max(NEED_FRACTION * total, 1.0), NEED_CAP)
+    formulas = tuple(f for f, _ in find_formulas(answer))
+    # The formula is the answer when the answer opens with it or the question asks for one; then only the
+    # formulas of the first sentence are what was asked ("Dequantization recovers ..." is an aside).
+    asks = answer.lstrip().startswith("$") or bool(qstems & {stem(w) for w in ("formula", "equation", "expression")})
+    first_sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", answer.strip(), maxsplit=1)[0]
+    core = tuple(f for f, _ in find_formulas(first_sentence)) if asks else ()
+    answer_tokens = tokenize(fold(plain_from_tex(answer)))
+    known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
+    return _Profile(
+        short_answer=short,
+        targets=derive_targets(short, aliases),
+        term_mode=kind == "flashcard" and bool(short) and is_term(short),
+        key_terms=terms,
+        authored=bool(authored),
+        needed=needed,
+        formulas=formulas,
+        core_formulas=core,
+        question_norms=qnorms,
+        question_stems=qstems,
+        question_content=frozenset(
+            stem(t.norm) for t in question_tokens if t.norm not in FILLER and not is_generic(t.norm)
+        ),
+        known=known,
+        answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
+    )
+
+
+def grade(card: Gradable, response: str) -> Grade:
+    """Grade a free-recall `response` to `card`. Total: never raises, whatever the input."""
+    try:
+        text = response if isinstance(response, str) else ""
+        profile = _profile(
+            str(card.question or ""),
+            str(card.answer or ""),
+            str(getattr(card, "short_answer", "") or ""),
+            str(getattr(card, "kind", "") or ""),
+            tuple(str(a) for a in (getattr(card, "aliases", None) or ()) if str(a).strip()),
+            tuple(str(k) for k in (getattr(card, "key_terms", None) or ()) if str(k).strip()),
+        )
+        return _grade(profile, text[:MAX_CHARS])
+    except Exception:  # the submit path must get a verdict; an instructor can still override it
+        logger.exception("grading failed for question %r", getattr(card, "question", "")[:80])
+        return Grade(
+            Verdict.INCORRECT, 0.0, "This answer could not be graded automatically; an instructor will review it."
+        )
+
+
+def _verdict(score: float) -> Verdict:
+    if score >= CORRECT_AT:
+        return Verdict.CORRECT
+    return Verdict.PARTIAL if score >= PARTIAL_AT else Verdict.INCORRECT
+
+
+def _grade(profile: _Profile, text: str) -> Grade:
+    if not text.strip():
+        return Grade(Verdict.INCORRECT, 0.0, "No answer given.")
+    tokens = tokenize(fold(text))
+    formulas = find_formulas(text) if profile.formulas else []
+    if not tokens and not formulas:
+        return Grade(Verdict.INCORRECT, 0.0, "No recognisable words in this answer.")
+    content = [t for t in tokens if t.norm not in FILLER and not is_generic(t.norm)]
+    pasted = _repeats_question(content, profile)
+    match = find_target(tokens, profile.targets, profile.question_norms) if profile.targets else None
+    # A pasted question may contain the answer ("... run a one-time batch training job?"): no credit for that.
+    if match is not None and not (pasted and all(t.norm in profile.question_norms for t in match.target.tokens)):
+        return _target_grade(match)
+    if pasted:
+        return Grade(Verdict.INCORRECT, 0.0, "That repeats the question; say what the answer is.")
+
+    bonus, formula_note = 0.0, ""
+    if formulas:
+        checked = check_formulas(formulas, profile.formulas, profile.core_formulas, text)
+        if checked.outcome in _FORMULA_GRADES:
+            verdict, score, message = _FORMULA_GRADES[checked.outcome]
+            found = (checked.expected,) if verdict is Verdict.CORRECT else ()
+            lacking = () if verdict is Verdict.CORRECT else (checked.expected,)
+            return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
+        bonus = FORMULA_WEIGHT if checked.outcome == "aside" else 0.0
+        formula_note = f"Your formula does not match {checked.expected}." if checked.outcome == "wrong_in_prose" else ""
+    if profile.term_mode and not profile.authored:
+        return Grade(
+            Verdict.INCORRECT,
+            0.0,
+            f"Not quite: the expected answer is {profile.short_answer.rstrip('.!?;:')}.",
+            (),
+            (profile.short_answer,),
+        )
+    return _coverage_grade(profile, tokens, bonus, formula_note)
+
+
+def _repeats_question(content: list[Token], profile: _Profile) -> bool:
+    """Most of the question pasted back, with hardly a word of its own."""
+    stems = {stem(t.norm) for t in content}
+    if len(stems) < 3:
+        return False
+    own = [s for s in stems if not in_question(s, profile.question_stems)]
+    shared = len(stems & profile.question_content)
+    return len(own) <= max(1, len(stems) // 6) and shared >= 0.6 * max(len(profile.question_content), 1)
+
+
+def _target_grade(match: TargetMatch) -> Grade:
+    shown = match.target.shown
+    if match.hedged:
+        return Grade(
+            Verdict.PARTIAL,
+            HEDGE_SCORE,
+            f"Partly right: {shown} is the answer, but you also offered another one; commit to a single answer.",
+            (shown,),
+        )
+    if match.typos:
+        typos = ", ".join(f"'{written}'" for written, _ in match.typos)
+        return Grade(Verdict.CORRECT, TYPO_SCORE, f"Correct (typo tolerated: {typos}).", (shown,))
+    return Grade(Verdict.CORRECT, 1.0, "Correct.", (shown,))
+
+
+def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: str) -> Grade:
+    if not profile.key_terms and not bonus:
+        return Grade(Verdict.INCORRECT, 0.0, "Not quite.")
+    index = index_response(tokens, profile.known, profile.question_stems)
+    result = coverage(profile.key_terms, index, profile.needed)
+    ratio = result.ratio + bonus / profile.needed
+    curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
+    score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
+    clash = _clashes(profile, tokens, result)
+    if clash:
+        score *= 0.5
+        note = f"{_join(clash[0], 'is not')}."
+    elif note:  # a wrong formula amid otherwise good prose
+        score = min(score, CORRECT_AT - 0.05)
+    score = round(max(0.0, min(1.0, score)), 3)
+    verdict = _verdict(score)
+    matched = (("the formula",) if bonus else ()) + result.matched
+    return Grade(verdict, score, _coverage_feedback(verdict, matched, result, note), matched[:8], result.missing[:8])
+
+
+def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[tuple[str, str]]:
+    """Versioned names the answer does not use, standing in for ones it needs: FP32 for FP16, INT4 for INT8."""
+    missing = set(result.missing)
+    wanted: dict[str, list[str]] = {}
+    for term in profile.key_terms:
+        norm = term.alts[0][0]
+        family = re.sub(r"\d+", "", norm)
+        if term.exact and family != norm and len(family) >= 2:
+            wanted.setdefault(family, []).append(term.label)
+    out = []
+    for token in tokens:
+        family = re.sub(r"\d+", "", token.norm)
+        needed = wanted.get(family)
+        if needed and family != token.norm and token.norm not in profile.known and all(n in missing for n in needed):
+            out.append((token.surface, needed[0]))
+    return out
+
+
+def _penalty(result: Coverage, index: ResponseIndex, profile: _Profile) -> float:
+    factor = 1.0
+    # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
+    if len(index.content) >= 4 and result.ratio < 1.0:
+        factor *= min(1.0, 0.25 + 1.25 * result.precision)
+    limit = max(30, 3 * profile.answer_size)
+    if index.length > limit:
+        factor *= limit / index.length
+    return factor
+
+
+def _join(words: Sequence[str], conjunction: str = "and") -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+def _coverage_feedback(verdict: Verdict, matched: tuple[str, ...], result: Coverage, note: str) -> str:
+    got, lacking = matched[:3], result.missing[:3]
+    if verdict is Verdict.CORRECT:
+        text = f"Correct: you covered {_join(got)}." if got else "Correct."
+        if lacking and len(result.missing) > len(result.matched):
+            text += f" You could also mention {_join(lacking[:2])}."
+    elif verdict is Verdict.PARTIAL and got:
+        text = f"Partly right: you covered {_join(got)}"
+        text += f" but not {_join(lacking, 'or')}." if lacking else "."
+    elif verdict is Verdict.PARTIAL:
+        text = "Partly right."
+    elif got:
+        text = f"Not quite: you mentioned {_join(got)}, but the answer turns on {_join(lacking)}."
+    else:
+        text = f"Not quite: a full answer mentions {_join(lacking)}." if lacking else "Not quite."
+    return f"{text} {note}".strip()

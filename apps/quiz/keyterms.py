@@ -1,0 +1,271 @@
+"""Key terms of a model answer, and how well a response covers them. Pure: stdlib + rapidfuzz."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from .synonyms import VOCABULARY, groups_of, groups_of_pair
+from .textnorm import (
+    FILLER,
+    STOPWORDS,
+    Token,
+    fold,
+    is_generic,
+    is_weak,
+    plain_from_tex,
+    stem,
+    stems_related,
+    tokenize,
+)
+
+SYNONYM_CREDIT = 0.75
+TYPO_CREDIT = 0.85
+HEAD_CREDIT = 0.5
+_NUMBER = re.compile(r"[\d.]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'$])")
+_PAREN = re.compile(r"\(([^()]*)\)")
+_EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class KeyTerm:
+    label: str
+    alts: tuple[tuple[str, ...], ...]  # each alternative: stems that must all appear
+    weight: float
+    exact: bool = False  # acronyms and words with digits: no typo or prefix tolerance
+    head: str = ""  # stem of the last piece of a compound ("batch" of "mini-batch"): weaker evidence
+
+
+def typo_budget(word: str) -> int:
+    return 0 if len(word) <= 3 else 1 if len(word) <= 8 else 2
+
+
+def is_typo(candidate: str, target: str) -> bool:
+    """`candidate` reads as a misspelling of `target` rather than another word built from it."""
+    if candidate == target or not candidate or candidate[0] != target[0]:
+        return False
+    if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
+        return False
+    budget = typo_budget(target)
+    if budget == 0 or abs(len(candidate) - len(target)) > budget:
+        return False
+    # "cronjob"/"job", "dataparallel"/"distributeddataparallel": a word inside another is a different term.
+    if (candidate in target or target in candidate) and not (len(target) >= 7 and len(candidate) >= len(target) - 1):
+        return False
+    return OSA.distance(candidate, target, score_cutoff=budget) <= budget
+
+
+@lru_cache(maxsize=8192)
+def is_exact_only(token: Token) -> bool:
+    return any(c.isdigit() for c in token.norm) or (token.technical and not token.parts)
+
+
+@lru_cache(maxsize=1024)
+def question_stems(question: str) -> frozenset[str]:
+    out: set[str] = set()
+    for token in tokenize(fold(plain_from_tex(question))):
+        out.add(stem(token.norm))
+        out.update(stem(p) for p in token.parts if len(p) > 2)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def in_question(word_stem: str, qstems: frozenset[str]) -> bool:
+    return word_stem in qstems or (len(word_stem) >= 5 and any(stems_related(word_stem, q) for q in qstems))
+
+
+def _specificity(word: str) -> float:
+    """Longer words are rarer and carry more of an answer (Zipf); a cheap stand-in for IDF."""
+    return 0.8 if len(word) <= 4 else 0.9 if len(word) <= 6 else 1.0 if len(word) <= 9 else 1.05
+
+
+def _chunks(sentence: str) -> list[tuple[str, float]]:
+    """The sentence split into (text, weight factor): asides in parentheses count less, examples least."""
+    out, last = [], 0
+    for match in _PAREN.finditer(sentence):
+        out.append((sentence[last : match.start()], 1.0))
+        out.append((match.group(1), 0.5 if _EXAMPLE.match(match.group(1)) else 0.6))
+        last = match.end()
+    out.append((sentence[last:], 1.0))
+    return out
+
+
+@lru_cache(maxsize=512)
+def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
+    """Content words and technical tokens of the answer that the question does not already give away."""
+    qstems = question_stems(question)
+    found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head]
+    sentences = _SENTENCE_END.split(fold(plain_from_tex(answer)))
+    for position, sentence in enumerate(sentences):
+        for text, factor in _chunks(sentence):
+            for token in tokenize(text):
+                norm = token.norm
+                if norm in STOPWORDS or is_generic(norm) or len(norm) < 2 or _NUMBER.fullmatch(norm):
+                    continue
+                word_stem = stem(norm)
+                if in_question(word_stem, qstems):
+                    continue
+                if token.parts and all(p in STOPWORDS or in_question(stem(p), qstems) for p in token.parts):
+                    continue
+                base = 1.3 if token.technical else 0.5 if is_weak(norm) else _specificity(norm)
+                weight = base * factor * (1.0 if position == 0 else 0.75)
+                entry = found.get(word_stem) or next(
+                    (found[k] for k in found if len(word_stem) >= 5 and stems_related(k, word_stem)), None
+                )
+                if entry is None:
+                    label = token.surface if token.surface.isupper() or token.technical else token.surface.lower()
+                    head = stem(token.parts[-1]) if token.parts and len(token.parts[-1]) >= 4 else ""
+                    head = "" if in_question(head, qstems) else head
+                    found[word_stem] = [label, weight, 1, is_exact_only(token), head]
+                else:
+                    entry[1], entry[2] = max(entry[1], weight), entry[2] + 1
+    return tuple(
+        KeyTerm(label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head)
+        for s, (label, weight, count, exact, head) in found.items()
+    )
+
+
+@lru_cache(maxsize=512)
+def authored_key_terms(entries: tuple[str, ...]) -> tuple[KeyTerm, ...]:
+    """Instructor key terms: each entry is one concept, its `|`-separated synonyms are alternatives."""
+    terms = []
+    for entry in entries:
+        alts, exact = [], False
+        for alt in (a.strip() for a in str(entry).split("|")):
+            tokens = tokenize(fold(alt))
+            content = [t for t in tokens if t.norm not in STOPWORDS] or tokens
+            if content:
+                alts.append(tuple(stem(t.norm) for t in content))
+                exact = exact or (len(content) == 1 and is_exact_only(content[0]))
+        if alts:
+            label = str(entry).split("|")[0].strip()
+            terms.append(KeyTerm(label, tuple(alts), 1.0, exact and len(alts) == 1))
+    return tuple(terms)
+
+
+@dataclass
+class ResponseIndex:
+    stems: dict[str, tuple[str, ...]]  # a stem present, or joined from neighbours -> the response stems behind it
+    by_prefix: dict[str, list[str]]
+    groups: dict[int, list[str]]  # synonym group evoked -> response stems that evoke it
+    unknown: tuple[str, ...]  # words that may be typos (not in any vocabulary we know)
+    content: frozenset[str]  # content stems, for the precision check
+    length: int  # content words, repeats included
+
+
+def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset[str]) -> ResponseIndex:
+    stems: dict[str, tuple[str, ...]] = {}
+    groups: dict[int, list[str]] = {}
+    plain = [stem(t.norm) for t in tokens]
+    for i, token in enumerate(tokens):
+        own = plain[i]
+        stems.setdefault(own, (own,))
+        for part in token.parts:
+            if len(part) > 2:
+                stems.setdefault(stem(part), (own,))
+        for width in (2, 3):
+            window = tokens[i : i + width]
+            if len(window) == width and not any(t.boundary for t in window[1:]):
+                stems.setdefault(stem("".join(t.norm for t in window)), tuple(plain[i : i + width]))
+        # Echoing the question's words is no evidence, not even through a synonym.
+        if in_question(own, qstems):
+            continue
+        for group in groups_of(own):
+            groups.setdefault(group, []).append(own)
+        if i + 1 < len(tokens) and not tokens[i + 1].boundary:
+            for group in groups_of_pair(own, plain[i + 1]):
+                groups.setdefault(group, []).append(own)
+    by_prefix: dict[str, list[str]] = {}
+    for word_stem in stems:
+        by_prefix.setdefault(word_stem[:5], []).append(word_stem)
+    vocabulary = known | VOCABULARY
+    unknown = tuple(
+        s
+        for s in dict.fromkeys(plain)
+        if len(s) >= 4 and s not in vocabulary and s not in FILLER and not any(c.isdigit() for c in s)
+    )
+    content = [
+        s
+        for s, t in zip(plain, tokens, strict=True)
+        if t.norm not in FILLER and not is_generic(t.norm) and len(t.norm) > 2 and not _NUMBER.fullmatch(t.norm)
+    ]
+    return ResponseIndex(
+        stems, by_prefix, groups, unknown, frozenset(s for s in content if not in_question(s, qstems)), len(content)
+    )
+
+
+def _match_stem(word_stem: str, exact: bool, index: ResponseIndex, free: set[str], loose: bool) -> tuple[float, str]:
+    """Credit for one stem and the response stem that earns it; `loose` allows synonyms and typos."""
+    if not loose:
+        hit = index.stems.get(word_stem)
+        if hit is not None and hit[0] in free:
+            return 1.0, hit[0]
+        if not exact and len(word_stem) >= 5:
+            for candidate in index.by_prefix.get(word_stem[:5], ()):
+                if stems_related(candidate, word_stem) and index.stems[candidate][0] in free:
+                    return 1.0, index.stems[candidate][0]
+        return 0.0, ""
+    for group in groups_of(word_stem):
+        for candidate in index.groups.get(group, ()):
+            if candidate in free:
+                return SYNONYM_CREDIT, candidate
+    if not exact:
+        for candidate in index.unknown:
+            if candidate in free and is_typo(candidate, word_stem):
+                return TYPO_CREDIT, candidate
+    return 0.0, ""
+
+
+def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool) -> tuple[float, tuple[str, ...]]:
+    """Credit in [0, 1] for one key term, and the response stems that earned it."""
+    best: tuple[float, tuple[str, ...]] = (0.0, ())
+    for alt in term.alts:
+        if len(alt) == 1:
+            results = [_match_stem(alt[0], term.exact, index, free, loose)]
+        else:  # a phrase: each of its words may be matched exactly or through a synonym
+            results = [_match_stem(s, term.exact, index, free, False) for s in alt]
+            results = [
+                r if r[0] else _match_stem(s, term.exact, index, free, True) for s, r in zip(alt, results, strict=True)
+            ]
+        if not results or any(r[0] == 0 for r in results):
+            continue
+        credit = min(r[0] for r in results)
+        if credit > best[0]:
+            best = (credit, tuple(r[1] for r in results))
+    if loose and best[0] == 0.0 and term.head and term.head in index.stems and index.stems[term.head][0] in free:
+        best = (HEAD_CREDIT, index.stems[term.head][:1])
+    return best
+
+
+@dataclass(frozen=True)
+class Coverage:
+    ratio: float  # matched weight / weight needed for full marks (may exceed 1)
+    matched: tuple[str, ...]
+    missing: tuple[str, ...]
+    precision: float  # share of the response's content words that earned credit
+
+
+def coverage(terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float) -> Coverage:
+    """Each response word earns credit for one key term at most; exact evidence is assigned first."""
+    free = {origin for origins in index.stems.values() for origin in origins} | set(index.unknown)
+    ordered = sorted(terms, key=lambda t: -t.weight)
+    credits: dict[int, float] = {}
+    used: set[str] = set()
+    for loose in (False, True):
+        for position, term in enumerate(ordered):
+            if position in credits:
+                continue
+            credit, stems_used = match_term(term, index, free, loose)
+            if credit > 0:
+                credits[position] = term.weight * credit
+                free.difference_update(stems_used)
+                used.update(stems_used)
+    matched = tuple(t.label for i, t in enumerate(ordered) if i in credits)
+    missing = tuple(t.label for i, t in enumerate(ordered) if i not in credits)
+    precision = len(index.content & used) / len(index.content) if index.content else 1.0
+    got = sum(credits.values())
+    return Coverage(got / needed if needed > 0 else 0.0, matched, missing, precision)

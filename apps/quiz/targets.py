@@ -1,0 +1,198 @@
+"""Short answers and aliases as exact targets, matched with typo tolerance but never by containment."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .keyterms import is_exact_only, is_typo
+from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, STOPWORDS, Token, fold, stem, tokenize
+
+_PARENTHETICAL = re.compile(r"^(.*?)\s*\(([^()]+)\)\s*(.*)$", re.DOTALL)
+_ACRONYM = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*|[A-Z]{2,}[0-9]*")
+_HEDGES = frozenset({"or", "nor", "vs", "versus"})
+_ARTICLES = frozenset({"a", "an", "the"})
+_JOINERS = frozenset({"of", "and", "or", "for", "in", "on", "to"})
+
+
+@dataclass(frozen=True)
+class Target:
+    shown: str
+    tokens: tuple[Token, ...]  # content tokens (stopwords dropped unless nothing else is left)
+    spelled: str  # every word joined: "allreduce" for "All-reduce", "all reduce" and "AllReduce" alike
+    size: int  # number of words, stopwords included
+    joined: str  # the content words joined
+    fuzzy: bool  # typos tolerated in the joined form (no acronym or number in it, long enough)
+
+
+@dataclass(frozen=True)
+class TargetMatch:
+    target: Target
+    typos: tuple[tuple[str, str], ...]  # (as written, as expected)
+    pure: bool  # nothing but filler and the question's own words around it
+    hedged: bool  # "Job or Deployment"
+
+
+def _content(tokens: list[Token]) -> tuple[Token, ...]:
+    kept = tuple(t for t in tokens if t.norm not in STOPWORDS)
+    return kept or tuple(tokens)
+
+
+def _initials(words: list[Token]) -> str:
+    return "".join(w.norm[0] for w in words)
+
+
+def _variants(text: str) -> list[str]:
+    """The text, and for "Long Name (LN)" also "Long Name", "LN", and the words before the name + "LN";
+    for "LN (Long Name)" also "Long Name"."""
+    out = [text]
+    match = _PARENTHETICAL.match(text.strip())
+    if not match:
+        return out
+    before, inside, after = (g.strip() for g in match.groups())
+    main = f"{before} {after}".strip()
+    out.append(main)
+    words = tokenize(fold(main))
+    inner = tokenize(fold(inside))
+    if len(inner) == 1 and _ACRONYM.fullmatch(inner[0].surface):
+        out.append(inside)
+        letters = re.sub(r"[^a-z]", "", inner[0].norm)
+        for k in range(len(words), 0, -1):
+            if _initials(words[-k:]) == letters:
+                out += [" ".join(w.surface for w in words[-k:]), " ".join(w.surface for w in words[:-k]) + " " + inside]
+                break
+    elif len(words) == 1 and _ACRONYM.fullmatch(words[0].surface) and len(inner) > 1:
+        out.append(inside)  # "ONNX (Open Neural Network Exchange)": the expansion alone
+    return out
+
+
+@lru_cache(maxsize=512)
+def derive_targets(short_answer: str, aliases: tuple[str, ...]) -> tuple[Target, ...]:
+    seen, out = set(), []
+    for source in ((short_answer,) if short_answer.strip() else ()) + aliases:
+        for text in _variants(str(source)):
+            tokens = tokenize(fold(text))
+            while tokens and tokens[0].norm in FILLER and len(tokens) > 1:
+                tokens = tokens[1:]
+            content = _content(tokens)
+            spelled, joined = "".join(t.norm for t in tokens), "".join(t.norm for t in content)
+            fuzzy = len(joined) >= 8 and not any(is_exact_only(t) for t in content)
+            target = Target(" ".join(text.split()), content, spelled, len(tokens), joined, fuzzy)
+            if target.tokens and target.joined not in seen:
+                seen.add(target.joined)
+                out.append(target)
+    return tuple(out)
+
+
+def is_term(short_answer: str) -> bool:
+    """A short answer that names a term (a few words, no verb), rather than a sentence to paraphrase."""
+    match = _PARENTHETICAL.match(short_answer.strip())
+    tokens = tokenize(fold(f"{match.group(1)} {match.group(3)}" if match else short_answer))
+    while len(tokens) > 1 and tokens[0].norm in _ARTICLES:
+        tokens = tokens[1:]
+    return 0 < len(tokens) <= 4 and not any(t.norm in GENERIC_VERBS or t.norm in FILLER - _JOINERS for t in tokens)
+
+
+@lru_cache(maxsize=8192)
+def _same(written: Token, expected: Token) -> str:
+    """ "" when unequal, "exact" when equal up to inflection, "typo" when a tolerated misspelling."""
+    if written.norm == expected.norm or stem(written.norm) == stem(expected.norm):
+        return "exact"
+    if not is_exact_only(expected) and not is_exact_only(written) and is_typo(written.norm, expected.norm):
+        return "typo"
+    return ""
+
+
+def _compare(window: list[Token], target: Target) -> tuple[bool, tuple[tuple[str, str], ...]]:
+    if "".join(t.norm for t in window) == target.spelled:
+        return True, ()
+    window = [t for t in window if t.norm not in STOPWORDS] or window
+    expected = list(target.tokens)
+    if "".join(t.norm for t in window) == target.joined:
+        return True, ()
+    if len(window) == len(expected):
+        verdicts = [_same(w, e) for w, e in zip(window, expected, strict=True)]
+        if all(verdicts):
+            typos = tuple(
+                (w.surface, e.surface) for w, e, v in zip(window, expected, verdicts, strict=True) if v == "typo"
+            )
+            return True, typos
+        return False, ()
+    joined = "".join(t.norm for t in window)
+    if target.fuzzy and is_typo(joined, target.joined):
+        return True, ((" ".join(t.surface for t in window), target.shown),)
+    return False, ()
+
+
+class _Context:
+    def __init__(self, tokens: list[Token], question_norms: frozenset[str]) -> None:
+        self.tokens, self.question_norms = tokens, question_norms
+
+    def allowed(self, token: Token) -> bool:
+        norm = token.norm
+        if norm in FILLER or norm in GENERIC_HEADS or norm in self.question_norms:
+            return True
+        return len(norm) >= 4 and any(is_typo(norm, q) for q in self.question_norms if len(q) >= 4)
+
+    def neighbour(self, index: int, step: int) -> Token | None:
+        """The token next to position `index` in direction `step`, unless punctuation separates them."""
+        other = index + step
+        if not 0 <= other < len(self.tokens):
+            return None
+        return None if (self.tokens[max(index, other)].boundary) else self.tokens[other]
+
+    def hedged(self, first: int, last: int) -> bool:
+        """An "or" next to the term that offers another term as well: "Job or (maybe) a Deployment"."""
+        n = len(self.tokens)
+        for index, step in ((first, -1), (last, 1)):
+            position = index + step
+            while 0 <= position < n and self.tokens[position].norm in _ARTICLES:
+                position += step
+            if not (0 <= position < n and self.tokens[position].norm in _HEDGES):
+                continue
+            position += step
+            while 0 <= position < n and self.tokens[position].norm in FILLER:
+                position += step
+            if 0 <= position < n and not self.allowed(self.tokens[position]):
+                return True
+        return False
+
+
+def find_target(tokens: list[Token], targets: tuple[Target, ...], question_norms: frozenset[str]) -> TargetMatch | None:
+    """The best clean occurrence of a target in the response, or None.
+
+    An occurrence glued to another content word ("Cron Job", "Job scheduler") names a different
+    term and does not count; words separated by punctuation or function words are explanation.
+    """
+    context = _Context(tokens, question_norms)
+    best: TargetMatch | None = None
+    for target in targets:
+        loose_edges = all(t.norm in STOPWORDS for t in target.tokens)
+        initials = {target.spelled[0], target.joined[0]}
+        for first in range(len(tokens)):
+            # Every match, exact or with typos, starts with the same letter as the target.
+            if tokens[first].norm[0] not in initials:
+                continue
+            for last in range(first, min(first + target.size + 3, len(tokens))):
+                # Windows start and end on content words; stopwords inside are skipped by _compare.
+                edge = tokens[first].norm in STOPWORDS or tokens[last].norm in STOPWORDS
+                if edge and not loose_edges and "".join(t.norm for t in tokens[first : last + 1]) != target.spelled:
+                    continue
+                ok, typos = _compare(tokens[first : last + 1], target)
+                if not ok:
+                    continue
+                left, right = context.neighbour(first, -1), context.neighbour(last, 1)
+                if (left is not None and not context.allowed(left)) or (
+                    right is not None and not context.allowed(right)
+                ):
+                    continue
+                pure = all(context.allowed(t) for i, t in enumerate(tokens) if not first <= i <= last)
+                found = TargetMatch(target, typos, pure, context.hedged(first, last))
+                if best is None or _rank(found) > _rank(best):
+                    best = found
+    return best
+
+
+def _rank(match: TargetMatch) -> tuple[bool, bool, int]:
+    return (not match.hedged, match.pure, -len(match.typos))

@@ -1,0 +1,469 @@
+"""Golden tests for the pure free-recall grader: no database, seed cards parsed from fixtures/."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.conf import settings
+
+from apps.content.loader import parse_file
+from apps.quiz import grading
+from apps.quiz.grading import Grade, GradingCard, Verdict, grade
+from apps.quiz.mathnorm import parse_formula
+
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+SAMPLE = FIXTURES / "grading-sample.csv"
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+
+
+@cache
+def seed_cards() -> dict[str, GradingCard]:
+    cards = {}
+    for path in sorted(FIXTURES.glob("*.txt")):
+        for parsed in parse_file(path).cards:
+            cards[parsed.question] = GradingCard(
+                question=parsed.question, answer=parsed.answer, short_answer=parsed.short_answer, kind=parsed.kind
+            )
+    return cards
+
+
+def card(prefix: str) -> GradingCard:
+    found = [c for question, c in seed_cards().items() if question.startswith(prefix)]
+    assert len(found) == 1, f"{prefix!r} should name exactly one seed card"
+    return found[0]
+
+
+DDP = "Which distributed computing framework"
+JOB = "When using Kubernetes for ML workload"
+MIXED_FLAG = "What does the '--mixed-precision'"
+TF_DATA = "Which technique does TensorFlow"
+REGISTRY = "In MLflow, what is the purpose"
+ONNX_FLASH = "What is the primary advantage of using ONNX"
+AFFINE = "Give the standard affine quantization"
+DATA_PARALLEL = "What is data parallelism"
+MODEL_PARALLEL = "What is model parallelism"
+CHECKPOINTING = "What is gradient (activation) checkpointing"
+
+# Small cards for notation the seed decks do not exercise.
+FP16 = GradingCard("Which 16-bit float format has 5 exponent bits?", "FP16", "FP16", "flashcard")
+ALL_REDUCE = GradingCard("Which collective sums gradients on every worker?", "All-reduce", "All-reduce", "flashcard")
+TF_DATA_API = GradingCard("Which TensorFlow API builds input pipelines?", "`tf.data`", "tf.data", "flashcard")
+
+
+def check(result: Grade, verdict: Verdict, low: float, high: float) -> None:
+    assert result.verdict is verdict, result
+    assert low <= result.score <= high, result
+
+
+def test_the_seed_decks_hold_37_cards():
+    assert len(seed_cards()) == 37
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (DDP, "PyTorch Distributed Data Parallel (DDP)"),
+        (DDP, "  pytorch   DISTRIBUTED data parallel (ddp). "),
+        (DDP, "Pytörch Distributed Data Parallel"),
+        (JOB, "Job"),
+        (JOB, "`Job`"),
+        (JOB, "“Job”"),
+        (JOB, "<b>Job</b>"),
+        (JOB, "the Job"),
+        (JOB, "a Job"),
+        (JOB, "I think it's a Job"),
+        (JOB, "the answer is Job"),
+        (JOB, "Kubernetes Job"),
+        (JOB, "jobs"),
+        (TF_DATA, "data ingestion & preprocessing pipeline throughput"),
+        (REGISTRY, "To manage model versioning, staging and production transitions!"),
+    ],
+)
+def test_normalised_exact_answers_are_correct(prefix, response):
+    result = grade(card(prefix), response)
+    check(result, CORRECT, 1.0, 1.0)
+    assert result.feedback == "Correct."
+
+
+@pytest.mark.parametrize(
+    ("example", "response"),
+    [
+        (ALL_REDUCE, "all-reduce"),
+        (ALL_REDUCE, "all reduce"),
+        (ALL_REDUCE, "AllReduce"),
+        (ALL_REDUCE, "all–reduce"),
+        (TF_DATA_API, "tf.data"),
+        (TF_DATA_API, "TF.Data"),
+        (TF_DATA_API, "tf data"),
+        (FP16, "fp16"),
+        (FP16, "FP-16"),
+    ],
+)
+def test_hyphens_dots_and_digits_normalise(example, response):
+    check(grade(example, response), CORRECT, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "DDP",
+        "ddp",
+        "PyTorch DDP",
+        "Distributed Data Parallel",
+        "DistributedDataParallel",
+        "DDP (Distributed Data Parallel)",
+    ],
+)
+def test_acronym_variants_of_the_short_answer(response):
+    check(grade(card(DDP), response), CORRECT, 1.0, 1.0)
+
+
+def test_aliases_are_accepted_exactly():
+    job = dataclasses.replace(card(JOB), aliases=("batch/v1 Job",))
+    check(grade(job, "batch/v1 job"), CORRECT, 1.0, 1.0)
+    paraphrase = "replicate the model, shard the batch, all-reduce the gradients"
+    data_parallel = dataclasses.replace(card(DATA_PARALLEL), aliases=(paraphrase,))
+    check(grade(data_parallel, "Replicate the model; shard the batch; all reduce the gradients."), CORRECT, 1.0, 1.0)
+
+
+def test_an_answer_made_of_the_questions_words_is_not_taken_for_a_pasted_question():
+    example = GradingCard("Which tool does job 0?", "Tool number 0", "Tool number 0", "flashcard")
+    check(grade(example, "Tool number 0"), CORRECT, 1.0, 1.0)
+
+
+def test_an_orm_like_object_with_lists_is_gradable():
+    like_a_model = SimpleNamespace(
+        question="Q?", answer="Job", short_answer="Job", kind="flashcard", aliases=["Kubernetes Job"], key_terms=[]
+    )
+    check(grade(like_a_model, "kubernetes job"), CORRECT, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "typo"),
+    [
+        (DDP, "PyTorch Distributed Data Paralel", "Paralel"),
+        (DDP, "Distribted Data Parallel", "Distribted"),
+        (DDP, "PyTorch Distributed Data Parrallel", "Parrallel"),
+    ],
+)
+def test_typos_are_tolerated_with_a_lower_score(prefix, response, typo):
+    result = grade(card(prefix), response)
+    check(result, CORRECT, 0.85, 0.95)
+    assert f"'{typo}'" in result.feedback
+
+
+def test_a_typo_in_a_question_word_around_the_answer_is_fine():
+    check(grade(card(JOB), "Kubernets Job"), CORRECT, 0.9, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("example", "response"),
+    [
+        (card(JOB), "CronJob"),
+        (card(JOB), "CronJobs"),
+        (card(JOB), "Cron Job"),
+        (card(JOB), "Job scheduler"),
+        (card(JOB), "Deployment"),
+        (card(JOB), "Jbo"),
+        (card(JOB), "Pod"),
+        (card(DDP), "DataParallel"),
+        (card(DDP), "Data Parallel"),
+        (card(DDP), "PyTorch DataParallel"),
+        (card(DDP), "Paralel"),
+        (FP16, "FP32"),
+        (FP16, "BF16"),
+        (FP16, "FP1"),
+        (card(MIXED_FLAG), "FP32"),
+    ],
+)
+def test_different_terms_that_resemble_the_answer_are_incorrect(example, response):
+    check(grade(example, response), INCORRECT, 0.0, 0.39)
+
+
+def test_a_near_miss_sentence_with_the_wrong_format_is_not_correct():
+    sentence = "It uses FP32 for forward/backward passes to reduce memory usage and increase throughput"
+    result = grade(card(MIXED_FLAG), sentence)
+    assert result.verdict is not CORRECT
+    assert "FP32 is not FP16" in result.feedback
+
+
+def test_hedging_between_two_answers_is_only_partial():
+    check(grade(card(JOB), "Job or maybe a Deployment"), PARTIAL, 0.4, 0.74)
+    check(grade(card(DDP), "Horovod or DDP"), PARTIAL, 0.4, 0.74)
+
+
+def test_explaining_after_the_term_is_fine():
+    check(grade(card(JOB), "A Job, which runs pods until they complete."), CORRECT, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "q = round(r/s) + z",
+        "q=round(r / s)+z",
+        r"$q = \text{round}\left(\frac{r}{s}\right) + z$",
+        r"$$q = \mathrm{round}\left( \frac{r}{s} \right) + z$$",
+        "q = z + round(r/s)",
+        "round(r/s) + z = q",
+        "The formula is q = round(r / s) + z, where s is the scale and z the zero-point.",
+    ],
+)
+def test_formulas_match_whatever_the_notation(response):
+    result = grade(card(AFFINE), response)
+    check(result, CORRECT, 1.0, 1.0)
+    assert "q = round(r/s) + z" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict", "low", "high"),
+    [
+        ("q = r*s + z", INCORRECT, 0.0, 0.0),
+        ("q = round(s/r) + z", INCORRECT, 0.0, 0.0),
+        ("$q = r \\cdot s + z$", INCORRECT, 0.0, 0.0),
+        ("q = round(r/s)", PARTIAL, 0.5, 0.5),
+        ("r ≈ s(q − z)", PARTIAL, 0.5, 0.5),
+        ("r = s(q - z)", PARTIAL, 0.5, 0.5),
+        ("Divide the real value by the scale, round it, then add the zero-point.", CORRECT, 0.75, 1.0),
+    ],
+)
+def test_wrong_partial_and_verbal_formulas(response, verdict, low, high):
+    check(grade(card(AFFINE), response), verdict, low, high)
+
+
+def test_tex_and_plain_notation_share_one_canonical_form():
+    forms = [
+        r"p_i = \frac{\exp(z_i/T)}{\sum_j \exp(z_j/T)}",
+        "p_i = exp(z_i / T) / sum_j exp(z_j / T)",
+        r"p_{i}=\frac{\exp\left(z_{i}/T\right)}{\sum_{j}\exp(z_{j}/T)}",
+    ]
+    assert len({parse_formula(f).canonical for f in forms}) == 1
+    assert parse_formula(r"T^{2}").canonical == parse_formula("T^2").canonical
+    assert parse_formula(r"r \approx s\,(q - z)").canonical == parse_formula("r ≈ s·(q − z)").canonical
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        (
+            DATA_PARALLEL,
+            "Every GPU keeps a full copy of the network and processes its own slice of each batch; the gradients "
+            "are then averaged across GPUs with an all-reduce so all copies stay in sync.",
+            CORRECT,
+        ),
+        (DATA_PARALLEL, "You split the training data across multiple GPUs.", PARTIAL),
+        (
+            DATA_PARALLEL,
+            "Model parallelism: the network's layers are placed on different GPUs because the model is too large "
+            "for one GPU's memory.",
+            INCORRECT,
+        ),
+        (
+            MODEL_PARALLEL,
+            "When the network is too big for one GPU's memory, its layers or tensors are split across several "
+            "devices, each computing part of the model.",
+            CORRECT,
+        ),
+        (CHECKPOINTING, "It trades extra compute for less memory.", PARTIAL),
+        (CHECKPOINTING, "It saves model checkpoints to disk every few epochs so training can resume.", INCORRECT),
+        (REGISTRY, "It stores versions of models and handles moving them from staging to production.", CORRECT),
+        (ONNX_FLASH, "interoperability", CORRECT),
+        (TF_DATA, "GPU kernel scheduling", INCORRECT),
+    ],
+)
+def test_key_term_coverage(prefix, response, verdict):
+    assert grade(card(prefix), response).verdict is verdict
+
+
+def test_coverage_feedback_names_covered_and_missing_terms():
+    result = grade(card(DATA_PARALLEL), "Each GPU has a copy of the model and its own shard of the data.")
+    assert result.verdict is PARTIAL
+    assert "shard" in result.matched
+    assert "gradients" in result.missing
+    assert result.feedback.startswith("Partly right: you covered")
+    assert "gradients" in result.feedback
+    assert len(result.feedback) < 200
+
+
+def test_authored_key_terms_override_the_derived_ones():
+    automatic = card(DATA_PARALLEL)
+    authored = dataclasses.replace(automatic, key_terms=("NCCL|nickel",))
+    good = "Each replica gets a shard of the mini-batch and the gradients are all-reduced."
+    assert grade(automatic, good).verdict is CORRECT
+    check(grade(authored, good), INCORRECT, 0.0, 0.39)
+    check(grade(authored, "They talk through NCCL."), CORRECT, 1.0, 1.0)
+    assert grade(authored, "nickel").verdict is CORRECT
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        ("Copies of the model on every GPU, a split of the batch each, gradients synchronised.", CORRECT),
+        ("copy of the model, split the batch, allreduce", CORRECT),
+        ("copy of the model; all-reduce", PARTIAL),
+        ("all reduce", PARTIAL),
+        ("each GPU gets a split of the batch", PARTIAL),
+        ("the model is big", INCORRECT),
+    ],
+)
+def test_authored_terms_accept_their_pipe_separated_synonyms(response, verdict):
+    authored = dataclasses.replace(
+        card(DATA_PARALLEL),
+        key_terms=("replica|copy of the model", "shard|split the batch", "all-reduce|allreduce|synchronise gradients"),
+    )
+    assert grade(authored, response).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (DATA_PARALLEL, "What is data parallelism in distributed training?"),
+        (DATA_PARALLEL, "data parallelism in distributed training"),
+        (JOB, "What resource type is typically used to run a one-time batch training job?"),
+        (DATA_PARALLEL, "banana kettle umbrella violin"),
+        (DATA_PARALLEL, "I don't know"),
+    ],
+)
+def test_echoing_the_question_or_unrelated_words_is_incorrect(prefix, response):
+    check(grade(card(prefix), response), INCORRECT, 0.0, 0.39)
+
+
+def test_keyword_lists_and_padding_are_not_rewarded():
+    data_parallel = card(DATA_PARALLEL)
+    keywords = "gpu model batch gradient optimizer epoch loss tensor layer kernel cuda"
+    assert grade(data_parallel, keywords).verdict is not CORRECT
+    good = "Each GPU has a replica of the model and a shard of the batch; gradients are all-reduced and averaged."
+    padding = " ".join(["Transformers use attention heads, tokenizers, embeddings and positional encodings."] * 30)
+    assert grade(data_parallel, good + " " + padding).score < grade(data_parallel, good).score
+    ml_dump = " ".join(["tensor kernel epoch dropout attention embedding optimizer scheduler"] * 25)
+    assert grade(data_parallel, ml_dump).verdict is INCORRECT
+
+
+NASTY = [
+    "",
+    "   \n\t ",
+    "😀🔥💯" * 50,
+    "<script>alert('x')</script>",
+    "$$\\frac{\\frac{a}{b}}{$$ \\left( \\right) ^^^ __ {{{",
+    "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((x",
+    "x = " + "(" * 500,
+    "q = " + " + ".join(["r"] * 400),
+    "Lorem ipsum dolor sit amet " * 80,
+    "".join(chr(c) for c in range(0x20, 0x2FF)),
+    "\x00\x01\x02 null bytes \ud800",
+    "ǅ ﬁ ＦＰ１６ ⁿ² Ⅻ",
+    "a" * 2000,
+    "- - - / / / . . . , , ,",
+]
+
+
+@pytest.mark.parametrize("response", NASTY)
+def test_grade_is_total_on_junk(response):
+    for example in [*seed_cards().values(), FP16, ALL_REDUCE, TF_DATA_API]:
+        result = grade(example, response)
+        assert isinstance(result, Grade)
+        assert result.verdict in (CORRECT, PARTIAL, INCORRECT)
+        assert 0.0 <= result.score <= 1.0
+        assert round(result.score, 3) == result.score
+        assert result.feedback
+        assert "could not be graded" not in result.feedback
+        assert result.verdict is not CORRECT
+
+
+@pytest.mark.parametrize("response", ["", "   ", "\n"])
+def test_blank_is_incorrect_with_score_zero(response):
+    check(grade(card(JOB), response), INCORRECT, 0.0, 0.0)
+
+
+def test_non_string_input_does_not_raise():
+    check(grade(card(JOB), None), INCORRECT, 0.0, 0.0)
+
+
+def _sample_rows() -> list[dict[str, str]]:
+    with SAMPLE.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_verdict_and_score_agree_everywhere():
+    for row in _sample_rows():
+        result = grade(seed_cards()[row["question"]], row["answer"])
+        if result.verdict is CORRECT:
+            assert result.score >= grading.CORRECT_AT, row
+        elif result.verdict is PARTIAL:
+            assert grading.PARTIAL_AT <= result.score < grading.CORRECT_AT, row
+        else:
+            assert result.score < grading.PARTIAL_AT, row
+
+
+def test_grading_is_deterministic():
+    rows = _sample_rows()
+    first = [grade(seed_cards()[r["question"]], r["answer"]) for r in rows]
+    grading._profile.cache_clear()
+    second = [grade(seed_cards()[r["question"]], r["answer"]) for r in reversed(rows)]
+    assert first == list(reversed(second))
+
+
+_SUBPROCESS = """
+import json, sys
+from apps.quiz.grading import GradingCard, grade
+rows = json.load(sys.stdin)
+print(json.dumps([list(vars(grade(GradingCard(**card), text)).values()) for card, text in rows]))
+"""
+
+
+def test_grading_does_not_depend_on_hash_randomisation():
+    rows = [(dataclasses.asdict(seed_cards()[r["question"]]), r["answer"]) for r in _sample_rows()]
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        done = subprocess.run(  # noqa: S603 - our own interpreter running a constant script
+            [sys.executable, "-c", _SUBPROCESS],
+            input=json.dumps(rows),
+            capture_output=True,
+            text=True,
+            cwd=settings.BASE_DIR,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+
+
+def test_grading_is_fast():
+    rows = _sample_rows()
+    for row in rows:
+        grade(seed_cards()[row["question"]], row["answer"])
+    start = time.perf_counter()
+    for row in rows:
+        grade(seed_cards()[row["question"]], row["answer"])
+    per_call = (time.perf_counter() - start) / len(rows)
+    assert per_call < 0.005, f"{per_call * 1000:.2f} ms per call"
+
+
+def test_the_sample_covers_every_seed_card_at_least_twice():
+    rows = _sample_rows()
+    assert len(rows) >= 90
+    assert {row["expected"] for row in rows} == {"correct", "partial", "incorrect"}
+    for question in seed_cards():
+        assert sum(row["question"] == question for row in rows) >= 2, question
+
+
+def test_sample_agreement_is_at_least_90_percent():
+    rows = _sample_rows()
+    disagreements = []
+    for row in rows:
+        result = grade(seed_cards()[row["question"]], row["answer"])
+        if str(result.verdict) != row["expected"]:
+            disagreements.append(
+                f"{row['expected']} != {result.verdict} ({result.score}): {row['question'][:50]!r} / {row['answer']!r}"
+            )
+    agreement = 1 - len(disagreements) / len(rows)
+    assert agreement >= 0.90, f"agreement {agreement:.3f}; disagreements:\n" + "\n".join(disagreements)
