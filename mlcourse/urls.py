@@ -6,5 +6,7 @@ from apps.common.views import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("apps.accounts.urls")),
+    path("", include("apps.quiz.urls")),
     path("", include("apps.content.urls")),
 ]

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from django import forms
+from django.core import signing
+from django.utils import timezone
+
+from .models import QuizSession, SessionItem
+from .services import MAX_RESPONSE_LENGTH, Submission
+
+_TOKEN_SALT = "quiz.answer"  # noqa: S105 - a signing namespace, not a secret
+_TOKEN_MAX_AGE = 60 * 60 * 24 * 7
+
+
+class StartForm(forms.Form):
+    size = forms.IntegerField(
+        label="Number of questions", min_value=1, max_value=50, initial=10, widget=forms.NumberInput(attrs={"size": 4})
+    )
+    mode = forms.ChoiceField(
+        label="Question type",
+        choices=QuizSession.Mode.choices,
+        initial=QuizSession.Mode.MIXED,
+        widget=forms.RadioSelect,
+    )
+    order = forms.ChoiceField(
+        label="Which cards first",
+        choices=QuizSession.Order.choices,
+        initial=QuizSession.Order.NEW,
+        widget=forms.RadioSelect,
+    )
+
+
+def question_token(item: SessionItem) -> str:
+    """Signed (session, position, time shown): proves the form came from us and times the answer."""
+    return signing.dumps([item.session_id, item.position, timezone.now().timestamp()], salt=_TOKEN_SALT)
+
+
+class TamperedFormError(Exception):
+    pass
+
+
+class AnswerForm(forms.Form):
+    token = forms.CharField(widget=forms.HiddenInput)
+    response = forms.CharField(
+        label="Your answer",
+        required=False,
+        strip=True,
+        widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_RESPONSE_LENGTH, "autocomplete": "off"}),
+    )
+    option = forms.IntegerField(required=False, min_value=0)
+    reveal = forms.BooleanField(required=False)
+
+    def __init__(self, *args, item: SessionItem, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.item = item
+        if not self.is_bound:
+            self.initial["token"] = question_token(item)
+
+    def token_age_ms(self) -> int | None:
+        try:
+            session_id, position, shown_at = signing.loads(
+                self.data.get("token", ""), salt=_TOKEN_SALT, max_age=_TOKEN_MAX_AGE
+            )
+        except (signing.BadSignature, ValueError, TypeError):
+            raise TamperedFormError from None
+        if (session_id, position) != (self.item.session_id, self.item.position):
+            raise TamperedFormError
+        elapsed = int((timezone.now().timestamp() - float(shown_at)) * 1000)
+        return min(max(elapsed, 0), 60 * 60 * 1000)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("reveal"):
+            return data
+        if self.item.mode == "choice":
+            option = data.get("option")
+            if option is None or option >= len(self.item.options):
+                self.add_error("option", "Choose one of the options.")
+        else:
+            response = data.get("response") or ""
+            if not response:
+                self.add_error("response", "Type an answer, or choose “Show answer” if you do not know.")
+            elif len(response) > MAX_RESPONSE_LENGTH:
+                self.add_error(
+                    "response", f"Your answer has {len(response):,} characters; the limit is {MAX_RESPONSE_LENGTH:,}."
+                )
+        return data
+
+    def submission(self, *, time_taken_ms: int | None) -> Submission:
+        data = self.cleaned_data
+        return Submission(
+            response=data.get("response") or "",
+            option=data.get("option"),
+            reveal=bool(data.get("reveal")),
+            time_taken_ms=time_taken_ms,
+        )

@@ -1,0 +1,221 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.content.models import Card, Deck
+from apps.content.rendering import render_markdown
+
+
+class Verdict(models.TextChoices):
+    CORRECT = "correct", "Correct"
+    PARTIAL = "partial", "Partly correct"
+    INCORRECT = "incorrect", "Incorrect"
+
+
+class Alias(models.Model):
+    """Another answer accepted as correct in free recall."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="aliases")
+    text = models.CharField(max_length=300)
+
+    class Meta:
+        verbose_name_plural = "aliases"
+        constraints = [
+            models.UniqueConstraint(Lower("text"), "card", name="alias_unique_per_card"),
+            models.CheckConstraint(condition=~Q(text=""), name="alias_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Distractor(models.Model):
+    """A wrong multiple-choice option written for one card; used before generated ones."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="distractors")
+    text = models.TextField()
+    text_html = models.TextField(editable=False)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["card", "position", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(text=""), name="distractor_not_empty")]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def save(self, *args, **kwargs) -> None:
+        self.text_html = render_markdown(self.text)
+        super().save(*args, **kwargs)
+
+
+class KeyTerm(models.Model):
+    """A concept a long free-recall answer should mention; synonyms separated by `|`."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="key_terms")
+    term = models.CharField(max_length=200, help_text="Synonyms separated by |, e.g. all-reduce|allreduce")
+
+    class Meta:
+        ordering = ["card", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(term=""), name="key_term_not_empty")]
+
+    def __str__(self) -> str:
+        return self.term
+
+
+class QuizSession(models.Model):
+    class Mode(models.TextChoices):
+        CHOICE = "choice", "Multiple choice"
+        RECALL = "recall", "Free recall"
+        MIXED = "mixed", "Mixed"
+
+    class Order(models.TextChoices):
+        NEW = "new", "New cards first"
+        DUE = "due", "Due reviews first"
+        RANDOM = "random", "Random"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_sessions")
+    # No deck: a "review due cards" session across every deck.
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, null=True, blank=True, related_name="quiz_sessions")
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.MIXED)
+    order = models.CharField(max_length=10, choices=Order.choices, default=Order.NEW)
+    size = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(help_text="Makes option shuffles stable across reloads.")
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="quiz_session_user_recent")]
+        constraints = [
+            models.CheckConstraint(condition=Q(size__gte=1, size__lte=100), name="session_size_range"),
+            models.CheckConstraint(condition=Q(mode__in=["choice", "recall", "mixed"]), name="session_mode_valid"),
+            models.CheckConstraint(condition=Q(order__in=["new", "due", "random"]), name="session_order_valid"),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("created_at")),
+                name="session_finished_after_created",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.created_at:%Y-%m-%d %H:%M})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("quiz:session", kwargs={"pk": self.pk})
+
+    @property
+    def title(self) -> str:
+        return self.deck.title if self.deck_id else "Review due cards"
+
+
+class SessionItem(models.Model):
+    """One question of a session, fixed when the session starts."""
+
+    session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveSmallIntegerField()
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    mode = models.CharField(max_length=10, choices=[("choice", "Multiple choice"), ("recall", "Free recall")])
+    # Multiple choice: the options' HTML in display order, and which one is right.
+    options = models.JSONField(default=list, blank=True)
+    correct_option = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="item_unique_position"),
+            models.UniqueConstraint(fields=["session", "card"], name="item_unique_card"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="item_position_positive"),
+            models.CheckConstraint(
+                condition=(Q(mode="choice") & Q(correct_option__isnull=False))
+                | (Q(mode="recall") & Q(correct_option__isnull=True)),
+                name="item_choice_has_correct_option",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} #{self.position}"
+
+
+class Answer(models.Model):
+    session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="answers")
+    item = models.OneToOneField(SessionItem, on_delete=models.CASCADE, related_name="answer")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="answers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers")
+    mode = models.CharField(max_length=10, choices=[("choice", "Multiple choice"), ("recall", "Free recall")])
+    response = models.TextField(blank=True, help_text="What the student typed, or the text of the chosen option.")
+    chosen_option = models.PositiveSmallIntegerField(null=True, blank=True)
+    revealed = models.BooleanField(default=False, help_text="The student asked for the answer without answering.")
+    auto_verdict = models.CharField(max_length=10, choices=Verdict.choices)
+    auto_score = models.FloatField()
+    feedback = models.TextField(blank=True)
+    override_verdict = models.CharField(max_length=10, choices=Verdict.choices, blank=True)
+    final_verdict = models.CharField(max_length=10, choices=Verdict.choices)
+    final_score = models.FloatField()
+    rating = models.PositiveSmallIntegerField(help_text="FSRS rating: 1 again, 2 hard, 3 good, 4 easy.")
+    time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+    answered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["answered_at"]
+        indexes = [
+            models.Index(fields=["user", "card", "answered_at"], name="answer_user_card_time"),
+            models.Index(fields=["card", "answered_at"], name="answer_card_time"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "card"], name="answer_unique_per_session_card"),
+            models.CheckConstraint(condition=Q(auto_score__gte=0, auto_score__lte=1), name="answer_auto_score_range"),
+            models.CheckConstraint(
+                condition=Q(final_score__gte=0, final_score__lte=1), name="answer_final_score_range"
+            ),
+            models.CheckConstraint(condition=Q(rating__gte=1, rating__lte=4), name="answer_rating_range"),
+            models.CheckConstraint(
+                condition=Q(override_verdict="") | Q(final_verdict=F("override_verdict")),
+                name="answer_final_follows_override",
+            ),
+            models.CheckConstraint(
+                condition=Q(mode="recall") | Q(chosen_option__isnull=False) | Q(revealed=True),
+                name="answer_choice_has_option",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.card_id}: {self.final_verdict}"
+
+    @property
+    def overridden(self) -> bool:
+        return bool(self.override_verdict)
+
+
+class CardState(models.Model):
+    """A student's FSRS memory state for one card."""
+
+    class State(models.IntegerChoices):
+        LEARNING = 1
+        REVIEW = 2
+        RELEARNING = 3
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_states")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="states")
+    state = models.PositiveSmallIntegerField(choices=State.choices, default=State.LEARNING)
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    stability = models.FloatField(null=True, blank=True)
+    difficulty = models.FloatField(null=True, blank=True)
+    due = models.DateTimeField()
+    last_review = models.DateTimeField(null=True, blank=True)
+    reps = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "due"], name="card_state_user_due")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "card"], name="card_state_unique"),
+            models.CheckConstraint(condition=Q(stability__isnull=True) | Q(stability__gt=0), name="stability_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.card_id} due {self.due:%Y-%m-%d %H:%M}"

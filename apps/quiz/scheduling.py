@@ -1,0 +1,98 @@
+"""FSRS glue: verdict -> rating, CardState <-> fsrs.Card, and retrievability in SQL.
+
+Rating mapping (documented in the README):
+
+    final verdict               rating
+    correct                     Good (3)
+    partial                     Hard (2)
+    incorrect, or revealed      Again (1)
+    override "I was right"      Good (3)   (the final verdict becomes correct)
+    override "I was wrong"      Again (1)  (the final verdict becomes incorrect)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+import fsrs
+from django.db.models import DurationField, ExpressionWrapper, F, FloatField, Func, Q, Value
+from django.db.models.functions import Greatest, Now, Power
+from django.db.models.lookups import GreaterThanOrEqual
+
+from .models import CardState, Verdict
+
+# Fuzzing spreads due dates randomly; off, so a replay after an override is reproducible.
+SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
+MASTERED_RETRIEVABILITY = 0.9
+# FSRS-6's forgetting curve R(t) = (1 + FACTOR * t / S) ** DECAY, t in days.
+DECAY = -SCHEDULER.parameters[20]
+FACTOR = 0.9 ** (1 / DECAY) - 1
+
+_RATINGS = {Verdict.CORRECT: fsrs.Rating.Good, Verdict.PARTIAL: fsrs.Rating.Hard, Verdict.INCORRECT: fsrs.Rating.Again}
+
+
+def rating_for(verdict: str) -> int:
+    return int(_RATINGS[Verdict(verdict)])
+
+
+def _to_fsrs(state: CardState) -> fsrs.Card:
+    # card_id given: without it fsrs.Card sleeps 1 ms to make a unique id.
+    card = fsrs.Card(card_id=state.card_id or 0)
+    if state.reps:
+        card.state = fsrs.State(state.state)
+        card.step = state.step
+        card.stability = state.stability
+        card.difficulty = state.difficulty
+        card.due = state.due
+        card.last_review = state.last_review
+    return card
+
+
+def review(state: CardState, *, rating: int, at: datetime) -> None:
+    """Applies one review to `state` in place (not saved)."""
+    card, _log = SCHEDULER.review_card(_to_fsrs(state), fsrs.Rating(rating), review_datetime=at)
+    state.state = int(card.state)
+    state.step = card.step
+    state.stability = card.stability
+    state.difficulty = card.difficulty
+    state.due = card.due
+    state.last_review = card.last_review
+    if rating == fsrs.Rating.Again and state.reps:
+        state.lapses += 1
+    state.reps += 1
+
+
+def replay(state: CardState, reviews: Iterable[tuple[int, datetime]]) -> None:
+    """Rebuilds `state` from scratch from (rating, time) pairs in time order."""
+    state.state, state.step, state.stability, state.difficulty = CardState.State.LEARNING, 0, None, None
+    state.last_review, state.reps, state.lapses = None, 0, 0
+    for rating, at in reviews:
+        review(state, rating=rating, at=at)
+
+
+def retrievability(state: CardState, *, now: datetime) -> float:
+    if not state.stability or state.last_review is None:
+        return 0.0
+    elapsed_days = max(0.0, (now - state.last_review).total_seconds() / 86400)
+    return (1 + FACTOR * elapsed_days / state.stability) ** DECAY
+
+
+class _EpochSeconds(Func):
+    template = "EXTRACT(EPOCH FROM %(expressions)s)"
+    output_field = FloatField()
+
+
+def retrievability_sql(prefix: str = "") -> Power:
+    """FSRS retrievability now, as SQL over CardState columns (optionally through a relation prefix)."""
+    since_review = ExpressionWrapper(Now() - F(f"{prefix}last_review"), output_field=DurationField())
+    elapsed_days = Greatest(_EpochSeconds(since_review), Value(0.0)) / Value(86400.0)
+    base = Value(1.0) + Value(FACTOR) * elapsed_days / F(f"{prefix}stability")
+    return Power(base, Value(DECAY), output_field=FloatField())
+
+
+def mastered_q(prefix: str = "") -> Q:
+    """Mastered: graduated to review and still recalled with probability >= 0.9 now."""
+    return Q(**{f"{prefix}state": CardState.State.REVIEW}) & Q(
+        GreaterThanOrEqual(retrievability_sql(prefix), MASTERED_RETRIEVABILITY)
+    )

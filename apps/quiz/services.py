@@ -1,0 +1,280 @@
+"""Writes of the quiz: starting sessions, answering, overriding, and the FSRS state they drive."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from html import escape
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
+from django.utils import timezone
+
+from apps.content.models import Card, Deck
+
+from . import scheduling
+from .grading import GradingCard, grade
+from .models import Alias, Answer, CardState, Distractor, KeyTerm, QuizSession, SessionItem, Verdict
+from .options import Option, options_build
+
+MAX_RESPONSE_LENGTH = 2000
+
+
+class NothingToStudyError(Exception):
+    """The chosen deck or review has no cards to ask."""
+
+
+class SessionFinishedError(Exception):
+    """Answers cannot be added to a finished session."""
+
+
+class InvalidSubmissionError(ValueError):
+    """The submission does not fit the question (for example an option that is not offered)."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    response: str = ""
+    option: int | None = None
+    reveal: bool = False
+    time_taken_ms: int | None = None
+
+
+# --- starting a session ------------------------------------------------------------------
+
+
+def _candidates(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: datetime, rng: random.Random):
+    due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
+    cards = Card.objects.annotate(state_due=Subquery(due)).only(
+        "id", "deck_id", "kind", "position", "short_answer", "answer", "answer_html"
+    )
+    if deck is None:
+        return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
+    cards = cards.filter(deck=deck)
+    if order == QuizSession.Order.RANDOM:
+        return sorted(cards, key=lambda _card: rng.random())
+    if order == QuizSession.Order.DUE:
+        rank = Case(
+            When(state_due__lte=now, then=Value(0)),
+            When(state_due__isnull=True, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
+        return cards.order_by(rank, F("state_due").asc(nulls_last=True), "position")
+    return cards.order_by(F("state_due").asc(nulls_first=True), "position")
+
+
+def _option_for(card: Card) -> Option:
+    if card.kind == Card.Kind.FLASHCARD and card.short_answer:
+        return Option(text=card.short_answer, html=escape(card.short_answer))
+    return Option(text=card.answer, html=card.answer_html)
+
+
+def _choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[list[Option], int]]:
+    """Options for every card that can be asked as multiple choice; two queries."""
+    authored: dict[int, list[Option]] = {}
+    for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
+        authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
+    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}).only(
+        "id", "deck_id", "kind", "short_answer", "answer", "answer_html"
+    )
+    pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
+    for other in pool_cards:
+        pools.setdefault((other.deck_id, other.kind), []).append((other.pk, _option_for(other)))
+    built = {}
+    for card in cards:
+        pool = [option for pk, option in pools.get((card.deck_id, card.kind), []) if pk != card.pk]
+        result = options_build(right=_option_for(card), authored=authored.get(card.pk, []), pool=pool, rng=rng)
+        if result is not None:
+            built[card.pk] = result
+    return built
+
+
+def session_start(
+    *, user: AbstractBaseUser, deck: Deck | None, size: int, mode: str, order: str, now: datetime | None = None
+) -> QuizSession:
+    """Picks the cards, fixes each question's mode and options, and saves the session."""
+    now = now or timezone.now()
+    seed = secrets.randbits(48)
+    rng = random.Random(seed)  # noqa: S311 - shuffling quiz options, not security
+    cards = list(_candidates(user=user, deck=deck, order=order, now=now, rng=rng)[:size])
+    if not cards:
+        raise NothingToStudyError(
+            "No cards are due for review right now." if deck is None else "This deck has no cards."
+        )
+    options = _choice_options(cards, rng) if mode != QuizSession.Mode.RECALL else {}
+    first_is_choice = rng.random() < 0.5
+    with transaction.atomic():
+        session = QuizSession.objects.create(
+            user=user, deck=deck, mode=mode, order=order, size=size, seed=seed, created_at=now
+        )
+        items = []
+        for position, card in enumerate(cards, start=1):
+            wants_choice = mode == QuizSession.Mode.CHOICE or (
+                mode == QuizSession.Mode.MIXED and (position % 2 == 1) == first_is_choice
+            )
+            item = SessionItem(session=session, position=position, card=card, mode="recall")
+            if wants_choice and card.pk in options:
+                shown, correct = options[card.pk]
+                item.mode, item.correct_option = "choice", correct
+                item.options = [{"text": option.text, "html": option.html} for option in shown]
+            items.append(item)
+        SessionItem.objects.bulk_create(items)
+    return session
+
+
+# --- answering ---------------------------------------------------------------------------
+
+
+def grading_card(card: Card, *, aliases: list[str], key_terms: list[str]) -> GradingCard:
+    return GradingCard(
+        question=card.question,
+        answer=card.answer,
+        short_answer=card.short_answer,
+        kind=card.kind,
+        aliases=tuple(aliases),
+        key_terms=tuple(key_terms),
+    )
+
+
+def _grading_card(card: Card) -> GradingCard:
+    return grading_card(
+        card,
+        aliases=list(Alias.objects.filter(card=card).values_list("text", flat=True)),
+        key_terms=list(KeyTerm.objects.filter(card=card).values_list("term", flat=True)),
+    )
+
+
+def grading_cards(cards: QuerySet[Card]) -> dict[str, GradingCard]:
+    """GradingCards keyed by question text, with aliases and key terms, in three queries."""
+    return {
+        card.question: grading_card(
+            card,
+            aliases=[alias.text for alias in card.aliases.all()],
+            key_terms=[term.term for term in card.key_terms.all()],
+        )
+        for card in cards.prefetch_related("aliases", "key_terms")
+    }
+
+
+def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, str]:
+    """(verdict, score, feedback, stored response) for a submission to `item`."""
+    if submission.reveal:
+        return Verdict.INCORRECT, 0.0, "You asked to see the answer.", ""
+    if item.mode == "choice":
+        if submission.option is None or not 0 <= submission.option < len(item.options):
+            raise InvalidSubmissionError("Choose one of the options shown.")
+        chosen = item.options[submission.option]["text"]
+        if submission.option == item.correct_option:
+            return Verdict.CORRECT, 1.0, "Correct.", chosen
+        return Verdict.INCORRECT, 0.0, "Not this one: the right answer is marked below.", chosen
+    response = submission.response.strip()
+    if not response:
+        raise InvalidSubmissionError("Type an answer, or choose “Show answer” if you do not know.")
+    if len(response) > MAX_RESPONSE_LENGTH:
+        raise InvalidSubmissionError(f"Answers are limited to {MAX_RESPONSE_LENGTH:,} characters.")
+    result = grade(_grading_card(item.card), response)
+    return Verdict(str(result.verdict)), result.score, result.feedback, response
+
+
+def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: datetime) -> CardState:
+    # Insert-if-missing first, so two tabs reviewing the same card never race on the unique key.
+    CardState.objects.bulk_create([CardState(user=user, card=card, due=at)], ignore_conflicts=True)
+    state = CardState.objects.select_for_update().get(user=user, card=card)
+    scheduling.review(state, rating=rating, at=at)
+    state.save()
+    return state
+
+
+def answer_submit(
+    *, user: AbstractBaseUser, session_id: int, position: int, submission: Submission, now: datetime | None = None
+) -> tuple[Answer, bool]:
+    """Grades and stores one answer; returns (answer, created).
+
+    Idempotent: a repeated submit (double click, resend, second tab) returns the
+    stored answer unchanged. The session row lock serialises concurrent submits.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        session = QuizSession.objects.select_for_update().get(pk=session_id, user=user)
+        item = SessionItem.objects.select_related("card").get(session=session, position=position)
+        existing = Answer.objects.filter(item=item).first()
+        if existing is not None:
+            return existing, False
+        if session.finished_at is not None:
+            raise SessionFinishedError("This quiz is finished.")
+        verdict, score, feedback, response = _grade(item, submission)
+        rating = scheduling.rating_for(verdict)
+        # The session row lock above makes this the only insert for the item; the
+        # unique constraints stay as the last line of defence.
+        answer = Answer.objects.create(
+            session=session,
+            item=item,
+            card=item.card,
+            user=user,
+            mode=item.mode,
+            response=response,
+            chosen_option=None if submission.reveal else submission.option,
+            revealed=submission.reveal,
+            auto_verdict=verdict,
+            auto_score=score,
+            feedback=feedback,
+            final_verdict=verdict,
+            final_score=score,
+            rating=rating,
+            time_taken_ms=submission.time_taken_ms,
+            answered_at=now,
+        )
+        _state_review(user=user, card=item.card, rating=rating, at=now)
+        if not SessionItem.objects.filter(session=session, answer__isnull=True).exists():
+            session.finished_at = now
+            session.save(update_fields=["finished_at"])
+    return answer, True
+
+
+def session_finish(*, user: AbstractBaseUser, session_id: int, now: datetime | None = None) -> QuizSession:
+    """Ends a session early; unanswered questions stay unanswered."""
+    with transaction.atomic():
+        session = QuizSession.objects.select_for_update().get(pk=session_id, user=user)
+        if session.finished_at is None:
+            session.finished_at = now or timezone.now()
+            session.save(update_fields=["finished_at"])
+    return session
+
+
+def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
+    """Replays every answer of `user` on `card`, e.g. after an override changed a rating."""
+    answers = Answer.objects.filter(user=user, card=card).order_by("answered_at", "pk")
+    reviews = list(answers.values_list("rating", "answered_at"))
+    CardState.objects.bulk_create([CardState(user=user, card=card, due=timezone.now())], ignore_conflicts=True)
+    state = CardState.objects.select_for_update().get(user=user, card=card)
+    scheduling.replay(state, reviews)
+    state.save()
+    return state
+
+
+def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, verdict: str) -> Answer:
+    """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict."""
+    if verdict not in {"", Verdict.CORRECT, Verdict.INCORRECT}:
+        raise InvalidSubmissionError("An override is either “I was right” or “I was wrong”.")
+    with transaction.atomic():
+        answer = (
+            Answer.objects.select_for_update()
+            .select_related("card")
+            .get(session_id=session_id, session__user=user, item__position=position)
+        )
+        if answer.mode != "recall" or answer.revealed:
+            raise InvalidSubmissionError("Only free-recall answers can be marked right or wrong by hand.")
+        answer.override_verdict = verdict
+        if verdict:
+            answer.final_verdict = verdict
+            answer.final_score = 1.0 if verdict == Verdict.CORRECT else 0.0
+        else:
+            answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
+        answer.rating = scheduling.rating_for(answer.final_verdict)
+        answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
+        card_state_rebuild(user=user, card=answer.card)
+    return answer

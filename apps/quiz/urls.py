@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "quiz"
+
+urlpatterns = [
+    path("decks/<slug:slug>/quiz/", views.start, name="start"),
+    path("quiz/review/", views.review, name="review"),
+    path("quiz/<int:pk>/", views.session, name="session"),
+    path("quiz/<int:pk>/finish/", views.finish, name="finish"),
+    path("quiz/<int:pk>/q/<int:position>/", views.item, name="item"),
+    path("quiz/<int:pk>/q/<int:position>/override/", views.override, name="override"),
+    path("progress/", views.progress, name="progress"),
+]

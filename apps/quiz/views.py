@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from apps.common.http import HttpResponseSeeOther
+from apps.content.selectors import deck_get
+
+from . import selectors, services
+from .forms import AnswerForm, StartForm, TamperedFormError
+from .models import QuizSession
+
+SESSION_TEMPLATE = "quiz/session.html"
+
+
+def _render_stage(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    """The whole page, or just its #stage partial when HTMX asks."""
+    template = f"{SESSION_TEMPLATE}#stage" if request.htmx else SESSION_TEMPLATE
+    return render(request, template, context, status=status)
+
+
+def _start(request: HttpRequest, form: StartForm, *, deck) -> HttpResponse | None:
+    try:
+        session = services.session_start(user=request.user, deck=deck, **form.cleaned_data)
+    except services.NothingToStudyError as exc:
+        messages.info(request, str(exc))
+        return None
+    return redirect(session)
+
+
+def _problem(request: HttpRequest, quiz: QuizSession, problem: str, *, status: int) -> HttpResponse:
+    """A request that cannot be carried out: its own page, or for HTMX a message and a reload."""
+    if request.htmx:
+        messages.warning(request, _PROBLEMS[problem])
+        response = HttpResponseClientRefresh()
+        response.status_code = status
+        return response
+    return render(request, "quiz/problem.html", {"session": quiz, "problem": problem}, status=status)
+
+
+_PROBLEMS = {
+    "finished": "This quiz is finished and takes no more answers.",
+    "unanswered": "Answer the question before marking it right or wrong.",
+    "tampered": "That form had expired or was changed; nothing was saved. Please try again.",
+}
+
+
+def _feedback(request: HttpRequest, quiz: QuizSession, question) -> HttpResponse:
+    """After a POST: the feedback partial for HTMX, else redirect to the feedback page (POST-redirect-GET)."""
+    if not request.htmx:
+        return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
+    quiz = selectors.session_get(user=request.user, pk=quiz.pk)
+    return _render_stage(request, {"session": quiz, "state": "feedback", "item": question, "answer": question.answer})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def start(request: HttpRequest, slug: str) -> HttpResponse:
+    deck = deck_get(slug=slug)
+    form = StartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=deck)):
+        return response
+    counts = selectors.deck_study_counts(user=request.user, deck=deck)
+    status = 422 if request.method == "POST" and form.errors else 200
+    return render(request, "quiz/start.html", {"deck": deck, "form": form, "counts": counts}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def review(request: HttpRequest) -> HttpResponse:
+    form = StartForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
+    if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
+        return response
+    status = 422 if request.method == "POST" and form.errors else 200
+    due = selectors.due_count(user=request.user)
+    return render(request, "quiz/start.html", {"deck": None, "form": form, "counts": {"due": due}}, status=status)
+
+
+@login_required
+@require_GET
+def session(request: HttpRequest, pk: int) -> HttpResponse:
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
+    if item is None:
+        return _render_stage(
+            request, {"session": quiz, "state": "summary", "items": selectors.session_items(session=quiz)}
+        )
+    return _render_stage(request, {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    question = selectors.session_item(session=quiz, position=position)
+    if request.method == "GET":
+        if hasattr(question, "answer"):
+            return _render_stage(
+                request, {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
+            )
+        if quiz.finished_at:
+            return redirect(quiz)
+        return _render_stage(
+            request, {"session": quiz, "state": "question", "item": question, "form": AnswerForm(item=question)}
+        )
+
+    form = AnswerForm(request.POST, item=question)
+    try:
+        time_taken = form.token_age_ms()
+    except TamperedFormError:
+        return _problem(request, quiz, "tampered", status=400)
+    if hasattr(question, "answer"):
+        # A resend or a second tab: show the answer already stored, change nothing.
+        return _feedback(request, quiz, question)
+    if form.is_valid():
+        try:
+            answer, _created = services.answer_submit(
+                user=request.user,
+                session_id=quiz.pk,
+                position=position,
+                submission=form.submission(time_taken_ms=time_taken),
+            )
+        except services.SessionFinishedError:
+            return _problem(request, quiz, "finished", status=409)
+        except services.InvalidSubmissionError as exc:
+            form.add_error(None, str(exc))
+        else:
+            question.answer = answer
+            return _feedback(request, quiz, question)
+    return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
+
+
+@login_required
+@require_POST
+def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    question = selectors.session_item(session=quiz, position=position)
+    if not hasattr(question, "answer"):
+        return _problem(request, quiz, "unanswered", status=409)
+    try:
+        answer = services.answer_override(
+            user=request.user, session_id=quiz.pk, position=position, verdict=request.POST.get("verdict", "")
+        )
+    except services.InvalidSubmissionError:
+        return _problem(request, quiz, "tampered", status=400)
+    question.answer = answer
+    return _feedback(request, quiz, question)
+
+
+@login_required
+@require_POST
+def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    services.session_finish(user=request.user, session_id=quiz.pk)
+    return redirect(quiz)
+
+
+@login_required
+@require_GET
+def progress(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "quiz/progress.html",
+        {
+            "decks": selectors.progress_by_deck(user=request.user),
+            "sessions": selectors.sessions_recent(user=request.user),
+            "due": selectors.due_count(user=request.user),
+        },
+    )

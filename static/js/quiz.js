@@ -1,0 +1,84 @@
+// Keyboard shortcuts and focus handling for the quiz page. Everything here is an
+// enhancement: without JavaScript the same forms and links work as plain HTML.
+(function () {
+  "use strict";
+
+  function isTyping(target) {
+    if (!target || !target.closest) return false;
+    if (target.isContentEditable) return true;
+    const field = target.closest("textarea, select, input:not([type=radio]):not([type=checkbox])");
+    return field !== null;
+  }
+
+  function isControl(target) {
+    return target && target.closest && target.closest("button, a[href], summary, input, select, textarea") !== null;
+  }
+
+  function stage() {
+    return document.getElementById("stage");
+  }
+
+  function submit(form, submitter) {
+    if (!form) return;
+    if (form.requestSubmit) form.requestSubmit(submitter || undefined);
+    else form.submit();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const root = stage();
+    if (!root) return;
+    const form = root.querySelector("form.question-form");
+
+    // Enter in the answer box submits; Shift+Enter keeps its new line.
+    if (event.key === "Enter" && event.target.matches && event.target.matches("[data-answer-box]")) {
+      if (!event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit(form, form && form.querySelector("[data-submit]"));
+      }
+      return;
+    }
+    if (isTyping(event.target)) return;
+
+    if (form && /^[1-9]$/.test(event.key)) {
+      const option = form.querySelectorAll("input[name=option]")[Number(event.key) - 1];
+      if (option) {
+        event.preventDefault();
+        option.checked = true;
+        option.focus();
+      }
+      return;
+    }
+    if (event.key === "Enter" && form) {
+      const onOption = event.target.matches && event.target.matches("input[name=option]");
+      if (onOption || !isControl(event.target)) {
+        event.preventDefault();
+        submit(form, form.querySelector("[data-submit]"));
+      }
+      return;
+    }
+    if (event.key === " " && !isControl(event.target)) {
+      const next = root.querySelector("[data-next]");
+      const reveal = form && form.querySelector("[data-reveal]");
+      if (next) {
+        event.preventDefault();
+        next.click();
+      } else if (reveal) {
+        event.preventDefault();
+        submit(form, reveal);
+      }
+    }
+  });
+
+  // After HTMX swaps in a new question or its feedback, move focus to its heading
+  // so screen readers announce it and the keyboard carries on from there.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const target = event.detail && event.detail.elt;
+    const root = stage();
+    if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
+    const heading = root.querySelector("[data-focus]");
+    if (heading) heading.focus({ preventScroll: false });
+    const box = root.querySelector("[data-answer-box]");
+    if (box && root.dataset.state === "question") box.focus();
+  });
+})();

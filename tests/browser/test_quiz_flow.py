@@ -1,0 +1,89 @@
+"""In a real Chromium: a student signs in and takes a mixed quiz with the keyboard and the mouse."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.conftest import PASSWORD, make_user
+
+DECK = "technology-digital-tools-flashcards"
+
+
+def _answer_current_question(page, *, use_keyboard: bool) -> str:
+    """Answers whatever question is shown; returns its mode."""
+    stage = page.locator("#stage")
+    expect(stage.locator(".question-heading")).to_be_visible()
+    if stage.locator("input[name=option]").count():
+        if use_keyboard:
+            page.locator("body").press("2")
+            expect(stage.locator("input[name=option]").nth(1)).to_be_checked()
+            page.keyboard.press("Enter")
+        else:
+            stage.locator(".option").nth(0).click()
+            stage.get_by_role("button", name="Check answer").click()
+        mode = "choice"
+    else:
+        box = stage.get_by_label("Your answer")
+        box.click()
+        # Digits and spaces typed in the box are text, not shortcuts.
+        box.type("It is 2 things 1")
+        expect(box).to_have_value("It is 2 things 1")
+        if use_keyboard:
+            box.press("Enter")
+        else:
+            stage.get_by_role("button", name="Check answer").click()
+        mode = "recall"
+    expect(stage.locator(".verdict")).to_be_visible()
+    return mode
+
+
+def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, transactional_db):
+    call_command("load_content", verbosity=0)
+    make_user("alice")
+    start = f"/decks/{DECK}/quiz/"
+
+    page.goto(f"{live_server.url}{start}")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(f"{live_server.url}{start}")
+
+    page.get_by_label("Number of questions").fill("4")
+    page.get_by_label("Mixed").check()
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 4")
+    expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
+
+    # A marker on window survives HTMX swaps but not a page load.
+    page.evaluate("window.__sameDocument = true")
+    modes = [_answer_current_question(page, use_keyboard=True)]
+    assert page.evaluate("window.__sameDocument === true"), "feedback caused a page load"
+    expect(page.locator("#stage")).to_contain_text("Model answer" if modes[0] == "recall" else "Right answer")
+    page.locator("body").press("Space")
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 4")
+    assert page.evaluate("window.__sameDocument === true"), "next question caused a page load"
+
+    modes.append(_answer_current_question(page, use_keyboard=False))
+    assert set(modes) == {"choice", "recall"}, modes  # mixed alternates the two kinds
+
+    page.reload()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 3 of 4")
+
+    modes.append(_answer_current_question(page, use_keyboard=True))
+    page.get_by_role("link", name="Next question").click()
+    modes.append(_answer_current_question(page, use_keyboard=False))
+    page.locator("body").press("Space")
+
+    summary = page.locator(".summary")
+    expect(summary).to_contain_text("Your results")
+    expect(summary.locator("tbody tr")).to_have_count(4)
+    expect(summary.locator("tbody a").first).to_have_attribute("href", re.compile(rf"/decks/{DECK}/cards/\d+/"))
+
+    page.get_by_role("link", name="My progress").first.click()
+    row = page.locator("table").first.locator("tr", has_text="Technology & Digital Tools Flashcards")
+    expect(row).to_contain_text("4 of 7")
+    expect(page.locator("table").nth(1)).to_contain_text("Finished")

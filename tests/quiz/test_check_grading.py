@@ -1,0 +1,100 @@
+"""`manage.py check_grading`: instructors' regression test for grading rules."""
+
+from __future__ import annotations
+
+import csv
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+
+from apps.content.models import Card
+from apps.quiz.models import Alias
+
+pytestmark = pytest.mark.django_db
+SAMPLE = Path(settings.BASE_DIR) / "fixtures" / "grading-sample.csv"
+JOB = (
+    "When using Kubernetes for ML workload orchestration, "
+    "what resource type is typically used to run a one-time batch training job?"
+)
+
+
+def _run(*args) -> tuple[str, int]:
+    out = StringIO()
+    try:
+        call_command("check_grading", *map(str, args), stdout=out)
+    except SystemExit as exc:
+        return out.getvalue(), exc.code
+    return out.getvalue(), 0
+
+
+def _csv(tmp_path, rows, header=("question", "answer", "expected")) -> Path:
+    path = tmp_path / "rows.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def test_the_shipped_sample_covers_every_seed_card_and_agrees_at_least_90_percent(seeded):
+    output, _code = _run(SAMPLE, "--json")
+    report = json.loads(output)
+    assert len(report["rows"]) >= 80
+    assert {row["question"] for row in report["rows"]} == set(Card.objects.values_list("question", flat=True))
+    assert set(report["rows"][0]) == {"question", "answer", "expected", "verdict", "score"}
+    agreeing = sum(row["verdict"] == row["expected"] for row in report["rows"])
+    assert report["agreement"] == round(agreeing / len(report["rows"]), 4)
+    assert report["agreement"] >= 0.90, [r for r in report["rows"] if r["verdict"] != r["expected"]]
+
+
+def test_full_agreement_prints_a_table_and_exits_zero(seeded, tmp_path):
+    path = _csv(tmp_path, [[JOB, "Job", "correct"], [JOB, "CronJob", "incorrect"]])
+    output, code = _run(path)
+    assert code == 0
+    assert "agreement: 2/2 = 100.0%" in output
+    assert "CronJob" in output
+
+
+def test_a_disagreeing_row_exits_one_and_is_marked(seeded, tmp_path):
+    path = _csv(tmp_path, [[JOB, "Job", "correct"], [JOB, "Deployment", "correct"]])
+    output, code = _run(path)
+    assert code == 1
+    assert "agreement: 1/2 = 50.0%" in output
+    assert "✗ correct   incorrect" in output
+
+
+def test_aliases_in_the_database_are_used(seeded, tmp_path):
+    Alias.objects.create(card=Card.objects.get(question=JOB), text="batch/v1 Job resource")
+    output, code = _run(_csv(tmp_path, [[JOB, "batch/v1 Job resource", "correct"]]), "--json")
+    assert code == 0 and json.loads(output)["agreement"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("rows", "header", "message"),
+    [
+        (
+            [["What is nothing?", "x", "correct"]],
+            ("question", "answer", "expected"),
+            r"rows.csv:2: no card has the question",
+        ),
+        (
+            [[JOB, "Job", "maybe"]],
+            ("question", "answer", "expected"),
+            r"rows.csv:2: expected must be correct, partial or incorrect",
+        ),
+        ([[JOB, "Job"]], ("question", "answer"), r"rows.csv:1: the header must name question,answer,expected"),
+        ([], ("question", "answer", "expected"), r"has no rows"),
+    ],
+)
+def test_malformed_files_name_the_line(seeded, tmp_path, rows, header, message):
+    with pytest.raises(CommandError, match=message):
+        _run(_csv(tmp_path, rows, header=header))
+
+
+def test_missing_file(seeded, tmp_path):
+    with pytest.raises(CommandError, match="cannot be read"):
+        _run(tmp_path / "nope.csv")

@@ -1,0 +1,311 @@
+"""Quiz services against PostgreSQL: starting, answering, idempotency, overrides and FSRS state."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from apps.content.models import Card, Deck
+from apps.quiz import services
+from apps.quiz.models import Answer, CardState, Distractor, QuizSession, SessionItem
+from apps.quiz.services import Submission
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _deck(size: int = 6) -> Deck:
+    deck = make_deck()
+    for i in range(size):
+        make_card(deck=deck, question=f"Which tool does job {i}?", answer=f"Tool number {i}")
+    return deck
+
+
+def _start(user, deck, **options) -> QuizSession:
+    options = {"size": 10, "mode": "mixed", "order": "new", **options}
+    return services.session_start(user=user, deck=deck, **options)
+
+
+def _answer_right(user, session: QuizSession, position: int, **extra):
+    item = session.items.get(position=position)
+    if item.mode == "choice":
+        submission = Submission(option=item.correct_option, **extra)
+    else:
+        submission = Submission(response=item.card.short_answer or item.card.answer, **extra)
+    return services.answer_submit(user=user, session_id=session.pk, position=position, submission=submission)
+
+
+# --- starting ----------------------------------------------------------------------------
+
+
+def test_start_fixes_questions_modes_and_options(student):
+    deck = _deck(6)
+    session = _start(student, deck, size=4, mode="mixed")
+    items = list(session.items.order_by("position"))
+    assert [item.position for item in items] == [1, 2, 3, 4]
+    assert {item.mode for item in items} == {"choice", "recall"}
+    assert [item.mode for item in items][::2] == [items[0].mode] * 2  # modes alternate
+    for item in items:
+        if item.mode == "choice":
+            assert len(item.options) == 4
+            assert item.options[item.correct_option]["text"] == item.card.short_answer
+
+
+def test_multiple_choice_only_and_recall_only(student):
+    deck = _deck(5)
+    assert set(_start(student, deck, mode="choice").items.values_list("mode", flat=True)) == {"choice"}
+    assert set(_start(student, deck, mode="recall").items.values_list("mode", flat=True)) == {"recall"}
+
+
+def test_authored_distractors_are_offered(student):
+    deck = _deck(5)
+    card = deck.cards.first()
+    Distractor.objects.create(card=card, text="A *very* plausible tool")
+    session = _start(student, deck, mode="choice")
+    item = session.items.get(card=card)
+    assert any("A <em>very</em> plausible tool" in option["html"] for option in item.options)
+
+
+def test_a_card_without_enough_distractors_falls_back_to_free_recall(student):
+    deck = _deck(2)
+    session = _start(student, deck, mode="choice")
+    assert set(session.items.values_list("mode", flat=True)) == {"recall"}
+
+
+def test_new_cards_first_then_due_reviews(student):
+    deck = _deck(4)
+    cards = list(deck.cards.order_by("position"))
+    now = timezone.now()
+    CardState.objects.create(user=student, card=cards[0], due=now - timedelta(hours=1), reps=1)
+    CardState.objects.create(user=student, card=cards[1], due=now + timedelta(days=3), reps=1)
+    new_first = _start(student, deck, order="new")
+    assert list(new_first.items.order_by("position").values_list("card", flat=True)) == [
+        cards[2].pk, cards[3].pk, cards[0].pk, cards[1].pk,
+    ]  # fmt: skip
+    due_first = _start(student, deck, order="due")
+    assert list(due_first.items.order_by("position").values_list("card", flat=True)) == [
+        cards[0].pk, cards[2].pk, cards[3].pk, cards[1].pk,
+    ]  # fmt: skip
+
+
+def test_random_order_takes_the_requested_number(student):
+    deck = _deck(8)
+    session = _start(student, deck, order="random", size=5)
+    assert session.items.count() == 5
+
+
+def test_review_session_takes_only_due_cards_across_decks(student, other_student):
+    first, second = _deck(3), _deck(3)
+    now = timezone.now()
+    due_a = first.cards.first()
+    due_b = second.cards.last()
+    CardState.objects.create(user=student, card=due_a, due=now - timedelta(minutes=5), reps=1)
+    CardState.objects.create(user=student, card=due_b, due=now - timedelta(days=1), reps=1)
+    CardState.objects.create(user=student, card=first.cards.last(), due=now + timedelta(days=1), reps=1)
+    CardState.objects.create(user=other_student, card=second.cards.first(), due=now - timedelta(days=1), reps=1)
+    session = services.session_start(user=student, deck=None, size=10, mode="recall", order="due")
+    assert list(session.items.order_by("position").values_list("card", flat=True)) == [due_b.pk, due_a.pk]
+    assert session.title == "Review due cards"
+
+
+def test_nothing_due_is_a_clear_error(student):
+    _deck(3)
+    with pytest.raises(services.NothingToStudyError, match="No cards are due"):
+        services.session_start(user=student, deck=None, size=10, mode="mixed", order="due")
+    with pytest.raises(services.NothingToStudyError, match="no cards"):
+        _start(student, make_deck())
+
+
+# --- answering ---------------------------------------------------------------------------
+
+
+def test_answer_is_graded_stored_and_schedules_the_card(student):
+    session = _start(student, _deck(4), mode="recall")
+    answer, created = _answer_right(student, session, 1, time_taken_ms=4200)
+    assert created
+    assert (answer.auto_verdict, answer.final_verdict, answer.final_score) == ("correct", "correct", answer.auto_score)
+    assert answer.auto_score >= 0.75
+    assert (answer.user, answer.mode, answer.time_taken_ms, answer.rating) == (student, "recall", 4200, 3)
+    state = CardState.objects.get(user=student, card=answer.card)
+    assert state.reps == 1 and state.due > answer.answered_at
+
+
+def test_wrong_choice_is_incorrect_and_rated_again(student):
+    session = _start(student, _deck(5), mode="choice")
+    item = session.items.get(position=1)
+    wrong = (item.correct_option + 1) % 4
+    answer, _ = services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=Submission(option=wrong)
+    )
+    assert (answer.final_verdict, answer.final_score, answer.rating) == ("incorrect", 0.0, 1)
+    assert answer.response == item.options[wrong]["text"]
+    assert answer.chosen_option == wrong
+
+
+def test_revealing_counts_as_incorrect(student):
+    session = _start(student, _deck(3), mode="recall")
+    answer, _ = services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=Submission(reveal=True)
+    )
+    assert answer.revealed and answer.final_verdict == "incorrect" and answer.rating == 1
+
+
+def test_submitting_twice_stores_one_answer_and_returns_the_same(student):
+    session = _start(student, _deck(3), mode="recall")
+    first, created = _answer_right(student, session, 1)
+    again, created_again = services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=Submission(response="something else entirely")
+    )
+    assert created and not created_again
+    assert again.pk == first.pk and again.response == first.response
+    assert Answer.objects.count() == 1
+    assert CardState.objects.get().reps == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_submits_store_exactly_one_answer(student):
+    session = _start(student, _deck(3), mode="recall")
+    results, errors = [], []
+    barrier = threading.Barrier(6)
+
+    def submit():
+        try:
+            barrier.wait()
+            results.append(_answer_right(student, session, 1))
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sum(created for _, created in results) == 1
+    assert len({answer.pk for answer, _ in results}) == 1
+    assert Answer.objects.count() == 1
+    assert CardState.objects.get().reps == 1
+
+
+@pytest.mark.parametrize(
+    ("submission", "message"),
+    [
+        (Submission(response="   "), "Type an answer"),
+        (Submission(response="x" * 2001), "limited to 2,000"),
+    ],
+)
+def test_bad_recall_submissions_change_nothing(student, submission, message):
+    session = _start(student, _deck(3), mode="recall")
+    with pytest.raises(services.InvalidSubmissionError, match=message):
+        services.answer_submit(user=student, session_id=session.pk, position=1, submission=submission)
+    assert Answer.objects.count() == 0 and CardState.objects.count() == 0
+
+
+@pytest.mark.parametrize("option", [None, 4, 99])
+def test_an_option_that_is_not_offered_changes_nothing(student, option):
+    session = _start(student, _deck(5), mode="choice")
+    with pytest.raises(services.InvalidSubmissionError, match="Choose one of the options"):
+        services.answer_submit(user=student, session_id=session.pk, position=1, submission=Submission(option=option))
+    assert Answer.objects.count() == 0
+
+
+def test_someone_elses_session_or_a_card_not_in_it_is_not_found(student, other_student):
+    session = _start(student, _deck(3), mode="recall")
+    with pytest.raises(QuizSession.DoesNotExist):
+        services.answer_submit(
+            user=other_student, session_id=session.pk, position=1, submission=Submission(response="x")
+        )
+    with pytest.raises(SessionItem.DoesNotExist):
+        services.answer_submit(user=student, session_id=session.pk, position=9, submission=Submission(response="x"))
+    assert Answer.objects.count() == 0
+
+
+def test_answering_the_last_question_finishes_the_session(student):
+    session = _start(student, _deck(2), mode="recall")
+    _answer_right(student, session, 1)
+    session.refresh_from_db()
+    assert session.finished_at is None
+    _answer_right(student, session, 2)
+    session.refresh_from_db()
+    assert session.finished_at is not None
+
+
+def test_a_session_ended_early_takes_no_more_answers(student):
+    session = _start(student, _deck(3), mode="recall")
+    _answer_right(student, session, 1)
+    services.session_finish(user=student, session_id=session.pk)
+    with pytest.raises(services.SessionFinishedError):
+        _answer_right(student, session, 2)
+    # The answer given before stays, and resubmitting it still returns it.
+    assert _answer_right(student, session, 1)[1] is False
+    assert Answer.objects.count() == 1
+
+
+# --- overrides ---------------------------------------------------------------------------
+
+
+def test_override_is_stored_beside_the_automatic_verdict(student):
+    session = _start(student, _deck(3), mode="recall")
+    services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=Submission(response="no idea at all")
+    )
+    answer = services.answer_override(user=student, session_id=session.pk, position=1, verdict="correct")
+    answer.refresh_from_db()
+    assert (answer.auto_verdict, answer.override_verdict, answer.final_verdict) == ("incorrect", "correct", "correct")
+    assert answer.auto_score < 0.4 and answer.final_score == 1.0 and answer.rating == 3
+    state = CardState.objects.get(user=student, card=answer.card)
+    assert state.state == CardState.State.LEARNING and state.stability > 1  # replayed as Good, not Again
+
+    undone = services.answer_override(user=student, session_id=session.pk, position=1, verdict="")
+    assert (undone.override_verdict, undone.final_verdict, undone.final_score) == ("", "incorrect", undone.auto_score)
+    assert CardState.objects.get(user=student, card=answer.card).stability < 1
+
+
+def test_i_was_wrong_lowers_the_final_score(student):
+    session = _start(student, _deck(3), mode="recall")
+    _answer_right(student, session, 1)
+    answer = services.answer_override(user=student, session_id=session.pk, position=1, verdict="incorrect")
+    assert (answer.auto_verdict, answer.final_verdict, answer.final_score, answer.rating) == (
+        "correct", "incorrect", 0.0, 1,
+    )  # fmt: skip
+
+
+def test_override_rejects_other_verdicts_and_other_users(student, other_student):
+    session = _start(student, _deck(3), mode="recall")
+    _answer_right(student, session, 1)
+    with pytest.raises(services.InvalidSubmissionError):
+        services.answer_override(user=student, session_id=session.pk, position=1, verdict="partial")
+    with pytest.raises(Answer.DoesNotExist):
+        services.answer_override(user=other_student, session_id=session.pk, position=1, verdict="correct")
+
+
+def test_multiple_choice_and_revealed_answers_cannot_be_overridden(student):
+    session = _start(student, _deck(5), mode="choice", size=2)
+    _answer_right(student, session, 1)
+    services.answer_submit(user=student, session_id=session.pk, position=2, submission=Submission(reveal=True))
+    for position in (1, 2):
+        with pytest.raises(services.InvalidSubmissionError, match="Only free-recall"):
+            services.answer_override(user=student, session_id=session.pk, position=position, verdict="correct")
+
+
+def test_state_rebuild_replays_answers_across_sessions(student):
+    deck = _deck(3)
+    card = deck.cards.first()
+    first = _start(student, deck, mode="recall", size=3)
+    _answer_right(student, first, first.items.get(card=card).position)
+    second = _start(student, deck, mode="recall", size=3)
+    services.answer_submit(
+        user=student,
+        session_id=second.pk,
+        position=second.items.get(card=card).position,
+        submission=Submission(response="wrong"),
+    )
+    incremental = CardState.objects.get(user=student, card=card)
+    rebuilt = services.card_state_rebuild(user=student, card=Card.objects.get(pk=card.pk))
+    assert (rebuilt.reps, rebuilt.stability, rebuilt.due) == (incremental.reps, incremental.stability, incremental.due)

@@ -1,0 +1,258 @@
+"""Quiz pages as full pages and as HTMX partials, their permissions, bad input and query counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.quiz import services
+from apps.quiz.forms import question_token
+from apps.quiz.models import Answer, QuizSession
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _deck(size: int = 6):
+    deck = make_deck()
+    for i in range(size):
+        make_card(deck=deck, question=f"Which tool does job {i}?", answer=f"Tool number {i}")
+    return deck
+
+
+def _session(user, *, size=4, mode="recall", deck=None) -> QuizSession:
+    return services.session_start(user=user, deck=deck or _deck(), size=size, mode=mode, order="new")
+
+
+def _post_answer(client, session, position=1, **data):
+    item = session.items.get(position=position)
+    return client.post(reverse("quiz:item", args=[session.pk, position]), {"token": question_token(item), **data})
+
+
+def test_taking_a_quiz_requires_signing_in_and_returns_there(client, student):
+    deck = _deck()
+    url = reverse("quiz:start", args=[deck.slug])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+    response = client.post(reverse("login"), {"username": "alice", "password": "correct-horse-battery", "next": url})
+    assert response["Location"] == url
+
+
+def test_anonymous_visitors_can_browse_decks(client):
+    deck = _deck()
+    assert client.get(deck.get_absolute_url()).status_code == 200
+
+
+def test_start_form_creates_a_session_and_redirects_to_it(student_client):
+    deck = _deck()
+    page = student_client.get(reverse("quiz:start", args=[deck.slug]))
+    assert "6 new to you" in page.content.decode()
+    response = student_client.post(
+        reverse("quiz:start", args=[deck.slug]), {"size": 3, "mode": "choice", "order": "random"}
+    )
+    session = QuizSession.objects.get()
+    assert response["Location"] == session.get_absolute_url()
+    assert (session.size, session.mode, session.order, session.items.count()) == (3, "choice", "random", 3)
+
+
+@pytest.mark.parametrize(
+    "data", [{"size": 0, "mode": "mixed", "order": "new"}, {"size": 5, "mode": "x", "order": "new"}]
+)
+def test_bad_start_options_are_a_form_error(student_client, data):
+    deck = _deck()
+    response = student_client.post(reverse("quiz:start", args=[deck.slug]), data)
+    assert response.status_code == 422
+    assert "Please correct the errors below" in response.content.decode()
+    assert QuizSession.objects.count() == 0
+
+
+def test_review_with_nothing_due_says_so(student_client):
+    _deck()
+    response = student_client.post(reverse("quiz:review"), {"size": 10, "mode": "mixed", "order": "due"}, follow=True)
+    assert "No cards are due for review right now." in response.content.decode()
+    assert QuizSession.objects.count() == 0
+
+
+def test_question_page_shows_one_question_and_resumes_at_the_first_unanswered(student_client, student):
+    session = _session(student)
+    html = student_client.get(session.get_absolute_url()).content.decode()
+    assert "Question 1 of 4" in html and "Which tool does job 0?" in html
+    services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=services.Submission(response="x")
+    )
+    html = student_client.get(session.get_absolute_url()).content.decode()
+    assert "Question 2 of 4" in html and "Which tool does job 1?" in html
+
+
+def test_full_page_post_redirects_to_the_feedback_page(student_client, student):
+    session = _session(student)
+    response = _post_answer(student_client, session, response="Tool number 0")
+    assert response.status_code == 303
+    assert response["Location"] == reverse("quiz:item", args=[session.pk, 1])
+    html = student_client.get(response["Location"]).content.decode()
+    assert "Correct" in html and "Tool number 0" in html
+    assert "Model answer" in html and "Your answer" in html
+    assert "Next question" in html
+
+
+def test_htmx_post_returns_only_the_feedback_partial(student_client, student, htmx):
+    session = _session(student)
+    item = session.items.get(position=1)
+    response = student_client.post(
+        reverse("quiz:item", args=[session.pk, 1]), {"token": question_token(item), "response": "no clue"}, **htmx
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="stage"') and "<html" not in html
+    assert "Not quite" in html and "no clue" in html and "Tool number 0" in html
+    assert f'data-hx-get="{session.get_absolute_url()}"' in html
+    assert Answer.objects.get().response == "no clue"
+
+
+def test_htmx_next_returns_the_next_question_partial(student_client, student, htmx):
+    session = _session(student)
+    _post_answer(student_client, session, response="Tool number 0")
+    html = student_client.get(session.get_absolute_url(), **htmx).content.decode()
+    assert "<html" not in html and "Question 2 of 4" in html
+
+
+def test_double_submit_returns_the_same_feedback(student_client, student):
+    session = _session(student)
+    first = _post_answer(student_client, session, response="Tool number 0")
+    second = _post_answer(student_client, session, response="something else")
+    assert first["Location"] == second["Location"]
+    assert Answer.objects.get().response == "Tool number 0"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"response": ""}, "Type an answer"),
+        ({"response": "x" * 2001}, "the limit is 2,000"),
+    ],
+)
+def test_bad_answers_get_a_form_error_and_change_nothing(student_client, student, data, message):
+    session = _session(student)
+    response = _post_answer(student_client, session, **data)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert Answer.objects.count() == 0
+
+
+@pytest.mark.parametrize("option", ["7", "-1", "abc", ""])
+def test_an_option_that_is_not_one_of_the_four_is_refused(student_client, student, option):
+    session = _session(student, mode="choice")
+    response = _post_answer(student_client, session, option=option)
+    assert response.status_code == 422
+    assert Answer.objects.count() == 0
+
+
+def test_a_tampered_form_is_refused(student_client, student):
+    session = _session(student)
+    other_item_token = question_token(session.items.get(position=2))
+    url = reverse("quiz:item", args=[session.pk, 1])
+    for token in ["", "forged", other_item_token]:
+        response = student_client.post(url, {"token": token, "response": "Tool number 0"})
+        assert response.status_code == 400
+        assert "could not be used" in response.content.decode()
+    assert Answer.objects.count() == 0
+
+
+def test_a_finished_session_refuses_new_answers(student_client, student):
+    session = _session(student)
+    student_client.post(reverse("quiz:finish", args=[session.pk]))
+    response = _post_answer(student_client, session, position=2, response="Tool number 1")
+    assert response.status_code == 409
+    assert "This quiz is finished" in response.content.decode()
+    assert Answer.objects.count() == 0
+    summary = student_client.get(session.get_absolute_url()).content.decode()
+    assert "Your results" in summary and "Not answered" in summary
+
+
+def test_a_card_not_in_the_session_is_404(student_client, student):
+    session = _session(student)
+    assert student_client.get(reverse("quiz:item", args=[session.pk, 99])).status_code == 404
+    response = student_client.post(reverse("quiz:item", args=[session.pk, 99]), {"response": "x"})
+    assert response.status_code == 404
+
+
+def test_another_users_session_is_404_everywhere(client, student, other_student):
+    session = _session(student)
+    client.force_login(other_student)
+    for url in [
+        session.get_absolute_url(),
+        reverse("quiz:item", args=[session.pk, 1]),
+    ]:
+        assert client.get(url).status_code == 404
+    assert _post_answer(client, session, response="x").status_code == 404
+    assert client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "correct"}).status_code == 404
+    assert client.post(reverse("quiz:finish", args=[session.pk])).status_code == 404
+    assert Answer.objects.count() == 0
+    assert QuizSession.objects.get().finished_at is None
+
+
+def test_override_through_the_page(student_client, student, htmx):
+    session = _session(student)
+    _post_answer(student_client, session, response="no idea")
+    response = student_client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "correct"}, **htmx)
+    html = response.content.decode()
+    assert "You marked this as correct; the grader said incorrect" in html
+    assert "Undo my correction" in html
+    assert Answer.objects.get().final_score == 1.0
+
+
+def test_summary_lists_each_question_with_its_verdict_and_card_link(student_client, student):
+    session = _session(student, size=2)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    _post_answer(student_client, session, 2, response="no idea")
+    html = student_client.get(session.get_absolute_url()).content.decode()
+    assert "Your results: 50 %" in html
+    for item in session.items.all():
+        assert item.card.get_absolute_url() in html
+    assert html.count('class="badge badge-correct"') == 1 and html.count('class="badge badge-incorrect"') == 1
+
+
+def test_progress_page_shows_decks_and_recent_sessions(student_client, student):
+    session = _session(student, size=2)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    html = student_client.get(reverse("quiz:progress")).content.decode()
+    assert session.deck.title in html
+    assert "1 of 6" in html  # cards seen
+    assert "Resume" in html
+
+
+# --- query counts ------------------------------------------------------------------------
+
+
+def _history(user, deck, sessions: int):
+    for _ in range(sessions):
+        quiz = services.session_start(user=user, deck=deck, size=deck.cards.count(), mode="recall", order="random")
+        for item in quiz.items.all():
+            services.answer_submit(
+                user=user, session_id=quiz.pk, position=item.position, submission=services.Submission(response="x")
+            )
+
+
+@pytest.mark.parametrize("scale", [1, 5])
+def test_question_and_submit_use_a_constant_number_of_queries(
+    student_client, student, django_assert_num_queries, scale, htmx
+):
+    deck = _deck(4 * scale)
+    _history(student, deck, scale)
+    session = services.session_start(user=student, deck=deck, size=3, mode="recall", order="new")
+    with django_assert_num_queries(4):
+        student_client.get(session.get_absolute_url())
+    item = session.items.get(position=1)
+    with django_assert_num_queries(17):
+        student_client.post(
+            reverse("quiz:item", args=[session.pk, 1]), {"token": question_token(item), "response": "x"}, **htmx
+        )
+
+
+@pytest.mark.parametrize("scale", [1, 5])
+def test_progress_uses_a_constant_number_of_queries(student_client, student, django_assert_num_queries, scale):
+    for _ in range(scale):
+        _history(student, _deck(3), 1)
+    with django_assert_num_queries(7):
+        student_client.get(reverse("quiz:progress"))
