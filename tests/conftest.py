@@ -31,7 +31,12 @@ def other_student(db):
 
 @pytest.fixture
 def instructor(db):
-    return make_user("carol", is_staff=True)
+    """Staff, in the Instructors group the data migration creates."""
+    from django.contrib.auth.models import Group
+
+    user = make_user("carol", is_staff=True)
+    user.groups.add(Group.objects.get(name="Instructors"))
+    return user
 
 
 @pytest.fixture

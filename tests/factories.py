@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from apps.content.models import Card, Deck
+from apps.content.services import card_save
 
 _seq = itertools.count(1)
 
@@ -27,4 +28,4 @@ def make_card(*, deck: Deck | None = None, **fields) -> Card:
     fields.setdefault("answer", f"Answer {n}")
     if fields["kind"] == Card.Kind.FLASHCARD:
         fields.setdefault("short_answer", fields["answer"])
-    return Card.objects.create(deck=deck, **fields)
+    return card_save(card=Card(deck=deck, **fields))

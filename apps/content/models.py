@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 import hashlib
+import uuid
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 
 from .rendering import render_markdown
 
@@ -40,6 +44,7 @@ class Card(models.Model):
     # Source field -> the field holding its rendered HTML, kept in step by save().
     RENDERED_FIELDS = {"question": "question_html", "answer": "answer_html", "explanation": "explanation_html"}
 
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False, help_text="Stable identity for export.")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
     position = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -57,6 +62,12 @@ class Card(models.Model):
     )
     source_hash = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the content as last loaded from the seed file."
+    )
+    archived = models.BooleanField(
+        default=False, help_text="Archived cards are no longer asked in new quizzes; their history is kept."
+    )
+    current_version = models.ForeignKey(
+        "CardVersion", on_delete=models.SET_NULL, null=True, blank=True, editable=False, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -108,3 +119,78 @@ class Card(models.Model):
 def content_hash(*, kind: str, question: str, answer: str, short_answer: str, explanation: str) -> str:
     payload = "\x1f".join([kind, question, answer, short_answer, explanation])
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Alias(models.Model):
+    """Another answer accepted as correct in free recall."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="aliases")
+    text = models.CharField(max_length=300)
+
+    class Meta:
+        verbose_name_plural = "aliases"
+        ordering = ["card", "pk"]
+        constraints = [
+            models.UniqueConstraint(Lower("text"), "card", name="alias_unique_per_card"),
+            models.CheckConstraint(condition=~Q(text=""), name="alias_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Distractor(models.Model):
+    """A wrong multiple-choice option written for one card; offered before generated ones."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="distractors")
+    text = models.TextField(help_text="Markdown; maths in $…$ is typeset.")
+    text_html = models.TextField(editable=False)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["card", "position", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(text=""), name="distractor_not_empty")]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def save(self, *args, **kwargs) -> None:
+        self.text_html = render_markdown(self.text)
+        super().save(*args, **kwargs)
+
+
+class KeyTerm(models.Model):
+    """A concept a long free-recall answer should mention; synonyms separated by `|`."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="key_terms")
+    term = models.CharField(max_length=200, help_text="Synonyms separated by |, e.g. all-reduce|allreduce")
+
+    class Meta:
+        ordering = ["card", "pk"]
+        constraints = [models.CheckConstraint(condition=~Q(term=""), name="key_term_not_empty")]
+
+    def __str__(self) -> str:
+        return self.term
+
+
+class CardVersion(models.Model):
+    """The full content of a card as saved once: who saved it, when, and every field, rendered too."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["card", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "number"], name="card_version_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="card_version_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card} v{self.number}"

@@ -8,8 +8,8 @@ from .models import Card, Deck
 
 def deck_list() -> QuerySet[Deck]:
     return Deck.objects.annotate(
-        card_count=Count("cards"),
-        flashcard_count=Count("cards", filter=Q(cards__kind=Card.Kind.FLASHCARD)),
+        card_count=Count("cards", filter=Q(cards__archived=False)),
+        flashcard_count=Count("cards", filter=Q(cards__kind=Card.Kind.FLASHCARD, cards__archived=False)),
     ).order_by("title")
 
 
@@ -18,7 +18,7 @@ def deck_get(*, slug: str) -> Deck:
 
 
 def deck_cards(*, deck: Deck) -> QuerySet[Card]:
-    return deck.cards.order_by("position")
+    return deck.cards.filter(archived=False).order_by("position")
 
 
 def card_get(*, slug: str, pk: int) -> Card:

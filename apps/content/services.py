@@ -2,11 +2,97 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Max
 
 from .loader import ParsedCard, ParsedDeck
-from .models import Card, Deck, content_hash
+from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash
 from .rendering import render_markdown
+
+# What a version compares and a diff shows; the *_html fields ride along for display.
+VERSIONED_FIELDS = (
+    "kind", "question", "answer", "short_answer", "explanation", "archived", "aliases", "distractors", "key_terms",
+)  # fmt: skip
+
+
+def card_snapshot(card: Card) -> dict:
+    return {
+        "kind": card.kind,
+        "question": card.question,
+        "answer": card.answer,
+        "short_answer": card.short_answer,
+        "explanation": card.explanation,
+        "archived": card.archived,
+        "aliases": [alias.text for alias in card.aliases.order_by("pk")],
+        "distractors": [distractor.text for distractor in card.distractors.order_by("position", "pk")],
+        "key_terms": [term.term for term in card.key_terms.order_by("pk")],
+        "question_html": card.question_html,
+        "answer_html": card.answer_html,
+        "explanation_html": card.explanation_html,
+    }
+
+
+def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, note: str = "") -> CardVersion:
+    """Records the card's content as a new version, unless it equals the current one."""
+    with transaction.atomic():
+        Card.objects.select_for_update().filter(pk=card.pk).values("pk").get()
+        data = card_snapshot(card)
+        current = CardVersion.objects.filter(card=card).order_by("-number").first()
+        if current is not None and all(current.data.get(f) == data[f] for f in VERSIONED_FIELDS):
+            version = current
+        else:
+            number = (CardVersion.objects.filter(card=card).aggregate(top=Max("number"))["top"] or 0) + 1
+            author = author if author is not None and author.is_authenticated else None
+            version = CardVersion.objects.create(card=card, number=number, author=author, note=note, data=data)
+        if card.current_version_id != version.pk:
+            Card.objects.filter(pk=card.pk).update(current_version=version)
+            card.current_version = version
+    return version
+
+
+def card_save(
+    *,
+    card: Card,
+    author: AbstractBaseUser | None = None,
+    note: str = "",
+    aliases: list[str] | None = None,
+    distractors: list[str] | None = None,
+    key_terms: list[str] | None = None,
+) -> Card:
+    """Saves (and renders) a card, optionally replacing its aliases, distractors and key terms, and versions it."""
+    with transaction.atomic():
+        card.save()
+        if aliases is not None:
+            card.aliases.all().delete()
+            Alias.objects.bulk_create([Alias(card=card, text=text) for text in aliases])
+        if distractors is not None:
+            card.distractors.all().delete()
+            for position, text in enumerate(distractors):
+                Distractor.objects.create(card=card, text=text, position=position)
+        if key_terms is not None:
+            card.key_terms.all().delete()
+            KeyTerm.objects.bulk_create([KeyTerm(card=card, term=term) for term in key_terms])
+        card_version_record(card=card, author=author, note=note)
+    return card
+
+
+def card_revert(*, card: Card, version: CardVersion, author: AbstractBaseUser | None) -> CardVersion:
+    """Puts back the content of `version`; the result is itself a new version."""
+    if version.card_id != card.pk:
+        raise ValueError("that version belongs to another card")
+    data = version.data
+    for name in ("kind", "question", "answer", "short_answer", "explanation", "archived"):
+        setattr(card, name, data[name])
+    card_save(
+        card=card,
+        author=author,
+        note=f"Reverted to version {version.number}",
+        aliases=list(data["aliases"]),
+        distractors=list(data["distractors"]),
+        key_terms=list(data["key_terms"]),
+    )
+    return card.current_version
 
 
 @dataclass
@@ -85,7 +171,7 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
             card = Card(deck=deck, position=position, source_key=item.key, source_hash=new_hash)
             for name in _CARD_FIELDS:
                 setattr(card, name, getattr(item, name))
-            card.save()
+            card_save(card=card, note=f"Loaded from {source}")
             report.created.append(_label(deck, position, item.question))
             continue
         source_changed = new_hash != card.source_hash or card.source_key != item.key
@@ -101,7 +187,7 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
                 setattr(card, name, getattr(item, name))
             card.source_key, card.source_hash = item.key, new_hash
         card.position = position
-        card.save()
+        card_save(card=card, note=f"Loaded from {source}")
         report.updated.append(_label(deck, position, item.question))
 
 
@@ -132,4 +218,8 @@ def content_rerender() -> int:
             if before != after:
                 Card.objects.filter(pk=card.pk).update(**after)
                 changed += 1
+        for version in CardVersion.objects.select_for_update().iterator(chunk_size=200):
+            rendered = {f"{name}_html": render_markdown(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
+            if any(version.data.get(key) != value for key, value in rendered.items()):
+                CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **rendered})
     return changed

@@ -3,69 +3,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.content.models import Card, Deck
-from apps.content.rendering import render_markdown
+from apps.content.models import Card, CardVersion, Deck
 
 
 class Verdict(models.TextChoices):
     CORRECT = "correct", "Correct"
     PARTIAL = "partial", "Partly correct"
     INCORRECT = "incorrect", "Incorrect"
-
-
-class Alias(models.Model):
-    """Another answer accepted as correct in free recall."""
-
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="aliases")
-    text = models.CharField(max_length=300)
-
-    class Meta:
-        verbose_name_plural = "aliases"
-        constraints = [
-            models.UniqueConstraint(Lower("text"), "card", name="alias_unique_per_card"),
-            models.CheckConstraint(condition=~Q(text=""), name="alias_not_empty"),
-        ]
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class Distractor(models.Model):
-    """A wrong multiple-choice option written for one card; used before generated ones."""
-
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="distractors")
-    text = models.TextField()
-    text_html = models.TextField(editable=False)
-    position = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["card", "position", "pk"]
-        constraints = [models.CheckConstraint(condition=~Q(text=""), name="distractor_not_empty")]
-
-    def __str__(self) -> str:
-        return self.text
-
-    def save(self, *args, **kwargs) -> None:
-        self.text_html = render_markdown(self.text)
-        super().save(*args, **kwargs)
-
-
-class KeyTerm(models.Model):
-    """A concept a long free-recall answer should mention; synonyms separated by `|`."""
-
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="key_terms")
-    term = models.CharField(max_length=200, help_text="Synonyms separated by |, e.g. all-reduce|allreduce")
-
-    class Meta:
-        ordering = ["card", "pk"]
-        constraints = [models.CheckConstraint(condition=~Q(term=""), name="key_term_not_empty")]
-
-    def __str__(self) -> str:
-        return self.term
 
 
 class QuizSession(models.Model):
@@ -145,6 +92,8 @@ class Answer(models.Model):
     session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="answers")
     item = models.OneToOneField(SessionItem, on_delete=models.CASCADE, related_name="answer")
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="answers")
+    # The card as it was when answered: past answers stay readable after edits.
+    card_version = models.ForeignKey(CardVersion, on_delete=models.PROTECT, related_name="answers")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers")
     mode = models.CharField(max_length=10, choices=[("choice", "Multiple choice"), ("recall", "Free recall")])
     response = models.TextField(blank=True, help_text="What the student typed, or the text of the chosen option.")

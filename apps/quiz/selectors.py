@@ -37,7 +37,7 @@ def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:
 
 
 def _items() -> QuerySet[SessionItem]:
-    return SessionItem.objects.select_related("card", "card__deck", "answer")
+    return SessionItem.objects.select_related("card", "card__deck", "answer", "answer__card_version")
 
 
 def session_next_item(*, session: QuizSession) -> SessionItem | None:

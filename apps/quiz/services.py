@@ -13,11 +13,12 @@ from django.db import transaction
 from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
-from apps.content.models import Card, Deck
+from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
+from apps.content.services import card_version_record
 
 from . import scheduling
 from .grading import GradingCard, grade
-from .models import Alias, Answer, CardState, Distractor, KeyTerm, QuizSession, SessionItem, Verdict
+from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .options import Option, options_build
 
 MAX_RESPONSE_LENGTH = 2000
@@ -48,8 +49,10 @@ class Submission:
 
 def _candidates(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: datetime, rng: random.Random):
     due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
-    cards = Card.objects.annotate(state_due=Subquery(due)).only(
-        "id", "deck_id", "kind", "position", "short_answer", "answer", "answer_html"
+    cards = (
+        Card.objects.filter(archived=False)
+        .annotate(state_due=Subquery(due))
+        .only("id", "deck_id", "kind", "position", "short_answer", "answer", "answer_html")
     )
     if deck is None:
         return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
@@ -78,7 +81,7 @@ def _choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[li
     authored: dict[int, list[Option]] = {}
     for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
         authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
-    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}).only(
+    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(
         "id", "deck_id", "kind", "short_answer", "answer", "answer_html"
     )
     pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
@@ -200,7 +203,7 @@ def answer_submit(
     now = now or timezone.now()
     with transaction.atomic():
         session = QuizSession.objects.select_for_update().get(pk=session_id, user=user)
-        item = SessionItem.objects.select_related("card").get(session=session, position=position)
+        item = SessionItem.objects.select_related("card__current_version").get(session=session, position=position)
         existing = Answer.objects.filter(item=item).first()
         if existing is not None:
             return existing, False
@@ -208,12 +211,14 @@ def answer_submit(
             raise SessionFinishedError("This quiz is finished.")
         verdict, score, feedback, response = _grade(item, submission)
         rating = scheduling.rating_for(verdict)
+        version = item.card.current_version or card_version_record(card=item.card)
         # The session row lock above makes this the only insert for the item; the
         # unique constraints stay as the last line of defence.
         answer = Answer.objects.create(
             session=session,
             item=item,
             card=item.card,
+            card_version=version,
             user=user,
             mode=item.mode,
             response=response,

@@ -223,3 +223,32 @@ def test_rerender_content_restores_stored_html():
     out = StringIO()
     call_command("rerender_content", stdout=out)
     assert ": 0 changed" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_load_never_silently_overwrites_a_card_edited_in_the_admin(tmp_path, instructor):
+    from apps.content.services import card_save
+
+    _load()
+    card = Card.objects.get(short_answer="Job")
+    card.answer = card.short_answer = "Job (batch/v1)"
+    card_save(card=card, author=instructor, note="Edited in the admin")
+    assert "0 created, 0 updated, 37 unchanged" in _load()  # the seed did not change: the edit simply stands
+
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    output = _load(copy)
+    assert "conflict: technology-digital-tools-flashcards #4" in output
+    assert "0 created, 0 updated, 6 unchanged, 1 conflicts (kept as edited; use --overwrite)" in output
+    card.refresh_from_db()
+    assert card.answer == "Job (batch/v1)"
+
+    output = _load(copy, overwrite=True)
+    assert "0 created, 1 updated, 6 unchanged" in output
+    card.refresh_from_db()
+    assert card.answer == "Kubernetes Job"
+    assert [v.note for v in card.versions.order_by("number")] == [
+        "Loaded from technology-digital-tools-flashcards.txt",
+        "Edited in the admin",
+        "Loaded from technology-digital-tools-flashcards.txt",
+    ]

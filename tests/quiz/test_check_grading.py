@@ -11,8 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from apps.content.models import Card
-from apps.quiz.models import Alias
+from apps.content.models import Alias, Card
 
 pytestmark = pytest.mark.django_db
 SAMPLE = Path(settings.BASE_DIR) / "fixtures" / "grading-sample.csv"

@@ -9,9 +9,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.content.models import Card, Deck
+from apps.content.models import Card, Deck, Distractor
 from apps.quiz import services
-from apps.quiz.models import Answer, CardState, Distractor, QuizSession, SessionItem
+from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
 
