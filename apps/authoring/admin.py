@@ -1,0 +1,244 @@
+"""Admin for decks and cards: annotated lists, inlines, live preview, versions, grader box, import/export."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Avg, Count, FloatField, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import path, reverse
+
+from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm
+from apps.content.services import card_version_record
+from apps.quiz.models import Answer
+
+from . import views
+from .forms import CardAdminForm, DistractorForm
+from .services import deck_export
+from .transfer import to_csv, to_json
+
+admin.site.site_header = "mlcourse authoring"
+admin.site.site_title = "mlcourse admin"
+admin.site.index_title = "Course content"
+
+
+class AliasInline(admin.TabularInline):
+    model = Alias
+    extra = 1
+    verbose_name = "accepted answer"
+    verbose_name_plural = "Accepted answers (free recall)"
+
+
+class DistractorInline(admin.TabularInline):
+    model = Distractor
+    form = DistractorForm
+    extra = 1
+    verbose_name_plural = "Distractors (multiple choice, offered before generated ones)"
+
+
+class KeyTermInline(admin.TabularInline):
+    model = KeyTerm
+    extra = 1
+    verbose_name_plural = "Key terms (what a long free-recall answer should mention; synonyms separated by |)"
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+    inlines = [AliasInline, DistractorInline, KeyTermInline]
+    list_display = ("position", "question_excerpt", "deck", "kind", "answer_count", "accuracy", "archived")
+    list_display_links = ("question_excerpt",)
+    list_filter = ("deck", "kind", "archived")
+    list_select_related = ("deck",)
+    search_fields = ("question", "answer", "short_answer", "explanation")
+    ordering = ("deck__title", "position")
+    list_per_page = 50
+    actions = ["archive", "restore"]
+    save_on_top = True
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_answers=Count("answers"), _accuracy=Avg("answers__final_score"))
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        fields = ", ".join(f"#card_form [name={name}]" for name in (*views.PREVIEW_FIELDS, "csrfmiddlewaretoken"))
+        for name in views.PREVIEW_FIELDS:
+            form.base_fields[name].widget.attrs.update(
+                {
+                    "data-hx-post": reverse("admin:content_card_preview"),
+                    # Debounced: one request once typing pauses, the newest replacing any in flight.
+                    "data-hx-trigger": "input changed delay:400ms",
+                    "data-hx-target": "#card-preview",
+                    "data-hx-swap": "innerHTML",
+                    "data-hx-include": fields,
+                    "data-hx-sync": "#card_form:replace",
+                }
+            )
+        return form
+
+    @admin.display(description="Question", ordering="question")
+    def question_excerpt(self, card: Card) -> str:
+        flat = " ".join(card.question.split())
+        return flat if len(flat) <= 90 else flat[:89] + "…"
+
+    @admin.display(description="Answers", ordering="_answers")
+    def answer_count(self, card: Card) -> int:
+        return card._answers
+
+    @admin.display(description="Accuracy", ordering="_accuracy")
+    def accuracy(self, card: Card) -> str:
+        return "—" if card._accuracy is None else f"{card._accuracy:.0%}"
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        # Cards with answers must not go; archiving is the way out, so no bulk delete.
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.action(
+        description="Archive the selected cards (they leave new quizzes, history stays)", permissions=["change"]
+    )
+    def archive(self, request, queryset):
+        self._set_archived(request, queryset, True)
+
+    @admin.action(description="Restore the selected cards to quizzes", permissions=["change"])
+    def restore(self, request, queryset):
+        self._set_archived(request, queryset, False)
+
+    def _set_archived(self, request, queryset, archived: bool) -> None:
+        count = 0
+        for card in queryset.exclude(archived=archived):
+            card.archived = archived
+            card.save(update_fields=["archived", "updated_at"])
+            card_version_record(card=card, author=request.user, note="Archived" if archived else "Restored")
+            count += 1
+        self.message_user(request, f"{count} card{'s' if count != 1 else ''} {'archived' if archived else 'restored'}.")
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # After the inlines, so the version holds the aliases, distractors and key terms too.
+        card_version_record(card=form.instance, author=request.user, note="Edited in the admin")
+
+    def delete_view(self, request, object_id, extra_context=None):
+        card = self.get_object(request, object_id)
+        if card is not None and (count := Answer.objects.filter(card=card).count()):
+            self.message_user(
+                request,
+                f"This card has {count} answer{'s' if count != 1 else ''}, so it cannot be deleted: students' history "
+                "depends on it. Archive it instead; it will leave new quizzes and keep its history.",
+                messages.ERROR,
+            )
+            return redirect(reverse("admin:content_card_change", args=[card.pk]))
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # A card's versions go with it; nobody deletes versions on their own.
+        perms_needed.discard(CardVersion._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("preview/", wrap(views.preview), name="content_card_preview"),
+            path("<int:pk>/try-grader/", wrap(views.try_grader), name="content_card_try_grader"),
+            path("<int:pk>/versions/<int:version>/revert/", wrap(views.revert), name="content_card_revert"),
+            *super().get_urls(),
+        ]
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        context.update(views.change_form_context(request, card=obj))
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
+    grouped = queryset.filter(**{through: OuterRef("pk")}).order_by().values(through)
+    return Subquery(grouped.annotate(v=aggregate).values("v"))
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ("title", "slug", "cards", "answers", "accuracy", "updated_at")
+    search_fields = ("title", "slug", "description")
+    prepopulated_fields = {"slug": ("title",)}
+    readonly_fields = ("source",)
+    actions = ["export_json", "export_csv"]
+    change_list_template = "admin/content/deck/change_list.html"
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                _cards=Coalesce(_per_deck(Card.objects, Count("pk")), 0, output_field=IntegerField()),
+                _answers=Coalesce(
+                    _per_deck(Answer.objects, Count("pk"), through="card__deck"), 0, output_field=IntegerField()
+                ),
+                _accuracy=_per_deck(
+                    Answer.objects, Avg("final_score", output_field=FloatField()), through="card__deck"
+                ),
+            )
+        )
+
+    @admin.display(description="Cards", ordering="_cards")
+    def cards(self, deck: Deck) -> int:
+        return deck._cards
+
+    @admin.display(description="Answers", ordering="_answers")
+    def answers(self, deck: Deck) -> int:
+        return deck._answers
+
+    @admin.display(description="Accuracy", ordering="_accuracy")
+    def accuracy(self, deck: Deck) -> str:
+        return "—" if deck._accuracy is None else f"{deck._accuracy:.0%}"
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not request.user.is_superuser:
+            actions.pop("delete_selected", None)
+        return actions
+
+    def get_urls(self):
+        return [
+            path("import/", self.admin_site.admin_view(views.deck_import_view), name="content_deck_import"),
+            *super().get_urls(),
+        ]
+
+    @admin.action(description="Export the selected deck as JSON", permissions=["view"])
+    def export_json(self, request, queryset):
+        return self._export(request, queryset, "json")
+
+    @admin.action(description="Export the selected deck as CSV", permissions=["view"])
+    def export_csv(self, request, queryset):
+        return self._export(request, queryset, "csv")
+
+    def _export(self, request, queryset, kind: str):
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one deck to export.", messages.WARNING)
+            return None
+        deck = queryset.get()
+        data = deck_export(deck=deck)
+        text, content_type = (to_json(data), "application/json") if kind == "json" else (to_csv(data), "text/csv")
+        response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{deck.slug}.{kind}"'
+        return response
+
+
+@admin.register(CardVersion)
+class CardVersionAdmin(admin.ModelAdmin):
+    list_display = ("card", "number", "author", "note", "created_at")
+    list_select_related = ("card__deck", "author")
+    readonly_fields = ("card", "number", "author", "note", "data", "created_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

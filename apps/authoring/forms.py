@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from apps.content.models import Card, Distractor
+from apps.content.rendering import tex_errors
+
+PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+def validate_tex(text: str) -> None:
+    """Blocks a save when KaTeX cannot parse a formula, naming the formula and KaTeX's message."""
+    errors = [
+        ValidationError("KaTeX cannot typeset $%(formula)s$: %(message)s", params={"formula": f, "message": m})
+        for f, m in tex_errors(text or "")
+    ]
+    if errors:
+        raise ValidationError(errors)
+
+
+class CardAdminForm(forms.ModelForm):
+    class Meta:
+        model = Card
+        fields = ("deck", "position", "kind", "question", "answer", "short_answer", "explanation", "archived")
+        widgets = {
+            "question": forms.Textarea(attrs={"rows": 3}),
+            "answer": forms.Textarea(attrs={"rows": 6}),
+            "explanation": forms.Textarea(attrs={"rows": 4}),
+        }
+
+    def clean_question(self) -> str:
+        validate_tex(self.cleaned_data["question"])
+        return self.cleaned_data["question"]
+
+    def clean_answer(self) -> str:
+        validate_tex(self.cleaned_data["answer"])
+        return self.cleaned_data["answer"]
+
+    def clean_explanation(self) -> str:
+        validate_tex(self.cleaned_data["explanation"])
+        return self.cleaned_data["explanation"]
+
+    def clean(self):
+        data = super().clean()
+        if "_preview" in self.data:
+            # Keeps the admin on the form, with everything as typed, and nothing saved.
+            raise ValidationError(PREVIEW_NOTICE, code="preview")
+        return data
+
+
+class DistractorForm(forms.ModelForm):
+    class Meta:
+        model = Distractor
+        fields = ("text", "position")
+        widgets = {"text": forms.Textarea(attrs={"rows": 2})}
+
+    def clean_text(self) -> str:
+        validate_tex(self.cleaned_data["text"])
+        return self.cleaned_data["text"]
+
+
+class GraderTryForm(forms.Form):
+    response = forms.CharField(label="A student's answer", max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label="Export file (.json or .csv)")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        try:
+            return upload.name, upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationError("The file is not UTF-8 text.") from None
+
+
+class ImportConfirmForm(forms.Form):
+    name = forms.CharField(widget=forms.HiddenInput)
+    content = forms.CharField(widget=forms.HiddenInput, strip=False, max_length=MAX_IMPORT_BYTES)

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.authoring.services import deck_export
+from apps.authoring.transfer import to_csv, to_json
+from apps.content.models import Deck
+
+
+class Command(BaseCommand):
+    help = "Write a deck with its cards, aliases, distractors and key terms as JSON or CSV."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--output", "-o", type=Path, help="File to write; default: standard output.")
+
+    def handle(self, *args, slug: str, format: str, output: Path | None, **options):
+        deck = Deck.objects.filter(slug=slug).first()
+        if deck is None:
+            raise CommandError(f"no deck has the slug {slug!r}")
+        text = (to_json if format == "json" else to_csv)(deck_export(deck=deck))
+        if output is None:
+            self.stdout.write(text, ending="")
+        else:
+            output.write_text(text, encoding="utf-8")
+            self.stderr.write(f"wrote {output}")

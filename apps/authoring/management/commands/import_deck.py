@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.authoring.services import deck_import
+from apps.authoring.transfer import TransferError, parse
+
+
+class Command(BaseCommand):
+    help = "Read a deck written by export_deck (JSON or CSV): create or update by stable key, all or nothing."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--dry-run", action="store_true", help="Report what would change, write nothing.")
+
+    def handle(self, *args, file: Path, dry_run: bool, **options):
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{file}: cannot be read: {exc}") from exc
+        try:
+            report = deck_import(data=parse(text, name=file.name), dry_run=dry_run, source=file.name)
+        except TransferError as exc:
+            raise CommandError(f"{file}: {exc}\nNothing was written.") from exc
+        for label in report.created:
+            self.stdout.write(f"created: {label}")
+        for label in report.updated:
+            self.stdout.write(f"updated: {label}")
+        prefix = "dry run, nothing written: " if dry_run else ""
+        self.stdout.write(self.style.SUCCESS(prefix + report.summary()))

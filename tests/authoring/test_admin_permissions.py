@@ -1,0 +1,88 @@
+"""Who may do what in the admin: instructors edit, students and visitors are refused, only superusers delete decks."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from apps.content.models import Card, Deck
+from apps.quiz import services
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_instructors_group_has_exactly_the_authoring_permissions():
+    codenames = set(Group.objects.get(name="Instructors").permissions.values_list("codename", flat=True))
+    assert {"view_deck", "add_deck", "change_deck", "change_card", "add_alias", "change_distractor"} <= codenames
+    assert "delete_deck" not in codenames
+    assert not any(code.endswith(("_answer", "_quizsession", "_user", "_group")) for code in codenames)
+
+
+def test_instructor_can_open_and_edit_cards(client, instructor):
+    card = make_card(question="Old question?")
+    client.force_login(instructor)
+    assert client.get(reverse("admin:content_card_changelist")).status_code == 200
+    url = reverse("admin:content_card_change", args=[card.pk])
+    assert client.get(url).status_code == 200
+    data = {
+        "deck": card.deck_id, "position": 1, "kind": "flashcard", "question": "New question?", "answer": "A",
+        "short_answer": "A", "explanation": "",
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+    }  # fmt: skip
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Card.objects.get(pk=card.pk).question == "New question?"
+
+
+@pytest.mark.parametrize("who", ["student", "anonymous"])
+def test_students_and_visitors_have_no_admin(client, student, who):
+    card = make_card()
+    if who == "student":
+        client.force_login(student)
+    for url in [
+        reverse("admin:index"),
+        reverse("admin:content_card_changelist"),
+        reverse("admin:content_card_change", args=[card.pk]),
+        reverse("admin:content_deck_import"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert client.post(reverse("admin:content_card_preview"), {"question": "x"}).status_code == 302
+
+
+def test_only_superusers_delete_decks(client, instructor, superuser):
+    deck = make_deck()
+    client.force_login(instructor)
+    assert client.get(reverse("admin:content_deck_delete", args=[deck.pk])).status_code == 403
+    assert Deck.objects.filter(pk=deck.pk).exists()
+    client.force_login(superuser)
+    assert client.post(reverse("admin:content_deck_delete", args=[deck.pk]), {"post": "yes"}).status_code == 302
+    assert not Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_a_card_with_answers_cannot_be_deleted_but_can_be_archived(client, instructor, student):
+    deck = make_deck()
+    cards = [make_card(deck=deck, answer=f"Answer {i}") for i in range(3)]
+    session = services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=services.Submission(response="x")
+    )
+    answered = session.items.get().card
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_delete", args=[answered.pk]), {"post": "yes"}, follow=True)
+    assert "cannot be deleted" in response.content.decode() and "Archive it instead" in response.content.decode()
+    assert Card.objects.filter(pk=answered.pk).exists()
+
+    unanswered = next(card for card in cards if card.pk != answered.pk)
+    client.post(reverse("admin:content_card_delete", args=[unanswered.pk]), {"post": "yes"})
+    assert not Card.objects.filter(pk=unanswered.pk).exists()
+
+    client.post(reverse("admin:content_card_changelist"), {"action": "archive", "_selected_action": [answered.pk]})
+    answered.refresh_from_db()
+    assert answered.archived
+    assert answered.versions.order_by("-number").first().note == "Archived"
+    again = services.session_start(user=student, deck=deck, size=10, mode="recall", order="new")
+    assert answered.pk not in set(again.items.values_list("card", flat=True))

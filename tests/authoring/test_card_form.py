@@ -1,0 +1,129 @@
+"""The card form in the admin: live preview, TeX validation, sanitising, versions on save, the grader box."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.content.models import Card
+from tests.factories import make_card
+
+pytestmark = pytest.mark.django_db
+
+XSS = [
+    "<script>alert(1)</script>",
+    '<img src=x onerror="alert(1)">',
+    "[x](javascript:alert(1))",
+    '<a href="javascript:alert(1)">x</a>',
+    "<svg onload=alert(1)>",
+    '<iframe src="https://evil.example"></iframe>',
+    '<div style="background:url(javascript:alert(1))">x</div>',
+    "<body onload=alert(1)>",
+]
+
+
+def _form_data(card: Card, **changes) -> dict:
+    data = {
+        "deck": card.deck_id, "position": card.position, "kind": card.kind, "question": card.question,
+        "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+    }  # fmt: skip
+    data.update(changes)
+    return data
+
+
+def test_preview_renders_all_three_fields_as_students_see_them(client, instructor, htmx):
+    client.force_login(instructor)
+    response = client.post(
+        reverse("admin:content_card_preview"),
+        {"question": "What is $\\frac{a}{b}$?", "answer": "It is `code` and $$x^2$$", "explanation": "*Because*"},
+        **htmx,
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<mfrac><mi>a</mi><mi>b</mi></mfrac>" in html
+    assert "<code>code</code>" in html and 'class="katex-display"' in html
+    assert "<em>Because</em>" in html
+
+
+@pytest.mark.parametrize("payload", XSS)
+@pytest.mark.parametrize("field", ["question", "answer", "explanation"])
+def test_preview_is_sanitised_like_the_stored_html(client, instructor, field, payload):
+    client.force_login(instructor)
+    html = client.post(reverse("admin:content_card_preview"), {field: f"Hi {payload}"}).content.decode()
+    lowered = html.lower()
+    assert "<script" not in lowered and "<iframe" not in lowered and "<svg onload" not in lowered
+    assert "javascript:" not in lowered and "onerror=" not in lowered and "onload=" not in lowered
+    card = make_card(**{field: f"Hi {payload}"} if field != "explanation" else {"explanation": f"Hi {payload}"})
+    stored = getattr(card, f"{field}_html")
+    assert stored in html  # the preview is the stored rendering, not an approximation of it
+
+
+def test_preview_requires_post(client, instructor):
+    client.force_login(instructor)
+    assert client.get(reverse("admin:content_card_preview")).status_code == 405
+
+
+def test_invalid_tex_blocks_the_save_and_names_the_formula(client, instructor):
+    card = make_card(answer="Fine")
+    client.force_login(instructor)
+    response = client.post(
+        reverse("admin:content_card_change", args=[card.pk]), _form_data(card, answer="Broken $\\frac{1}{$ here")
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "KaTeX cannot typeset $\\frac{1}{$" in html and "KaTeX parse error" in html
+    card.refresh_from_db()
+    assert card.answer == "Fine"
+
+
+def test_the_preview_button_saves_nothing(client, instructor):
+    card = make_card(answer="Old")
+    client.force_login(instructor)
+    response = client.post(
+        reverse("admin:content_card_change", args=[card.pk]), {**_form_data(card, answer="New $x^2$"), "_preview": "1"}
+    )
+    html = response.content.decode()
+    assert "Preview only: nothing was saved" in html
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in html  # the preview panel shows the unsaved text
+    card.refresh_from_db()
+    assert card.answer == "Old" and card.versions.count() == 1
+
+
+def test_saving_records_a_version_with_author_and_inlines(client, instructor):
+    card = make_card(answer="Old")
+    client.force_login(instructor)
+    data = _form_data(card, answer="New", **{"aliases-TOTAL_FORMS": 1, "aliases-0-text": "Newer"})
+    assert client.post(reverse("admin:content_card_change", args=[card.pk]), data).status_code == 302
+    version = card.versions.order_by("-number").first()
+    assert (version.number, version.author, version.note) == (2, instructor, "Edited in the admin")
+    assert version.data["answer"] == "New" and version.data["aliases"] == ["Newer"]
+    card.refresh_from_db()
+    assert card.current_version == version
+
+
+def test_try_the_grader_uses_the_real_grader(client, instructor, htmx):
+    card = make_card(
+        question="Which strategy replicates the whole model on every GPU?",
+        answer="Data parallelism",
+        short_answer="Data parallelism",
+    )
+    client.force_login(instructor)
+    url = reverse("admin:content_card_try_grader", args=[card.pk])
+    html = client.post(url, {"response": "data paralelism"}, **htmx).content.decode()
+    assert "Correct" in html and "typo tolerated" in html
+    html = client.post(url, {"response": "model parallelism"}, **htmx).content.decode()
+    assert "Incorrect" in html
+    page = client.post(url, {"response": "Data parallelism"})
+    assert page.status_code == 200 and "Back to the card" in page.content.decode()
+    assert client.post(url, {"response": ""}, **htmx).status_code == 422
+
+
+def test_card_page_shows_preview_grader_and_versions(client, instructor):
+    card = make_card(answer="$x^2$")
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    assert 'id="card-preview"' in html and "<msup>" in html
+    assert "Try the grader" in html and "Version 1" in html
+    assert 'data-hx-trigger="input changed delay:400ms"' in html

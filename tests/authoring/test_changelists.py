@@ -1,0 +1,63 @@
+"""Deck and card lists in the admin: useful columns, search and filters, a constant number of queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.quiz import services
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _content(decks: int, cards: int, student) -> None:
+    for _ in range(decks):
+        deck = make_deck()
+        for i in range(cards):
+            make_card(deck=deck, question=f"Question {i} about GPUs?", answer=f"Answer {i}")
+        session = services.session_start(user=student, deck=deck, size=cards, mode="recall", order="new")
+        for item in session.items.all():
+            services.answer_submit(
+                user=student, session_id=session.pk, position=item.position,
+                submission=services.Submission(response=item.card.answer if item.position % 2 else "no"),
+            )  # fmt: skip
+
+
+@pytest.mark.parametrize("size", [(1, 3), (4, 8)])
+def test_card_list_query_count_is_constant(client, instructor, student, django_assert_num_queries, size):
+    _content(*size, student)
+    client.force_login(instructor)
+    with django_assert_num_queries(8):
+        response = client.get(reverse("admin:content_card_changelist"))
+    html = response.content.decode()
+    assert "Answers" in html and "Accuracy" in html
+
+
+@pytest.mark.parametrize("size", [(1, 3), (4, 8)])
+def test_deck_list_query_count_is_constant(client, instructor, student, django_assert_num_queries, size):
+    _content(*size, student)
+    client.force_login(instructor)
+    with django_assert_num_queries(7):
+        client.get(reverse("admin:content_deck_changelist"))
+
+
+def test_card_list_columns_search_and_filters(client, instructor, student):
+    _content(1, 4, student)
+    other = make_deck(title="Other deck")
+    make_card(deck=other, question="Unique needle question?", kind="syllabus", answer="x")
+    client.force_login(instructor)
+    response = client.get(reverse("admin:content_card_changelist"), {"q": "needle"})
+    rows = response.context["cl"].result_list
+    assert [card.question for card in rows] == ["Unique needle question?"]
+    response = client.get(reverse("admin:content_card_changelist"), {"kind__exact": "syllabus"})
+    assert response.context["cl"].result_count == 1
+    response = client.get(reverse("admin:content_card_changelist"), {"deck__id__exact": other.pk})
+    assert response.context["cl"].result_count == 1
+    response = client.get(reverse("admin:content_card_changelist"), {"archived__exact": "1"})
+    assert response.context["cl"].result_count == 0
+    answered = client.get(reverse("admin:content_card_changelist")).context["cl"].result_list
+    counts = sorted(card._answers for card in answered)
+    assert counts == [0, 1, 1, 1, 1]
+    accuracies = {round(card._accuracy, 2) for card in answered if card._accuracy is not None}
+    assert accuracies <= {0.0, 1.0} and len(accuracies) >= 1

@@ -1,0 +1,89 @@
+"""Card versions: diffs, revert, and answers pinned to the version they were given against."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.authoring.diffs import text_diff, version_changes
+from apps.content.models import Card
+from apps.content.services import card_revert, card_save
+from apps.quiz import services
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def test_text_diff_marks_removed_and_added_words_and_escapes():
+    assert str(text_diff("the <b>old</b> answer", "the new answer")) == (
+        "the <del>&lt;b&gt;old&lt;/b&gt;</del><ins>new</ins> answer"
+    )
+
+
+def test_version_changes_lists_only_changed_fields():
+    old = {"question": "Q?", "answer": "A", "aliases": ["x"], "archived": False}
+    new = {"question": "Q?", "answer": "B", "aliases": ["x", "y"], "archived": True}
+    changes = version_changes(old, new)
+    assert [c.label for c in changes] == ["Answer", "Archived", "Accepted answers"]
+    assert "<ins>y</ins>" in changes[2].html
+
+
+def test_unchanged_save_records_no_new_version(instructor):
+    card = make_card()
+    card_save(card=card, author=instructor)
+    assert card.versions.count() == 1
+
+
+def test_revert_puts_back_content_as_a_new_version(instructor):
+    card = make_card(answer="First", short_answer="First")
+    card_save(card=card, author=instructor, aliases=["Premier"])
+    card.answer = "Second"
+    card_save(card=card, author=instructor, aliases=[])
+    assert card.versions.count() == 3
+    first = card.versions.get(number=1)
+    new = card_revert(card=Card.objects.get(pk=card.pk), version=card.versions.get(number=2), author=instructor)
+    card.refresh_from_db()
+    assert (new.number, new.note) == (4, "Reverted to version 2")
+    assert card.answer == "First" and list(card.aliases.values_list("text", flat=True)) == ["Premier"]
+    assert first.data["aliases"] == []
+
+
+def test_revert_through_the_admin(client, instructor):
+    card = make_card(answer="First")
+    card.answer = "Second"
+    card_save(card=card, author=instructor)
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_revert", args=[card.pk, 1]), follow=True)
+    assert "Reverted to version 1; saved as version 3" in response.content.decode()
+    card.refresh_from_db()
+    assert card.answer == "First"
+    assert client.get(reverse("admin:content_card_revert", args=[card.pk, 1])).status_code == 405
+
+
+def test_answers_keep_the_version_they_were_given_against(client, student, instructor):
+    deck = make_deck()
+    for i in range(3):
+        make_card(deck=deck, question=f"Q{i}?", answer=f"Old answer {i}")
+    first = services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    old_answer, _ = services.answer_submit(
+        user=student, session_id=first.pk, position=1, submission=services.Submission(response="Old answer 0")
+    )
+    card = old_answer.card
+    card.answer = "A brand new answer"
+    card_save(card=card, author=instructor)
+    second = services.session_start(user=student, deck=deck, size=3, mode="recall", order="random")
+    position = second.items.get(card=card).position
+    new_answer, _ = services.answer_submit(
+        user=student, session_id=second.pk, position=position, submission=services.Submission(response="whatever")
+    )
+    assert (old_answer.card_version.number, new_answer.card_version.number) == (1, 2)
+    assert old_answer.final_verdict == "correct"  # its verdict stands after the edit
+
+    client.force_login(student)
+    html = client.get(reverse("quiz:item", args=[first.pk, 1])).content.decode()
+    assert "Old answer 0" in html and "A brand new answer" not in html
+    assert "This card was edited after you answered" in html
+
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    assert "1 answer, accuracy 100 %" in html and "1 answer, accuracy 0 %" in html
