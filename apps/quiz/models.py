@@ -97,6 +97,8 @@ class Answer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers")
     mode = models.CharField(max_length=10, choices=[("choice", "Multiple choice"), ("recall", "Free recall")])
     response = models.TextField(blank=True, help_text="What the student typed, or the text of the chosen option.")
+    # The response folded (case, spacing, punctuation), so common wrong answers can be counted.
+    response_key = models.CharField(max_length=200, blank=True)
     chosen_option = models.PositiveSmallIntegerField(null=True, blank=True)
     revealed = models.BooleanField(default=False, help_text="The student asked for the answer without answering.")
     auto_verdict = models.CharField(max_length=10, choices=Verdict.choices)
@@ -114,6 +116,11 @@ class Answer(models.Model):
         indexes = [
             models.Index(fields=["user", "card", "answered_at"], name="answer_user_card_time"),
             models.Index(fields=["card", "answered_at"], name="answer_card_time"),
+            models.Index(
+                fields=["card", "response_key"],
+                condition=~Q(final_verdict="correct") & ~Q(response_key=""),
+                name="answer_wrong_responses",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["session", "card"], name="answer_unique_per_session_card"),
@@ -150,6 +157,7 @@ class CardState(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_states")
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="states")
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="+", help_text="The card's deck, copied.")
     state = models.PositiveSmallIntegerField(choices=State.choices, default=State.LEARNING)
     step = models.PositiveSmallIntegerField(null=True, blank=True)
     stability = models.FloatField(null=True, blank=True)
@@ -158,9 +166,15 @@ class CardState(models.Model):
     last_review = models.DateTimeField(null=True, blank=True)
     reps = models.PositiveIntegerField(default=0)
     lapses = models.PositiveIntegerField(default=0)
+    # Retrievability is >= 0.9 exactly until last_review + stability days (FSRS's definition of
+    # stability), so "mastered now" is a plain, indexable comparison. Null unless in review.
+    mastered_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "due"], name="card_state_user_due")]
+        indexes = [
+            models.Index(fields=["user", "due"], name="card_state_user_due"),
+            models.Index(fields=["deck", "mastered_until", "user"], name="card_state_mastery"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["user", "card"], name="card_state_unique"),
             models.CheckConstraint(condition=Q(stability__isnull=True) | Q(stability__gt=0), name="stability_positive"),
@@ -168,3 +182,38 @@ class CardState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}/{self.card_id} due {self.due:%Y-%m-%d %H:%M}"
+
+
+class StudentCardStat(models.Model):
+    """Running totals of one student's answers on one card, kept in step with every answer and override."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="+")
+    attempts = models.PositiveIntegerField()
+    score_sum = models.FloatField()
+    overrides = models.PositiveIntegerField(default=0)
+    last_answered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "card"], name="student_card_stat_unique"),
+            models.CheckConstraint(condition=Q(attempts__gte=1), name="student_card_stat_attempted"),
+        ]
+        indexes = [models.Index(fields=["card", "user"], name="student_card_stat_card")]
+
+
+class StudentDeckStat(models.Model):
+    """Running totals of one student's answers in one deck: the dashboard matrix reads only these."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="+")
+    cards_attempted = models.PositiveIntegerField()
+    attempts = models.PositiveIntegerField()
+    score_sum = models.FloatField()
+    # Sum over cards of the student's mean score on each: the "rest score" of the discrimination index.
+    mean_sum = models.FloatField()
+    last_answered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "deck"], name="student_deck_stat_unique")]

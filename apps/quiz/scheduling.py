@@ -13,12 +13,11 @@ Rating mapping (documented in the README):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import fsrs
-from django.db.models import DurationField, ExpressionWrapper, F, FloatField, Func, Q, Value
-from django.db.models.functions import Greatest, Now, Power
-from django.db.models.lookups import GreaterThanOrEqual
+from django.db.models import Q
+from django.db.models.functions import Now
 
 from .models import CardState, Verdict
 
@@ -58,6 +57,8 @@ def review(state: CardState, *, rating: int, at: datetime) -> None:
     state.difficulty = card.difficulty
     state.due = card.due
     state.last_review = card.last_review
+    in_review = state.state == CardState.State.REVIEW and state.stability
+    state.mastered_until = state.last_review + timedelta(days=state.stability) if in_review else None
     if rating == fsrs.Rating.Again and state.reps:
         state.lapses += 1
     state.reps += 1
@@ -66,7 +67,7 @@ def review(state: CardState, *, rating: int, at: datetime) -> None:
 def replay(state: CardState, reviews: Iterable[tuple[int, datetime]]) -> None:
     """Rebuilds `state` from scratch from (rating, time) pairs in time order."""
     state.state, state.step, state.stability, state.difficulty = CardState.State.LEARNING, 0, None, None
-    state.last_review, state.reps, state.lapses = None, 0, 0
+    state.last_review, state.reps, state.lapses, state.mastered_until = None, 0, 0, None
     for rating, at in reviews:
         review(state, rating=rating, at=at)
 
@@ -78,21 +79,6 @@ def retrievability(state: CardState, *, now: datetime) -> float:
     return (1 + FACTOR * elapsed_days / state.stability) ** DECAY
 
 
-class _EpochSeconds(Func):
-    template = "EXTRACT(EPOCH FROM %(expressions)s)"
-    output_field = FloatField()
-
-
-def retrievability_sql(prefix: str = "") -> Power:
-    """FSRS retrievability now, as SQL over CardState columns (optionally through a relation prefix)."""
-    since_review = ExpressionWrapper(Now() - F(f"{prefix}last_review"), output_field=DurationField())
-    elapsed_days = Greatest(_EpochSeconds(since_review), Value(0.0)) / Value(86400.0)
-    base = Value(1.0) + Value(FACTOR) * elapsed_days / F(f"{prefix}stability")
-    return Power(base, Value(DECAY), output_field=FloatField())
-
-
-def mastered_q(prefix: str = "") -> Q:
-    """Mastered: graduated to review and still recalled with probability >= 0.9 now."""
-    return Q(**{f"{prefix}state": CardState.State.REVIEW}) & Q(
-        GreaterThanOrEqual(retrievability_sql(prefix), MASTERED_RETRIEVABILITY)
-    )
+def mastered_q(prefix: str = "", *, now: datetime | None = None) -> Q:
+    """Mastered: graduated to review, and retrievability still >= 0.9 (now <= mastered_until)."""
+    return Q(**{f"{prefix}state": CardState.State.REVIEW, f"{prefix}mastered_until__gte": now or Now()})

@@ -17,7 +17,9 @@ from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 
 from . import scheduling
+from .aggregates import stats_record_answer, stats_record_override
 from .grading import GradingCard, grade
+from .textnorm import fold
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .options import Option, options_build
 
@@ -183,9 +185,16 @@ def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, 
     return Verdict(str(result.verdict)), result.score, result.feedback, response
 
 
+def response_key(response: str) -> str:
+    """The response folded for counting alike answers: "  The JOB. " and "the job" share a key."""
+    return " ".join(fold(response).casefold().split()).strip(" .,;:!?\"'")[:200]
+
+
 def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: datetime) -> CardState:
     # Insert-if-missing first, so two tabs reviewing the same card never race on the unique key.
-    CardState.objects.bulk_create([CardState(user=user, card=card, due=at)], ignore_conflicts=True)
+    CardState.objects.bulk_create(
+        [CardState(user=user, card=card, deck_id=card.deck_id, due=at)], ignore_conflicts=True
+    )
     state = CardState.objects.select_for_update().get(user=user, card=card)
     scheduling.review(state, rating=rating, at=at)
     state.save()
@@ -222,6 +231,7 @@ def answer_submit(
             user=user,
             mode=item.mode,
             response=response,
+            response_key=response_key(response),
             chosen_option=None if submission.reveal else submission.option,
             revealed=submission.reveal,
             auto_verdict=verdict,
@@ -233,6 +243,7 @@ def answer_submit(
             time_taken_ms=submission.time_taken_ms,
             answered_at=now,
         )
+        stats_record_answer(answer=answer, deck_id=item.card.deck_id)
         _state_review(user=user, card=item.card, rating=rating, at=now)
         if not SessionItem.objects.filter(session=session, answer__isnull=True).exists():
             session.finished_at = now
@@ -254,7 +265,9 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     """Replays every answer of `user` on `card`, e.g. after an override changed a rating."""
     answers = Answer.objects.filter(user=user, card=card).order_by("answered_at", "pk")
     reviews = list(answers.values_list("rating", "answered_at"))
-    CardState.objects.bulk_create([CardState(user=user, card=card, due=timezone.now())], ignore_conflicts=True)
+    CardState.objects.bulk_create(
+        [CardState(user=user, card=card, deck_id=card.deck_id, due=timezone.now())], ignore_conflicts=True
+    )
     state = CardState.objects.select_for_update().get(user=user, card=card)
     scheduling.replay(state, reviews)
     state.save()
@@ -273,6 +286,7 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         )
         if answer.mode != "recall" or answer.revealed:
             raise InvalidSubmissionError("Only free-recall answers can be marked right or wrong by hand.")
+        score_before, overridden_before = answer.final_score, bool(answer.override_verdict)
         answer.override_verdict = verdict
         if verdict:
             answer.final_verdict = verdict
@@ -281,5 +295,6 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
             answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
         answer.rating = scheduling.rating_for(answer.final_verdict)
         answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
+        stats_record_override(answer=answer, score_before=score_before, overridden_before=overridden_before)
         card_state_rebuild(user=user, card=answer.card)
     return answer

@@ -59,20 +59,37 @@ def test_retrievability_matches_fsrs_on_whole_days():
         )
 
 
-@pytest.mark.django_db
-def test_sql_retrievability_and_mastery_agree_with_python(student):
-    card = make_card()
-    now = datetime.now(UTC)
-    state = CardState(user=student, card=card, due=now)
-    scheduling.review(state, rating=fsrs.Rating.Easy, at=now - timedelta(days=3))
-    state.save()
-    row = CardState.objects.annotate(r=scheduling.retrievability_sql()).get(pk=state.pk)
-    assert row.r == pytest.approx(scheduling.retrievability(state, now=now), abs=1e-4)
-    assert CardState.objects.filter(scheduling.mastered_q()).count() == (1 if row.r >= 0.9 else 0)
+def test_mastered_until_is_where_retrievability_falls_to_0_9():
+    state = CardState(card_id=1, due=T0)
+    scheduling.review(state, rating=fsrs.Rating.Easy, at=T0)
+    assert state.state == CardState.State.REVIEW
+    assert scheduling.retrievability(state, now=state.mastered_until) == pytest.approx(0.9)
+    learning = CardState(card_id=1, due=T0)
+    scheduling.review(learning, rating=fsrs.Rating.Good, at=T0)
+    assert learning.mastered_until is None
 
-    learning = CardState.objects.create(user=student, card=make_card(), due=now, stability=5.0, last_review=now)
-    assert not CardState.objects.filter(scheduling.mastered_q(), pk=learning.pk).exists()
-    stale = CardState.objects.create(
-        user=student, card=make_card(), due=now, state=2, stability=1.0, last_review=now - timedelta(days=30)
-    )
-    assert not CardState.objects.filter(scheduling.mastered_q(), pk=stale.pk).exists()
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("fraction", [0.1, 0.98, 1.02, 3.0])
+def test_sql_mastery_agrees_with_python_retrievability(student, fraction):
+    now = datetime.now(UTC)
+    card = make_card()
+    state = CardState(user=student, card=card, deck=card.deck, due=now)
+    scheduling.review(state, rating=fsrs.Rating.Easy, at=now)
+    elapsed = timedelta(days=state.stability * fraction)
+    scheduling.review(state, rating=fsrs.Rating.Good, at=now - elapsed)  # graduated, reviewed `elapsed` ago
+    state.save()
+    expected = scheduling.retrievability(state, now=now) >= 0.9
+    assert CardState.objects.filter(scheduling.mastered_q(), pk=state.pk).exists() == expected
+    assert expected == (fraction < 1)
+
+
+@pytest.mark.django_db
+def test_cards_still_learning_are_not_mastered(student):
+    now = datetime.now(UTC)
+    card = make_card()
+    state = CardState(user=student, card=card, deck=card.deck, due=now)
+    scheduling.review(state, rating=fsrs.Rating.Good, at=now)
+    state.save()
+    assert scheduling.retrievability(state, now=now) >= 0.9
+    assert not CardState.objects.filter(scheduling.mastered_q()).exists()

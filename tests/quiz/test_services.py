@@ -25,6 +25,10 @@ def _deck(size: int = 6) -> Deck:
     return deck
 
 
+def _state(user, card, due) -> CardState:
+    return CardState.objects.create(user=user, card=card, deck=card.deck, due=due, reps=1)
+
+
 def _start(user, deck, **options) -> QuizSession:
     options = {"size": 10, "mode": "mixed", "order": "new", **options}
     return services.session_start(user=user, deck=deck, **options)
@@ -80,8 +84,8 @@ def test_new_cards_first_then_due_reviews(student):
     deck = _deck(4)
     cards = list(deck.cards.order_by("position"))
     now = timezone.now()
-    CardState.objects.create(user=student, card=cards[0], due=now - timedelta(hours=1), reps=1)
-    CardState.objects.create(user=student, card=cards[1], due=now + timedelta(days=3), reps=1)
+    _state(student, cards[0], now - timedelta(hours=1))
+    _state(student, cards[1], now + timedelta(days=3))
     new_first = _start(student, deck, order="new")
     assert list(new_first.items.order_by("position").values_list("card", flat=True)) == [
         cards[2].pk, cards[3].pk, cards[0].pk, cards[1].pk,
@@ -103,10 +107,10 @@ def test_review_session_takes_only_due_cards_across_decks(student, other_student
     now = timezone.now()
     due_a = first.cards.first()
     due_b = second.cards.last()
-    CardState.objects.create(user=student, card=due_a, due=now - timedelta(minutes=5), reps=1)
-    CardState.objects.create(user=student, card=due_b, due=now - timedelta(days=1), reps=1)
-    CardState.objects.create(user=student, card=first.cards.last(), due=now + timedelta(days=1), reps=1)
-    CardState.objects.create(user=other_student, card=second.cards.first(), due=now - timedelta(days=1), reps=1)
+    _state(student, due_a, now - timedelta(minutes=5))
+    _state(student, due_b, now - timedelta(days=1))
+    _state(student, first.cards.last(), now + timedelta(days=1))
+    _state(other_student, second.cards.first(), now - timedelta(days=1))
     session = services.session_start(user=student, deck=None, size=10, mode="recall", order="due")
     assert list(session.items.order_by("position").values_list("card", flat=True)) == [due_b.pk, due_a.pk]
     assert session.title == "Review due cards"

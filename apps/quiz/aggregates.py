@@ -1,0 +1,119 @@
+"""Running totals per student and card and per student and deck, kept in step with answers.
+
+Dashboards read these instead of scanning every answer, so a cohort page costs the
+same with a thousand answers or a million. `stats_rebuild` recomputes them from the
+raw answers (the tests compare the two), for repair after a bulk change.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+
+from .models import Answer
+
+_CARD_UPSERT = """
+INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
+VALUES (%(user)s, %(card)s, %(deck)s, 1, %(score)s, %(overrides)s, %(at)s)
+ON CONFLICT (user_id, card_id) DO UPDATE SET
+    attempts = quiz_studentcardstat.attempts + 1,
+    score_sum = quiz_studentcardstat.score_sum + EXCLUDED.score_sum,
+    overrides = quiz_studentcardstat.overrides + EXCLUDED.overrides,
+    last_answered_at = GREATEST(quiz_studentcardstat.last_answered_at, EXCLUDED.last_answered_at)
+RETURNING attempts, score_sum
+"""
+
+_DECK_UPSERT = """
+INSERT INTO quiz_studentdeckstat (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
+VALUES (%(user)s, %(deck)s, %(new_card)s, %(attempts)s, %(score)s, %(mean_delta)s, %(at)s)
+ON CONFLICT (user_id, deck_id) DO UPDATE SET
+    cards_attempted = quiz_studentdeckstat.cards_attempted + EXCLUDED.cards_attempted,
+    attempts = quiz_studentdeckstat.attempts + EXCLUDED.attempts,
+    score_sum = quiz_studentdeckstat.score_sum + EXCLUDED.score_sum,
+    mean_sum = quiz_studentdeckstat.mean_sum + EXCLUDED.mean_sum,
+    last_answered_at = GREATEST(quiz_studentdeckstat.last_answered_at, EXCLUDED.last_answered_at)
+"""
+
+_CARD_ADJUST = """
+UPDATE quiz_studentcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
+WHERE user_id = %(user)s AND card_id = %(card)s
+RETURNING attempts, deck_id
+"""
+
+_DECK_ADJUST = """
+UPDATE quiz_studentdeckstat SET score_sum = score_sum + %(delta)s, mean_sum = mean_sum + %(delta)s / %(attempts)s
+WHERE user_id = %(user)s AND deck_id = %(deck)s
+"""
+
+
+def _one_user(column: str = "user_id") -> str:
+    return f"(%(user_id)s::bigint IS NULL OR {column} = %(user_id)s)"
+
+
+REBUILD_SQL = [
+    f"DELETE FROM quiz_studentcardstat WHERE {_one_user()}",
+    f"DELETE FROM quiz_studentdeckstat WHERE {_one_user()}",
+    f"""
+    INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
+    SELECT a.user_id, a.card_id, c.deck_id, count(*), sum(a.final_score),
+           count(*) FILTER (WHERE a.override_verdict <> ''), max(a.answered_at)
+    FROM quiz_answer a JOIN content_card c ON c.id = a.card_id
+    WHERE {_one_user("a.user_id")}
+    GROUP BY a.user_id, a.card_id, c.deck_id
+    """,
+    f"""
+    INSERT INTO quiz_studentdeckstat (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
+    SELECT user_id, deck_id, count(*), sum(attempts), sum(score_sum), sum(score_sum / attempts), max(last_answered_at)
+    FROM quiz_studentcardstat WHERE {_one_user()}
+    GROUP BY user_id, deck_id
+    """,
+]
+
+
+def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
+    """Adds a new answer to the running totals. Two statements; call inside the answer's transaction."""
+    params = {
+        "user": answer.user_id,
+        "card": answer.card_id,
+        "deck": deck_id,
+        "score": answer.final_score,
+        "overrides": 1 if answer.override_verdict else 0,
+        "at": answer.answered_at,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_CARD_UPSERT, params)
+        attempts, score_sum = cursor.fetchone()
+        previous_mean = (score_sum - answer.final_score) / (attempts - 1) if attempts > 1 else 0.0
+        cursor.execute(
+            _DECK_UPSERT,
+            {
+                **params,
+                "new_card": 1 if attempts == 1 else 0,
+                "attempts": 1,
+                "mean_delta": score_sum / attempts - previous_mean,
+            },
+        )
+
+
+def stats_record_override(*, answer: Answer, score_before: float, overridden_before: bool) -> None:
+    """Moves the running totals by an override's change of final score."""
+    delta = answer.final_score - score_before
+    overrides = int(bool(answer.override_verdict)) - int(overridden_before)
+    if not delta and not overrides:
+        return
+    params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
+    with connection.cursor() as cursor:
+        cursor.execute(_CARD_ADJUST, params)
+        row = cursor.fetchone()
+        if row is None:  # totals missing (e.g. answers bulk-loaded): rebuild this student's from scratch
+            stats_rebuild(user=answer.user)
+            return
+        attempts, deck_id = row
+        cursor.execute(_DECK_ADJUST, {**params, "attempts": attempts, "deck": deck_id})
+
+
+def stats_rebuild(*, user: AbstractBaseUser | None = None) -> None:
+    """Recomputes the running totals from the raw answers, for one student or everyone."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        for statement in REBUILD_SQL:
+            cursor.execute(statement, {"user_id": user.pk if user is not None else None})
