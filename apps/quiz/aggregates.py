@@ -46,25 +46,23 @@ WHERE user_id = %(user)s AND deck_id = %(deck)s
 """
 
 
-def _one_user(column: str = "user_id") -> str:
-    return f"(%(user_id)s::bigint IS NULL OR {column} = %(user_id)s)"
-
-
+# Each statement takes %(user_id)s: one student's totals, or everyone's when it is None.
 REBUILD_SQL = [
-    f"DELETE FROM quiz_studentcardstat WHERE {_one_user()}",
-    f"DELETE FROM quiz_studentdeckstat WHERE {_one_user()}",
-    f"""
+    "DELETE FROM quiz_studentcardstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)",
+    "DELETE FROM quiz_studentdeckstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)",
+    """
     INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
     SELECT a.user_id, a.card_id, c.deck_id, count(*), sum(a.final_score),
            count(*) FILTER (WHERE a.override_verdict <> ''), max(a.answered_at)
     FROM quiz_answer a JOIN content_card c ON c.id = a.card_id
-    WHERE {_one_user("a.user_id")}
+    WHERE (%(user_id)s::bigint IS NULL OR a.user_id = %(user_id)s)
     GROUP BY a.user_id, a.card_id, c.deck_id
     """,
-    f"""
-    INSERT INTO quiz_studentdeckstat (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
+    """
+    INSERT INTO quiz_studentdeckstat
+        (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
     SELECT user_id, deck_id, count(*), sum(attempts), sum(score_sum), sum(score_sum / attempts), max(last_answered_at)
-    FROM quiz_studentcardstat WHERE {_one_user()}
+    FROM quiz_studentcardstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)
     GROUP BY user_id, deck_id
     """,
 ]

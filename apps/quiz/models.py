@@ -202,6 +202,9 @@ class StudentCardStat(models.Model):
         ]
         indexes = [models.Index(fields=["card", "user"], name="student_card_stat_card")]
 
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.card_id}: {self.attempts} answers"
+
 
 class StudentDeckStat(models.Model):
     """Running totals of one student's answers in one deck: the dashboard matrix reads only these."""
@@ -217,3 +220,6 @@ class StudentDeckStat(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "deck"], name="student_deck_stat_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/deck {self.deck_id}: {self.cards_attempted} cards"

@@ -19,9 +19,9 @@ from apps.content.services import card_version_record
 from . import scheduling
 from .aggregates import stats_record_answer, stats_record_override
 from .grading import GradingCard, grade
-from .textnorm import fold
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .options import Option, options_build
+from .textnorm import fold
 
 MAX_RESPONSE_LENGTH = 2000
 
