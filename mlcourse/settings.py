@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.content",
     "apps.quiz",
+    "apps.cohorts",
     "apps.authoring",
 ]
 

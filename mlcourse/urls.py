@@ -8,5 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("apps.accounts.urls")),
     path("", include("apps.quiz.urls")),
+    path("", include("apps.cohorts.urls")),
     path("", include("apps.content.urls")),
 ]

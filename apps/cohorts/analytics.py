@@ -1,0 +1,300 @@
+"""Cohort analytics computed in SQL over the running totals, in a fixed number of queries.
+
+The matrix reads StudentDeckStat (one row per student and deck) and CardState's
+mastery date; item statistics read StudentCardStat (one row per student and card)
+and, for the listed cards only, the wrong answers. Nothing here loops over answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from django.db import connection
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from apps.content.models import Card
+from apps.quiz.models import CardState, StudentDeckStat
+from apps.quiz.scheduling import mastered_q
+
+from .models import Assignment, Cohort, Membership
+
+INACTIVE_AFTER = timedelta(days=7)
+LOW_ACCURACY = 0.5
+DUE_SOON = timedelta(days=3)
+LOW_DISCRIMINATION = 0.2
+FLAGS = {
+    "inactive": "Inactive for 7 days",
+    "low_accuracy": "Accuracy under 50 %",
+    "behind": "Behind on a deck due within 3 days",
+}
+
+
+@dataclass(frozen=True)
+class AssignedDeck:
+    deck_id: int
+    title: str
+    slug: str
+    due_date: date | None
+    cards: int
+
+
+@dataclass
+class Cell:
+    attempted: int = 0
+    answers: int = 0
+    score_sum: float = 0.0
+    mastered: int = 0
+    cards: int = 0
+
+    @property
+    def attempted_share(self) -> float:
+        return min(1.0, self.attempted / self.cards) if self.cards else 0.0
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.score_sum / self.answers if self.answers else None
+
+    @property
+    def mastered_share(self) -> float:
+        return min(1.0, self.mastered / self.cards) if self.cards else 0.0
+
+
+@dataclass
+class StudentRow:
+    student_id: int
+    username: str
+    joined_at: datetime
+    cells: list[Cell]
+    last_activity: datetime | None = None
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float | None:
+        answers = sum(cell.answers for cell in self.cells)
+        return sum(cell.score_sum for cell in self.cells) / answers if answers else None
+
+
+def assigned_decks(*, cohort: Cohort) -> list[AssignedDeck]:
+    assignments = Assignment.objects.filter(cohort=cohort).annotate(
+        cards=Count("deck__cards", filter=Q(deck__cards__archived=False))
+    )
+    return [
+        AssignedDeck(a.deck_id, a.deck.title, a.deck.slug, a.due_date, a.cards)
+        for a in assignments.select_related("deck").order_by("due_date", "deck__title")
+    ]
+
+
+def members(*, cohort: Cohort):
+    return Membership.objects.filter(cohort=cohort, removed_at__isnull=True)
+
+
+def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[str]:
+    flags = []
+    if row.last_activity is None or row.last_activity < now - INACTIVE_AFTER:
+        flags.append("inactive")
+    if (accuracy := row.accuracy) is not None and accuracy < LOW_ACCURACY:
+        flags.append("low_accuracy")
+    soon = (now + DUE_SOON).date()
+    if any(
+        d.due_date and d.due_date <= soon and cell.attempted_share < 1 for d, cell in zip(decks, row.cells, strict=True)
+    ):
+        flags.append("behind")
+    return flags
+
+
+def cohort_matrix(*, cohort: Cohort, now: datetime | None = None) -> tuple[list[AssignedDeck], list[StudentRow]]:
+    """One row per student, one cell per assigned deck. Four queries, whatever the cohort's size."""
+    now = now or timezone.now()
+    decks = assigned_decks(cohort=cohort)
+    index = {deck.deck_id: i for i, deck in enumerate(decks)}
+    rows = {
+        m.student_id: StudentRow(
+            m.student_id, m.student.get_username(), m.joined_at, [Cell(cards=d.cards) for d in decks]
+        )
+        for m in members(cohort=cohort).select_related("student").only("student_id", "joined_at", "student__username")
+    }
+    member_ids = members(cohort=cohort).values("student_id")
+    for stat in StudentDeckStat.objects.filter(user__in=member_ids).values_list(
+        "user_id", "deck_id", "cards_attempted", "attempts", "score_sum", "last_answered_at"
+    ):
+        user_id, deck_id, attempted, answers, score_sum, last = stat
+        row = rows[user_id]
+        row.last_activity = max(filter(None, [row.last_activity, last]))
+        if deck_id in index:
+            cell = row.cells[index[deck_id]]
+            cell.attempted, cell.answers, cell.score_sum = attempted, answers, score_sum
+    mastered = (
+        CardState.objects.filter(mastered_q(now=now), user__in=member_ids, deck_id__in=list(index))
+        .values_list("user_id", "deck_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    for user_id, deck_id, count in mastered:
+        rows[user_id].cells[index[deck_id]].mastered = count
+    for row in rows.values():
+        row.flags = _flags(row, decks, now)
+    return decks, list(rows.values())
+
+
+_SORTS = {
+    "name": lambda row: row.username.casefold(),
+    "joined": lambda row: row.joined_at,
+    "activity": lambda row: row.last_activity or datetime.min.replace(tzinfo=timezone.get_current_timezone()),
+    "accuracy": lambda row: -1.0 if row.accuracy is None else row.accuracy,
+    "flags": lambda row: len(row.flags),
+}
+_CELL_SORTS = {
+    "attempted": lambda cell: cell.attempted_share,
+    "accuracy": lambda cell: -1.0 if cell.accuracy is None else cell.accuracy,
+    "mastered": lambda cell: cell.mastered_share,
+}
+
+
+def sort_rows(rows: list[StudentRow], decks: list[AssignedDeck], key: str) -> list[StudentRow]:
+    """Sorts by a column key such as "name", "-accuracy" or "deck-12-mastered"; unknown keys sort by name."""
+    descending = key.startswith("-")
+    name = key.lstrip("-")
+    if name.startswith("deck-"):
+        _, deck_id, metric = [*name.split("-"), "", ""][:3]
+        position = next((i for i, d in enumerate(decks) if str(d.deck_id) == deck_id), None)
+        if position is not None and metric in _CELL_SORTS:
+            metric_key = _CELL_SORTS[metric]
+            return sorted(rows, key=lambda row: metric_key(row.cells[position]), reverse=descending)
+    sorter = _SORTS.get(name, _SORTS["name"])
+    return sorted(rows, key=sorter, reverse=descending)
+
+
+# --- item statistics ---------------------------------------------------------------------
+
+
+@dataclass
+class ItemRow:
+    card_id: int
+    deck_title: str
+    position: int
+    question: str
+    attempts: int = 0
+    students: int = 0
+    score_sum: float = 0.0
+    overrides: int = 0
+    discrimination: float | None = None
+    wrong_answers: list[tuple[str, int]] = field(default_factory=list)
+    wrong_options: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def facility(self) -> float | None:
+        return self.score_sum / self.attempts if self.attempts else None
+
+    @property
+    def override_rate(self) -> float | None:
+        return self.overrides / self.attempts if self.attempts else None
+
+    @property
+    def weak_discrimination(self) -> bool:
+        return self.discrimination is not None and self.discrimination < LOW_DISCRIMINATION
+
+
+# Every query takes the cohort's active students as
+#   user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
+_ITEM_TOTALS_SQL = """
+SELECT s.card_id, sum(s.attempts), count(*), sum(s.score_sum), sum(s.overrides)
+FROM quiz_studentcardstat s
+WHERE s.user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
+  AND s.deck_id = ANY(%(decks)s)
+GROUP BY s.card_id
+"""
+# Moodle's discrimination index: the correlation, over students, between the score on
+# this card and the score on the rest (here the mean of the student's other cards).
+_DISCRIMINATION_SQL = """
+WITH totals AS (
+    SELECT d.user_id, sum(d.mean_sum) AS total, sum(d.cards_attempted) AS n
+    FROM quiz_studentdeckstat d
+    WHERE d.user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
+      AND d.deck_id = ANY(%(decks)s)
+    GROUP BY d.user_id
+)
+SELECT s.card_id, corr(s.score_sum / s.attempts, (t.total - s.score_sum / s.attempts) / (t.n - 1))
+FROM quiz_studentcardstat s JOIN totals t ON t.user_id = s.user_id
+WHERE t.n > 1 AND s.card_id = ANY(%(cards)s)
+GROUP BY s.card_id
+"""
+_WRONG_SQL = """
+SELECT card_id, mode, response, n FROM (
+    SELECT a.card_id, a.mode, CASE WHEN a.mode = 'choice' THEN min(a.response) ELSE a.response_key END AS response,
+           count(*) AS n,
+           row_number() OVER (PARTITION BY a.card_id, a.mode ORDER BY count(*) DESC, a.response_key) AS rank
+    FROM quiz_answer a
+    WHERE a.card_id = ANY(%(cards)s)
+      AND a.user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
+      AND a.final_verdict <> 'correct' AND a.response_key <> ''
+    GROUP BY a.card_id, a.mode, a.response_key
+) ranked WHERE rank <= %(top)s
+ORDER BY card_id, mode, n DESC
+"""
+
+ITEM_SORTS = ("facility", "-facility", "discrimination", "-discrimination", "-attempts", "attempts", "-overrides")
+
+
+def _item_sort_key(key: str):
+    name = key.lstrip("-")
+    missing_last = float("inf") if not key.startswith("-") else float("-inf")
+
+    def value(row: ItemRow):
+        if name == "discrimination":
+            return missing_last if row.discrimination is None else row.discrimination
+        if name == "attempts":
+            return row.attempts
+        if name == "overrides":
+            return missing_last if row.override_rate is None else row.override_rate
+        return missing_last if row.facility is None else row.facility
+
+    return value
+
+
+def cohort_items(
+    *, cohort: Cohort, sort: str = "facility", offset: int = 0, limit: int | None = 50, top: int = 3
+) -> tuple[list[ItemRow], int]:
+    """Item statistics of the assigned decks' cards, hardest first by default; (rows, total). Five queries."""
+    sort = sort if sort in ITEM_SORTS else "facility"
+    decks = assigned_decks(cohort=cohort)
+    deck_ids = [d.deck_id for d in decks]
+    titles = {d.deck_id: d.title for d in decks}
+    rows = {
+        card.pk: ItemRow(card.pk, titles[card.deck_id], card.position, card.question)
+        for card in Card.objects.filter(deck_id__in=deck_ids, archived=False).only(
+            "id", "deck_id", "position", "question"
+        )
+    }
+    params = {"cohort": cohort.pk, "decks": deck_ids, "top": top}
+    with connection.cursor() as cursor:
+        cursor.execute(_ITEM_TOTALS_SQL, params)
+        for card_id, attempts, students, score_sum, overrides in cursor.fetchall():
+            if card_id in rows:
+                row = rows[card_id]
+                row.attempts, row.students, row.score_sum, row.overrides = attempts, students, score_sum, overrides
+        ordered = sorted(rows.values(), key=lambda r: (r.deck_title, r.position))
+        needs_all = sort.lstrip("-") == "discrimination"
+        if not needs_all:
+            ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
+        chosen = ordered if needs_all or limit is None else ordered[offset : offset + limit]
+        _discrimination(cursor, params, {row.card_id: row for row in chosen})
+        if needs_all:
+            ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
+            chosen = ordered if limit is None else ordered[offset : offset + limit]
+        _wrong_answers(cursor, params, {row.card_id: row for row in chosen})
+    return chosen, len(ordered)
+
+
+def _discrimination(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
+    cursor.execute(_DISCRIMINATION_SQL, {**params, "cards": list(rows)})
+    for card_id, value in cursor.fetchall():
+        rows[card_id].discrimination = value
+
+
+def _wrong_answers(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
+    cursor.execute(_WRONG_SQL, {**params, "cards": list(rows)})
+    for card_id, mode, response, count in cursor.fetchall():
+        target = rows[card_id].wrong_answers if mode == "recall" else rows[card_id].wrong_options
+        target.append((response, count))

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CohortsConfig(AppConfig):
+    name = "apps.cohorts"
+    label = "cohorts"

@@ -1,0 +1,133 @@
+"""Bar charts laid out in Python and drawn as SVG by a template: no JavaScript charting library."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db.models import Count
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from apps.quiz.models import Answer
+
+from .analytics import StudentRow
+
+WIDTH, HEIGHT = 640, 270
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 44
+INTERVALS = 4
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: int
+    x: float
+    y: float
+    width: float
+    height: float
+    show_label: bool
+
+
+@dataclass(frozen=True)
+class Tick:
+    value: int
+    y: float
+
+
+@dataclass(frozen=True)
+class BarChart:
+    slug: str
+    title: str
+    description: str
+    x_label: str
+    y_label: str
+    bars: list[Bar]
+    ticks: list[Tick]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM
+    right: int = WIDTH - RIGHT
+
+
+def _nice_step(value: int) -> int:
+    """The smallest 1, 2 or 5 times a power of ten that makes INTERVALS steps reach `value`."""
+    needed = max(value, 1) / INTERVALS
+    magnitude = 10 ** math.floor(math.log10(needed)) if needed >= 1 else 1
+    return int(next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= needed))
+
+
+def bar_chart(
+    *, slug: str, title: str, description: str, x_label: str, y_label: str, data: list[tuple[str, int]], label_every=1
+) -> BarChart:
+    step = _nice_step(max((value for _, value in data), default=0))
+    top_value = step * INTERVALS
+    plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    slot = plot_width / max(len(data), 1)
+    bars = []
+    for i, (label, value) in enumerate(data):
+        height = plot_height * value / top_value
+        bars.append(
+            Bar(
+                label,
+                value,
+                LEFT + i * slot + slot * 0.15,
+                TOP + plot_height - height,
+                slot * 0.7,
+                height,
+                i % label_every == 0,
+            )
+        )
+    ticks = [Tick(step * k, TOP + plot_height - plot_height * k / INTERVALS) for k in range(INTERVALS + 1)]
+    return BarChart(slug, title, description, x_label, y_label, bars, ticks)
+
+
+def answers_per_day(*, member_ids, days: int = 30, now: datetime | None = None) -> list[tuple[date, int]]:
+    """Answers per day by the cohort's students over the last `days` days, zeros included. One query."""
+    today = timezone.localdate(now or timezone.now())
+    start = today - timedelta(days=days - 1)
+    counts = dict(
+        Answer.objects.filter(user__in=member_ids, answered_at__date__gte=start)
+        .annotate(day=TruncDate("answered_at"))
+        .values_list("day")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return [(start + timedelta(days=i), counts.get(start + timedelta(days=i), 0)) for i in range(days)]
+
+
+def activity_chart(per_day: list[tuple[date, int]]) -> BarChart:
+    total = sum(n for _, n in per_day)
+    busiest = max(per_day, key=lambda item: item[1]) if per_day else None
+    description = f"{total} answers in the last {len(per_day)} days"
+    if busiest and busiest[1]:
+        description += f"; the busiest day was {busiest[0]:%-d %b} with {busiest[1]}"
+    return bar_chart(
+        slug="activity",
+        title="Answers per day, last 30 days",
+        description=description + ".",
+        x_label="Day",
+        y_label="Answers",
+        data=[(f"{day:%-d %b}", n) for day, n in per_day],
+        label_every=5,
+    )
+
+
+def accuracy_histogram(rows: list[StudentRow]) -> BarChart:
+    """Students per band of accuracy (0–10 %, …, 90–100 %); students with no answers are left out."""
+    bins = [0] * 10
+    for row in rows:
+        if (accuracy := row.accuracy) is not None:
+            bins[min(int(accuracy * 10), 9)] += 1
+    counted = sum(bins)
+    return bar_chart(
+        slug="accuracy",
+        title="Distribution of student accuracy",
+        description=f"Students with answers, by accuracy band: {counted}; without answers yet: {len(rows) - counted}.",
+        x_label="Accuracy",
+        y_label="Students",
+        data=[(f"{10 * i}–{10 * (i + 1)} %", n) for i, n in enumerate(bins)],
+    )

@@ -1,0 +1,56 @@
+"""CSV exports of the dashboard: the same computations as the page, every row, raw fractions."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.utils.text import slugify
+
+from apps.common.csvexport import csv_response, safe_text
+
+from . import analytics
+from .models import Cohort
+
+
+def _fraction(value: float | None) -> str:
+    return "" if value is None else f"{value:.4f}"
+
+
+def matrix_csv(*, cohort: Cohort) -> HttpResponse:
+    decks, rows = analytics.cohort_matrix(cohort=cohort)
+    header = ["student", "joined", "last_activity", "accuracy", "flags"]
+    for deck in decks:
+        header += [f"{deck.title} attempted", f"{deck.title} accuracy", f"{deck.title} mastered"]
+    body = []
+    for row in analytics.sort_rows(rows, decks, "name"):
+        line = [
+            safe_text(row.username),
+            row.joined_at.isoformat(),
+            row.last_activity.isoformat() if row.last_activity else "",
+            _fraction(row.accuracy),
+            " ".join(row.flags),
+        ]
+        for cell in row.cells:
+            line += [_fraction(cell.attempted_share), _fraction(cell.accuracy), _fraction(cell.mastered_share)]
+        body.append(line)
+    return csv_response(filename=f"{slugify(cohort.name) or 'cohort'}-matrix.csv", header=header, rows=body)
+
+
+def items_csv(*, cohort: Cohort) -> HttpResponse:
+    items, _total = analytics.cohort_items(cohort=cohort, limit=None)
+    header = [
+        "deck", "position", "question", "attempts", "students", "facility", "discrimination", "override_rate",
+        "common_wrong_answers", "wrong_options_picked",
+    ]  # fmt: skip
+
+    def joined(pairs: list[tuple[str, int]]) -> str:
+        return safe_text(" | ".join(f"{text} ({count})" for text, count in pairs))
+
+    body = [
+        [
+            safe_text(item.deck_title), item.position, safe_text(item.question), item.attempts, item.students,
+            _fraction(item.facility), _fraction(item.discrimination), _fraction(item.override_rate),
+            joined(item.wrong_answers), joined(item.wrong_options),
+        ]
+        for item in items
+    ]  # fmt: skip
+    return csv_response(filename=f"{slugify(cohort.name) or 'cohort'}-items.csv", header=header, rows=body)

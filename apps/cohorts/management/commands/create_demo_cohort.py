@@ -1,0 +1,34 @@
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from apps.cohorts.models import Assignment, Cohort, Membership
+from apps.content.models import Deck
+
+DEMO_NAME = "Demo cohort"
+
+
+class Command(BaseCommand):
+    help = "Create (once) a demo cohort taught by `instructor`, with `student` enrolled and every deck assigned."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--force", action="store_true", help="Run even with DEBUG off.")
+
+    @transaction.atomic
+    def handle(self, *args, force: bool, **options):
+        if not settings.DEBUG and not force:
+            raise CommandError("The demo cohort is for development; refusing with DEBUG off (use --force).")
+        User = get_user_model()  # noqa: N806 - Django's idiom
+        instructor = User.objects.filter(username="instructor").first()
+        student = User.objects.filter(username="student").first()
+        if instructor is None or student is None:
+            raise CommandError("Run create_demo_accounts first.")
+        cohort = Cohort.objects.filter(name=DEMO_NAME, instructors=instructor).first()
+        if cohort is None:
+            cohort = Cohort.objects.create(name=DEMO_NAME)
+            cohort.instructors.add(instructor)
+        Membership.objects.get_or_create(cohort=cohort, student=student)
+        for deck in Deck.objects.all():
+            Assignment.objects.get_or_create(cohort=cohort, deck=deck)
+        self.stdout.write(f"demo cohort: {cohort.name}, join code {cohort.join_code}")

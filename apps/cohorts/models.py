@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.content.models import Deck
+
+# No 0/O or 1/I/L: codes are read aloud and typed from slides.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Cohort(models.Model):
+    name = models.CharField(max_length=120)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teaching_cohorts")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="cohort_name_not_empty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("cohorts:dashboard", kwargs={"pk": self.pk})
+
+
+class Membership(models.Model):
+    """A student in a cohort. Removing sets removed_at; the student's answers are theirs and stay."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="memberships")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    joined_at = models.DateTimeField(default=timezone.now)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["cohort", "student"], name="membership_unique"),
+            models.CheckConstraint(
+                condition=Q(removed_at__isnull=True) | Q(removed_at__gte=models.F("joined_at")),
+                name="membership_removed_after_joined",
+            ),
+        ]
+        indexes = [models.Index(fields=["cohort"], condition=Q(removed_at__isnull=True), name="membership_active")]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} in {self.cohort_id}"
+
+
+class Assignment(models.Model):
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="assignments")
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="assignments")
+    due_date = models.DateField(null=True, blank=True)
+    assigned_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["due_date", "deck__title"]
+        constraints = [models.UniqueConstraint(fields=["cohort", "deck"], name="assignment_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.deck} for {self.cohort}"

@@ -1,0 +1,89 @@
+"""Reads for cohorts: who may see what, and the student's own view of their cohorts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from apps.quiz.models import Answer, StudentDeckStat
+
+from .models import Assignment, Cohort, Membership
+
+
+def cohort_for_instructor(*, user: AbstractBaseUser, pk: int) -> Cohort:
+    """The cohort if the user teaches it (or is a superuser); otherwise 404, never a hint it exists."""
+    cohorts = Cohort.objects.all()
+    if not user.is_superuser:
+        cohorts = cohorts.filter(instructors=user)
+    cohort = cohorts.filter(pk=pk).first()
+    if cohort is None:
+        raise Http404("No such cohort")
+    return cohort
+
+
+def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
+    return (
+        Cohort.objects.filter(instructors=user)
+        .annotate(
+            students=Count("memberships", filter=Q(memberships__removed_at__isnull=True), distinct=True),
+            decks=Count("assignments", distinct=True),
+        )
+        .order_by("name")
+    )
+
+
+def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
+    membership = Membership.objects.select_related("student").filter(cohort=cohort, student_id=student_id).first()
+    if membership is None:
+        raise Http404("No such student in this cohort")
+    return membership
+
+
+def student_answers(*, cohort: Cohort, student_id: int, offset: int = 0, limit: int = 50) -> tuple[list[Answer], int]:
+    """The student's answers on the cohort's assigned decks, newest first."""
+    answers = Answer.objects.filter(user_id=student_id, card__deck__assignments__cohort=cohort)
+    page = list(answers.select_related("card__deck", "card_version").order_by("-answered_at")[offset : offset + limit])
+    return page, answers.count()
+
+
+@dataclass(frozen=True)
+class StudentAssignment:
+    cohort: Cohort
+    deck_title: str
+    deck_slug: str
+    due_date: date | None
+    cards: int
+    attempted: int
+
+    @property
+    def completion(self) -> float:
+        return min(1.0, self.attempted / self.cards) if self.cards else 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.cards > 0 and self.attempted >= self.cards
+
+
+def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[StudentAssignment]]]:
+    """The user's cohorts with their assigned decks, due dates and completion. Three queries."""
+    memberships = list(Membership.objects.filter(student=user, removed_at__isnull=True).select_related("cohort"))
+    cohorts = {m.cohort_id: m.cohort for m in memberships}
+    attempted = dict(StudentDeckStat.objects.filter(user=user).values_list("deck_id", "cards_attempted"))
+    assignments = (
+        Assignment.objects.filter(cohort__in=list(cohorts))
+        .select_related("deck")
+        .annotate(cards=Count("deck__cards", filter=Q(deck__cards__archived=False)))
+        .order_by("due_date", "deck__title")
+    )
+    grouped: dict[int, list[StudentAssignment]] = {pk: [] for pk in cohorts}
+    for a in assignments:
+        grouped[a.cohort_id].append(
+            StudentAssignment(
+                cohorts[a.cohort_id], a.deck.title, a.deck.slug, a.due_date, a.cards, attempted.get(a.deck_id, 0)
+            )
+        )
+    return [(cohorts[pk], items) for pk, items in grouped.items()]

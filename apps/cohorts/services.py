@@ -1,0 +1,100 @@
+"""Writes for cohorts: creating and editing, join codes, enrolment, removal, assignments."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.content.models import Deck
+
+from .models import Assignment, Cohort, Membership, new_join_code
+
+
+class CohortError(ValueError):
+    """A request that cannot be carried out, with a message for the person who made it."""
+
+
+def can_create_cohorts(user: AbstractBaseUser) -> bool:
+    return user.is_authenticated and user.has_perm("cohorts.add_cohort")
+
+
+def cohort_create(*, name: str, instructor: AbstractBaseUser) -> Cohort:
+    if not can_create_cohorts(instructor):
+        raise CohortError("Only instructors can create cohorts.")
+    with transaction.atomic():
+        cohort = Cohort.objects.create(name=name.strip())
+        cohort.instructors.add(instructor)
+    return cohort
+
+
+def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
+    """Renames the cohort and sets its instructors; the editor always stays one of them."""
+    User = get_user_model()  # noqa: N806 - Django's idiom
+    wanted = {username.strip() for username in instructor_usernames if username.strip()}
+    found = {user.get_username(): user for user in User.objects.filter(username__in=wanted, is_active=True)}
+    unknown = sorted(wanted - set(found))
+    if unknown:
+        raise CohortError(f"No active account is called {', '.join(unknown)}.")
+    not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
+    if not_instructors:
+        raise CohortError(f"{', '.join(not_instructors)} cannot teach: only instructors can.")
+    with transaction.atomic():
+        cohort.name = name.strip()
+        cohort.save(update_fields=["name"])
+        cohort.instructors.set([*found.values(), editor])
+    return cohort
+
+
+def cohort_code_regenerate(*, cohort: Cohort) -> str:
+    """A new join code; the old one and invite links carrying it stop working."""
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                cohort.join_code = new_join_code()
+                cohort.save(update_fields=["join_code"])
+            return cohort.join_code
+        except IntegrityError:
+            continue
+    raise CohortError("Could not make a new code; please try again.")
+
+
+def normalise_code(code: str) -> str:
+    return "".join(code.split()).upper().replace("-", "")
+
+
+def cohort_join(*, student: AbstractBaseUser, code: str) -> Membership:
+    """Enrols the student in the cohort the code belongs to; joining again after removal re-enrols."""
+    cohort = Cohort.objects.filter(join_code=normalise_code(code)).first()
+    if cohort is None:
+        raise CohortError("That code does not match any cohort. Check it with your instructor.")
+    if cohort.instructors.filter(pk=student.pk).exists():
+        raise CohortError(f"You teach {cohort.name}; instructors do not join as students.")
+    with transaction.atomic():
+        membership, created = Membership.objects.select_for_update().get_or_create(cohort=cohort, student=student)
+        if not created and membership.removed_at is not None:
+            membership.removed_at = None
+            membership.joined_at = timezone.now()
+            membership.save(update_fields=["removed_at", "joined_at"])
+    return membership
+
+
+def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().get(cohort=cohort, student_id=student_id)
+        if membership.removed_at is None:
+            membership.removed_at = timezone.now()
+            membership.save(update_fields=["removed_at"])
+    return membership
+
+
+def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> Assignment:
+    assignment, _ = Assignment.objects.update_or_create(cohort=cohort, deck=deck, defaults={"due_date": due_date})
+    return assignment
+
+
+def assignment_remove(*, cohort: Cohort, deck_id: int) -> None:
+    Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()

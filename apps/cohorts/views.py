@@ -1,0 +1,240 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.common.http import HttpResponseSeeOther
+
+from . import analytics, charts, exports, selectors, services
+from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
+from .models import Cohort
+
+PAGE_SIZE = 50
+TABS = ("matrix", "items", "charts")
+
+
+@login_required
+@require_GET
+def cohort_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "cohorts/list.html",
+        {
+            "taught": selectors.cohorts_taught(user=request.user),
+            "can_create": services.can_create_cohorts(request.user),
+            "joined": selectors.student_cohorts(user=request.user),
+            "join_form": JoinForm(),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cohort_create(request: HttpRequest) -> HttpResponse:
+    if not services.can_create_cohorts(request.user):
+        raise PermissionDenied
+    form = CohortForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        cohort = services.cohort_create(name=form.cleaned_data["name"], instructor=request.user)
+        try:
+            services.cohort_update(
+                cohort=cohort, name=cohort.name, instructor_usernames=form.usernames(), editor=request.user
+            )
+        except services.CohortError as exc:
+            messages.warning(request, f"Cohort created, but: {exc}")
+        else:
+            messages.success(request, f"Cohort “{cohort.name}” created. Assign decks and share the join code.")
+        return redirect(reverse("cohorts:manage", args=[cohort.pk]))
+    return render(request, "cohorts/new.html", {"form": form}, status=422 if form.errors else 200)
+
+
+def _int(value: str | None, default: int = 1) -> int:
+    try:
+        return max(1, int(value or default))
+    except ValueError:
+        return default
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    tab = request.GET.get("tab") if request.GET.get("tab") in TABS else "matrix"
+    context = {"cohort": cohort, "tab": tab, "flags": analytics.FLAGS}
+    if tab == "matrix":
+        context.update(_matrix_context(request, cohort))
+    elif tab == "items":
+        context.update(_items_context(request, cohort))
+    else:
+        decks, rows = analytics.cohort_matrix(cohort=cohort)
+        per_day = charts.answers_per_day(member_ids=analytics.members(cohort=cohort).values("student_id"))
+        context.update(activity=charts.activity_chart(per_day), accuracy=charts.accuracy_histogram(rows), decks=decks)
+    template = "cohorts/dashboard.html#panel" if request.htmx else "cohorts/dashboard.html"
+    return render(request, template, context)
+
+
+def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
+    decks, rows = analytics.cohort_matrix(cohort=cohort)
+    flag = request.GET.get("flag", "")
+    if flag == "any":
+        rows = [row for row in rows if row.flags]
+    elif flag in analytics.FLAGS:
+        rows = [row for row in rows if flag in row.flags]
+    sort = request.GET.get("sort", "name")
+    rows = analytics.sort_rows(rows, decks, sort)
+    page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
+    return {
+        "decks": decks, "page": page, "rows": page.object_list, "sort": sort, "flag": flag, "total": len(rows),
+        "colspan": 4 + 3 * len(decks),
+    }  # fmt: skip
+
+
+def _items_context(request: HttpRequest, cohort: Cohort) -> dict:
+    sort = request.GET.get("sort", "facility")
+    sort = sort if sort in analytics.ITEM_SORTS else "facility"
+    number = _int(request.GET.get("page"))
+    items, total = analytics.cohort_items(cohort=cohort, sort=sort, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    pages = max(1, -(-total // PAGE_SIZE))
+    return {"items": items, "sort": sort, "page_number": min(number, pages), "pages": pages, "total": total}
+
+
+@login_required
+@require_GET
+def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    membership = selectors.membership_for(cohort=cohort, student_id=student_id)
+    number = _int(request.GET.get("page"))
+    answers, total = selectors.student_answers(
+        cohort=cohort, student_id=student_id, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE
+    )
+    decks, rows = analytics.cohort_matrix(cohort=cohort)
+    row = next((r for r in rows if r.student_id == student_id), None)
+    return render(
+        request,
+        "cohorts/student.html",
+        {
+            "cohort": cohort, "membership": membership, "answers": answers, "total": total, "row": row,
+            "decks_cells": list(zip(decks, row.cells, strict=True)) if row else [], "flags": analytics.FLAGS,
+            "page_number": number, "pages": max(1, -(-total // PAGE_SIZE)),
+        },
+    )  # fmt: skip
+
+
+@login_required
+@require_GET
+def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    return exports.matrix_csv(cohort=cohort)
+
+
+@login_required
+@require_GET
+def export_items(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    return exports.items_csv(cohort=cohort)
+
+
+# --- managing a cohort -------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    form = CohortForm(request.POST or None, initial=cohort_form_initial(cohort, request.user))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.cohort_update(
+                cohort=cohort,
+                name=form.cleaned_data["name"],
+                instructor_usernames=form.usernames(),
+                editor=request.user,
+            )
+        except services.CohortError as exc:
+            form.add_error("instructors", str(exc))
+        else:
+            messages.success(request, "Cohort saved.")
+            return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+    return _manage_page(request, cohort, form=form, status=422 if form.errors else 200)
+
+
+def _manage_page(request, cohort, *, form=None, assignment_form=None, status=200) -> HttpResponse:
+    invite = request.build_absolute_uri(reverse("cohorts:invite", args=[cohort.join_code]))
+    context = {
+        "cohort": cohort,
+        "form": form or CohortForm(initial=cohort_form_initial(cohort, request.user)),
+        "assignment_form": assignment_form or AssignmentForm(),
+        "assignments": cohort.assignments.select_related("deck"),
+        "memberships": analytics.members(cohort=cohort).select_related("student").order_by("student__username"),
+        "invite_url": invite,
+    }
+    return render(request, "cohorts/manage.html", context, status=status)
+
+
+@login_required
+@require_POST
+def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    form = AssignmentForm(request.POST)
+    if not form.is_valid():
+        return _manage_page(request, cohort, assignment_form=form, status=422)
+    services.assignment_set(cohort=cohort, deck=form.cleaned_data["deck"], due_date=form.cleaned_data["due_date"])
+    messages.success(request, f"{form.cleaned_data['deck'].title} is assigned.")
+    return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
+@login_required
+@require_POST
+def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    services.assignment_remove(cohort=cohort, deck_id=deck_id)
+    messages.success(request, "Assignment removed; students' answers are kept.")
+    return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
+@login_required
+@require_POST
+def code_regenerate(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    code = services.cohort_code_regenerate(cohort=cohort)
+    messages.success(request, f"New join code: {code}. The old code and invite link no longer work.")
+    return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
+@login_required
+@require_POST
+def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    membership = selectors.membership_for(cohort=cohort, student_id=student_id)
+    services.cohort_remove_student(cohort=cohort, student_id=student_id)
+    messages.success(request, f"{membership.student.get_username()} was removed. Their answers are kept.")
+    return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
+# --- joining -----------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
+    """Join with a code typed in, or through an invite link that carries it."""
+    form = JoinForm(request.POST or None, initial={"code": code})
+    cohort = Cohort.objects.filter(join_code=services.normalise_code(code)).first() if code else None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        if form.is_valid():
+            try:
+                membership = services.cohort_join(student=request.user, code=form.cleaned_data["code"])
+            except services.CohortError as exc:
+                form.add_error("code", str(exc))
+            else:
+                messages.success(request, f"You joined {membership.cohort.name}.")
+                return HttpResponseSeeOther(reverse("quiz:progress"))
+    status = 422 if form.errors else (404 if code and cohort is None else 200)
+    return render(request, "cohorts/join.html", {"form": form, "cohort": cohort, "code": code}, status=status)

@@ -1,0 +1,144 @@
+"""Every dashboard statistic against values worked out by hand on a small cohort."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.cohorts import analytics, charts
+from apps.cohorts.models import Assignment, Cohort, Membership
+from apps.content.services import card_version_record
+from apps.quiz.aggregates import stats_rebuild
+from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
+from apps.quiz.services import response_key
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+NOW = timezone.now()
+
+
+def _answer(user, card, score, *, mode="recall", response="x", override="", days_ago=1):
+    at = NOW - timedelta(days=days_ago)
+    session = QuizSession.objects.create(user=user, deck=card.deck, size=1, seed=1, created_at=at)
+    item = SessionItem.objects.create(
+        session=session, position=1, card=card, mode=mode, correct_option=0 if mode == "choice" else None,
+        options=[{"text": "right", "html": "right"}, {"text": response, "html": response}] if mode == "choice" else [],
+    )  # fmt: skip
+    auto = 1.0 if override == "incorrect" else score
+    verdict = "correct" if score == 1 else "incorrect" if score == 0 else "partial"
+    Answer.objects.create(
+        session=session, item=item, card=card, card_version=card.current_version or card_version_record(card=card),
+        user=user, mode=mode, response=response, response_key=response_key(response),
+        chosen_option=1 if mode == "choice" else None, auto_verdict="correct" if override else verdict,
+        auto_score=auto, override_verdict=override, final_verdict=verdict, final_score=score, rating=3,
+        answered_at=at,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def cohort():
+    """s1, s2, s3 in the cohort; s4 in another cohort and s5 removed, both with answers that must not count."""
+    deck = make_deck(title="Ops")
+    c1, c2, c3 = (make_card(deck=deck, question=f"Q{i}?", answer=f"A{i}") for i in (1, 2, 3))
+    make_card(deck=deck, question="Archived?", answer="x", archived=True)
+    empty = make_deck(title="Empty")
+    make_card(deck=empty)
+    cohort = Cohort.objects.create(name="Hand")
+    Assignment.objects.create(cohort=cohort, deck=deck, due_date=(NOW + timedelta(days=2)).date())
+    Assignment.objects.create(cohort=cohort, deck=empty)
+    s1, s2, s3, s4, s5 = (make_user(name) for name in ("s1", "s2", "s3", "s4", "s5"))
+    for student in (s1, s2, s3):
+        Membership.objects.create(cohort=cohort, student=student, joined_at=NOW - timedelta(days=30))
+    Membership.objects.create(cohort=Cohort.objects.create(name="Other"), student=s4)
+    Membership.objects.create(cohort=cohort, student=s5, joined_at=NOW - timedelta(days=30), removed_at=NOW)
+
+    _answer(s1, c1, 1.0)
+    _answer(s1, c2, 1.0)
+    _answer(s1, c3, 0.0, response="Deployment")
+    _answer(s2, c1, 1.0, days_ago=10)
+    _answer(s2, c2, 0.0, response="CronJob", days_ago=10)
+    _answer(s3, c1, 0.0, mode="choice", response="A Pod")
+    _answer(s3, c1, 1.0)
+    _answer(s3, c2, 0.0, response="  cronjob. ")
+    _answer(s3, c3, 0.0, response="Job", override="incorrect")
+    for outsider in (s4, s5):
+        for card in (c1, c2, c3):
+            _answer(outsider, card, 0.0, response="Outsider")
+    stats_rebuild()
+    for card, until in ((c1, NOW + timedelta(days=3)), (c2, NOW - timedelta(hours=1))):
+        CardState.objects.create(user=s1, card=card, deck=deck, due=NOW, state=2, stability=5, mastered_until=until)
+    return cohort
+
+
+def _pearson(xs, ys):
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    return cov / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
+
+
+def test_matrix_cells_last_activity_and_flags(cohort):
+    decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert [(d.title, d.cards) for d in decks] == [("Ops", 3), ("Empty", 1)]  # archived cards do not count
+    by_name = {row.username: row for row in rows}
+    assert set(by_name) == {"s1", "s2", "s3"}
+    s1, s2, s3 = by_name["s1"].cells[0], by_name["s2"].cells[0], by_name["s3"].cells[0]
+    assert (s1.attempted_share, s1.accuracy, s1.mastered_share) == (1.0, pytest.approx(2 / 3), pytest.approx(1 / 3))
+    assert (s2.attempted_share, s2.accuracy, s2.mastered_share) == (pytest.approx(2 / 3), 0.5, 0.0)
+    assert (s3.attempted_share, s3.accuracy) == (1.0, 0.25)
+    assert by_name["s1"].cells[1].accuracy is None and by_name["s1"].cells[1].attempted_share == 0
+    assert by_name["s2"].last_activity == NOW - timedelta(days=10)
+    assert by_name["s1"].flags == []
+    assert by_name["s2"].flags == ["inactive", "behind"]
+    assert by_name["s3"].flags == ["low_accuracy"]
+
+
+def test_matrix_sorting(cohort):
+    decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert [r.username for r in analytics.sort_rows(rows, decks, "-accuracy")] == ["s1", "s2", "s3"]
+    key = f"deck-{decks[0].deck_id}-attempted"
+    assert next(r.username for r in analytics.sort_rows(rows, decks, key)) == "s2"
+    assert next(r.username for r in analytics.sort_rows(rows, decks, "-flags")) == "s2"
+
+
+def test_item_statistics(cohort):
+    items, total = analytics.cohort_items(cohort=cohort, limit=None)
+    assert total == 4  # three cards of Ops and one of Empty
+    stats = {item.question: item for item in items}
+    q1, q2, q3 = stats["Q1?"], stats["Q2?"], stats["Q3?"]
+    assert (q1.attempts, q1.students, q1.facility, q1.override_rate) == (4, 3, 0.75, 0.0)
+    assert (q2.attempts, q2.students, q2.facility) == (3, 3, pytest.approx(1 / 3))
+    assert (q3.attempts, q3.facility, q3.override_rate) == (2, 0.0, 0.5)
+    # Discrimination: per student, score on the card (x) against the mean of their other cards (y).
+    #   s1: means 1, 1, 0   s2: means 1, 0   s3: means 0.5, 0, 0
+    #   Q1: x = [1, 1, .5], y = [(2-1)/2, (1-1)/1, (.5-.5)/2] = [.5, 0, 0] -> r = 0.5 exactly.
+    assert q1.discrimination == pytest.approx(0.5)
+    assert q2.discrimination == pytest.approx(_pearson([1, 0, 0], [0.5, 1.0, 0.25]))
+    assert q3.discrimination is None  # every student scored 0 on it: no variance, no correlation
+    # Free-recall answers are counted in their normalised form; options keep their text.
+    assert q2.wrong_answers == [("cronjob", 2)]
+    assert q1.wrong_options == [("A Pod", 1)] and q1.wrong_answers == []
+    assert sorted(q3.wrong_answers) == [("deployment", 1), ("job", 1)]
+    assert [item.attempts for item in items if item.deck_title == "Empty"] == [0]
+
+
+def test_items_sorted_hardest_first_and_paged(cohort):
+    items, total = analytics.cohort_items(cohort=cohort, limit=2)
+    assert total == 4 and [item.question for item in items] == ["Q3?", "Q2?"]
+    page_two, _ = analytics.cohort_items(cohort=cohort, offset=2, limit=2)
+    assert page_two[0].question == "Q1?" and page_two[-1].attempts == 0  # unattempted cards come last
+    by_discrimination, _ = analytics.cohort_items(cohort=cohort, sort="discrimination", limit=None)
+    assert [item.question for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
+
+
+def test_accuracy_histogram_and_activity(cohort):
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    histogram = charts.accuracy_histogram(rows)
+    assert [bar.value for bar in histogram.bars] == [0, 0, 1, 0, 0, 1, 1, 0, 0, 0]  # 25 %, 50 %, 67 %
+    member_ids = analytics.members(cohort=cohort).values("student_id")
+    per_day = dict(charts.answers_per_day(member_ids=member_ids, now=NOW))
+    assert sum(per_day.values()) == 9
+    assert per_day[timezone.localdate(NOW - timedelta(days=10))] == 2
