@@ -1,0 +1,69 @@
+"""In a real Chromium: an instructor sets up a cohort, a student joins and answers, the dashboard shows it."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.conftest import PASSWORD, make_user
+
+DECK = "Technology & Digital Tools Flashcards"
+
+
+def _sign_in(page, base: str, username: str, next_url: str) -> None:
+    page.goto(f"{base}/accounts/login/?next={next_url}")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, transactional_db):
+    call_command("load_content", verbosity=0)
+    teacher = make_user("carol", is_staff=True)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    make_user("alice")
+    base = live_server.url
+
+    instructor = browser.new_context(accept_downloads=True).new_page()
+    _sign_in(instructor, base, "carol", "/cohorts/")
+    instructor.get_by_role("link", name="Create a cohort").click()
+    instructor.get_by_label("Name").fill("Autumn 2026")
+    instructor.get_by_role("button", name="Create").click()
+    expect(instructor.locator("h1")).to_have_text("Manage Autumn 2026")
+    instructor.get_by_label("Deck", exact=True).select_option(label=DECK)
+    instructor.get_by_role("button", name="Assign or change due date").click()
+    expect(instructor.get_by_role("row", name=DECK)).to_be_visible()
+    code = instructor.locator(".join-code code").inner_text()
+
+    student = browser.new_context().new_page()
+    _sign_in(student, base, "alice", "/cohorts/")
+    student.get_by_label("Join code").fill(code.lower())
+    student.get_by_role("button", name="Join a cohort").click()
+    expect(student.locator(".messages")).to_contain_text("You joined Autumn 2026")
+    expect(student.get_by_role("heading", name="Autumn 2026")).to_be_visible()
+    student.get_by_role("link", name=DECK).first.click()
+    student.get_by_label("Number of questions").fill("2")
+    student.get_by_label("Free recall").check()
+    student.get_by_role("button", name="Start").click()
+    for answer in ("PyTorch DDP", "Jobs"):
+        student.locator("#answer-box").fill(answer)
+        student.get_by_role("button", name="Check answer").click()
+        expect(student.locator(".verdict")).to_be_visible()
+        student.locator("[data-next]").click()
+    expect(student.locator(".summary")).to_be_visible()
+
+    instructor.get_by_role("link", name="Autumn 2026").first.click()
+    row = instructor.get_by_role("row", name="alice")
+    expect(row).to_contain_text("29 %")  # 2 of the 7 cards attempted
+    instructor.get_by_role("link", name="Item statistics").click()
+    expect(instructor.locator("#panel table.items")).to_contain_text("Which distributed computing framework")
+    with instructor.expect_download() as download:
+        instructor.get_by_role("link", name="Download CSV").click()
+    text = download.value.path().read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    attempted = [r for r in rows if int(r["attempts"])]
+    assert len(rows) == 7 and len(attempted) == 2
