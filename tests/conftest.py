@@ -29,14 +29,29 @@ def other_student(db):
     return make_user("bob")
 
 
+def instructors_group():
+    """The Instructors group as the data migrations make it (a transactional test's flush removes it)."""
+    import importlib
+
+    from django.apps import apps
+    from django.contrib.auth.models import Group
+
+    if not Group.objects.filter(name="Instructors").exists():
+        importlib.import_module("apps.authoring.migrations.0001_instructors_group").create_group(apps, None)
+        importlib.import_module("apps.cohorts.migrations.0002_instructors_manage_cohorts").grant(apps, None)
+    return Group.objects.get(name="Instructors")
+
+
+def make_instructor(username: str):
+    user = make_user(username, is_staff=True)
+    user.groups.add(instructors_group())
+    return user
+
+
 @pytest.fixture
 def instructor(db):
     """Staff, in the Instructors group the data migration creates."""
-    from django.contrib.auth.models import Group
-
-    user = make_user("carol", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
-    return user
+    return make_instructor("carol")
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from apps.content.models import Card, CardVersion
-from apps.content.rendering import render_markdown
+from apps.content.models import Card, CardVersion, render_stored
+from apps.content.selectors import style_rules_version
 from apps.content.services import card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer
@@ -31,7 +31,7 @@ def _require(request: HttpRequest, *perms: str) -> None:
 
 
 def _preview(data) -> dict[str, str]:
-    return {f"{name}_html": render_markdown(str(data.get(name, ""))[:20000]) for name in PREVIEW_FIELDS}
+    return {f"{name}_html": render_stored(str(data.get(name, ""))[:20000]) for name in PREVIEW_FIELDS}
 
 
 def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
@@ -77,7 +77,10 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
 def preview(request: HttpRequest) -> HttpResponse:
     """The question, answer and explanation rendered exactly as students see them, from unsaved text."""
     _require(request, "content.change_card", "content.add_card")
-    return render(request, "authoring/preview.html", {"preview": _preview(request.POST)})
+    preview = _preview(request.POST)
+    # A new formula may need style rules the page's stylesheet predates: the partial links a fresh copy.
+    context = {"preview": preview, "styles_version": style_rules_version()}
+    return render(request, "authoring/preview.html", context)
 
 
 @require_http_methods(["POST"])

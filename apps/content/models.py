@@ -10,7 +10,27 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
-from .rendering import render_markdown
+from .rendering import render
+
+
+class StyleRule(models.Model):
+    """A CSS rule that replaced an inline style in rendered HTML; all of them are served as one stylesheet."""
+
+    name = models.CharField(max_length=20, unique=True)
+    declarations = models.TextField()
+
+    def __str__(self) -> str:
+        return f".{self.name}{{{self.declarations}}}"
+
+
+def render_stored(text: str) -> str:
+    """Renders `text` for storing, and records the style rules its HTML relies on."""
+    rendered = render(text)
+    if rendered.styles:
+        StyleRule.objects.bulk_create(
+            [StyleRule(name=name, declarations=css) for name, css in rendered.styles.items()], ignore_conflicts=True
+        )
+    return rendered.html
 
 
 class Deck(models.Model):
@@ -29,7 +49,7 @@ class Deck(models.Model):
         return self.title
 
     def save(self, *args, **kwargs) -> None:
-        self.description_html = render_markdown(self.description)
+        self.description_html = render_stored(self.description)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
@@ -113,7 +133,7 @@ class Card(models.Model):
 
     def render(self) -> None:
         for source, target in self.RENDERED_FIELDS.items():
-            setattr(self, target, render_markdown(getattr(self, source)))
+            setattr(self, target, render_stored(getattr(self, source)))
 
 
 def content_hash(*, kind: str, question: str, answer: str, short_answer: str, explanation: str) -> str:
@@ -155,7 +175,7 @@ class Distractor(models.Model):
         return self.text
 
     def save(self, *args, **kwargs) -> None:
-        self.text_html = render_markdown(self.text)
+        self.text_html = render_stored(self.text)
         super().save(*args, **kwargs)
 
 

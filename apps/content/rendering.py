@@ -9,10 +9,11 @@ by a non-space and a closing `$` preceded by a non-space and not followed by a d
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 
 import markdown
 import nh3
@@ -130,15 +131,63 @@ def _markdown(collector: _MathCollector) -> markdown.Markdown:
     )
 
 
-def render_markdown(text: str) -> str:
-    """Safe HTML for a Markdown body with `$…$` / `$$…$$` math typeset by KaTeX."""
+@dataclass(frozen=True)
+class Rendered:
+    html: str
+    styles: dict[str, str]  # class name -> CSS declarations that replaced an inline style attribute
+
+
+def render(text: str) -> Rendered:
+    """Safe HTML for a Markdown body with `$…$` / `$$…$$` math typeset by KaTeX.
+
+    KaTeX positions glyphs with inline `style` attributes; a strict Content Security
+    Policy forbids those, so each becomes a class whose rule is served as a stylesheet.
+    """
     if not text.strip():
-        return ""
+        return Rendered("", {})
     collector = _MathCollector()
     html = _markdown(collector).convert(text)
-    rendered = [_render_formula(tex, display=display) for tex, display in collector.formulas]
-    html = collector.pattern().sub(lambda m: rendered[int(m[1])], html)
-    return sanitize(html).strip()
+    formulas = [_render_formula(tex, display=display) for tex, display in collector.formulas]
+    html = collector.pattern().sub(lambda m: formulas[int(m[1])], html)
+    return styles_to_classes(sanitize(html).strip())
+
+
+def render_markdown(text: str) -> str:
+    return render(text).html
+
+
+_START_TAG = re.compile(r'<[a-zA-Z][^\s>/]*(?:\s+[^\s"\'>/=]+(?:="[^"]*")?)*\s*/?>')
+_STYLE_ATTR = re.compile(r'\s+style="([^"]*)"')
+_CLASS_ATTR = re.compile(r'(\s+class=")([^"]*)(")')
+_DECLARATION = re.compile(r"^\s*([a-z-]+)\s*:\s*([^;{}<>\\]+?)\s*$")
+
+
+def style_class(declarations: str) -> str:
+    return "s" + hashlib.sha1(declarations.encode(), usedforsecurity=False).hexdigest()[:10]
+
+
+def styles_to_classes(html: str) -> Rendered:
+    """Moves every style attribute into a class named after its declarations (made !important, as inline was)."""
+    styles: dict[str, str] = {}
+
+    def rewrite(tag: re.Match[str]) -> str:
+        text = tag[0]
+        style = _STYLE_ATTR.search(text)
+        if style is None:
+            return text
+        text = text[: style.start()] + text[style.end() :]
+        parts = [_DECLARATION.match(part) for part in unescape(style[1]).split(";") if part.strip()]
+        declarations = ";".join(f"{m[1]}:{m[2]} !important" for m in parts if m)
+        if not declarations:
+            return text
+        name = style_class(declarations)
+        styles[name] = declarations
+        if _CLASS_ATTR.search(text):
+            return _CLASS_ATTR.sub(lambda m: f"{m[1]}{m[2]} {name}{m[3]}", text, count=1)
+        end = -2 if text.endswith("/>") else -1
+        return f'{text[:end]} class="{name}"{text[end:]}'
+
+    return Rendered(_START_TAG.sub(rewrite, html), styles)
 
 
 _TAGS = {

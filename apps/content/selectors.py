@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
-from .models import Card, Deck
+from .models import Card, Deck, StyleRule
 
 
 def deck_list() -> QuerySet[Deck]:
@@ -31,3 +31,14 @@ def card_get(*, slug: str, pk: int) -> Card:
         deck__slug=slug,
         pk=pk,
     )
+
+
+def style_rules_version() -> str:
+    """Changes whenever a rule is added (rules are never changed, only added)."""
+    summary = StyleRule.objects.aggregate(n=Count("pk"), top=Max("pk"))
+    return f"{summary['n']}-{summary['top'] or 0}"
+
+
+def style_rules_css() -> str:
+    rules = StyleRule.objects.order_by("pk").values_list("name", "declarations")
+    return "\n".join(f".{name}{{{css}}}" for name, css in rules)

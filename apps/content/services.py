@@ -7,8 +7,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from .loader import ParsedCard, ParsedDeck
-from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash
-from .rendering import render_markdown
+from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, render_stored
 
 # What a version compares and a diff shows; the *_html fields ride along for display.
 VERSIONED_FIELDS = (
@@ -207,7 +206,7 @@ def content_rerender() -> int:
     changed = 0
     with transaction.atomic():
         for deck in Deck.objects.select_for_update():
-            html = render_markdown(deck.description)
+            html = render_stored(deck.description)
             if html != deck.description_html:
                 Deck.objects.filter(pk=deck.pk).update(description_html=html)
                 changed += 1
@@ -219,7 +218,7 @@ def content_rerender() -> int:
                 Card.objects.filter(pk=card.pk).update(**after)
                 changed += 1
         for version in CardVersion.objects.select_for_update().iterator(chunk_size=200):
-            rendered = {f"{name}_html": render_markdown(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
+            rendered = {f"{name}_html": render_stored(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
             if any(version.data.get(key) != value for key, value in rendered.items()):
                 CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **rendered})
     return changed

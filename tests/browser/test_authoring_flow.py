@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from apps.content.models import Card
 from apps.quiz import services
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD, make_instructor, make_user
 
 AFFINE = "Give the standard affine quantization formula mapping a real value to an integer."
 
@@ -25,8 +24,7 @@ def _sign_in(page, url: str, username: str) -> None:
 
 def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(live_server, browser, transactional_db):
     call_command("load_content", verbosity=0)
-    instructor = make_user("carol", is_staff=True)
-    instructor.groups.add(Group.objects.get(name="Instructors"))
+    make_instructor("carol")
     student = make_user("alice")
     card = Card.objects.get(question=AFFINE)
     old_answer = card.answer

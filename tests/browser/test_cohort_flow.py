@@ -5,11 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD, make_instructor, make_user
 
 DECK = "Technology & Digital Tools Flashcards"
 
@@ -23,8 +22,7 @@ def _sign_in(page, base: str, username: str, next_url: str) -> None:
 
 def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, transactional_db):
     call_command("load_content", verbosity=0)
-    teacher = make_user("carol", is_staff=True)
-    teacher.groups.add(Group.objects.get(name="Instructors"))
+    make_instructor("carol")
     make_user("alice")
     base = live_server.url
 

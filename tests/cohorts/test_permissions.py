@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from apps.cohorts import services
 from apps.cohorts.models import Assignment, Cohort, Membership
-from tests.conftest import make_user
+from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +20,7 @@ def world(instructor, student, superuser):
     cohort = services.cohort_create(name="Ours", instructor=instructor)
     services.cohort_join(student=student, code=cohort.join_code)
     Assignment.objects.create(cohort=cohort, deck=deck)
-    other_teacher = make_user("erin", is_staff=True)
-    other_teacher.groups.add(Group.objects.get(name="Instructors"))
+    other_teacher = make_instructor("erin")
     other = services.cohort_create(name="Theirs", instructor=other_teacher)
     outsider = make_user("frank")
     services.cohort_join(student=outsider, code=other.join_code)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from apps.content.rendering import find_math, render_markdown, tex_errors
+from apps.content.rendering import find_math, render, render_markdown, style_class, tex_errors
 
 AFFINE = (
     r"$q = \text{round}\left(\frac{r}{s}\right) + z$, where $r$ is the real value, $s$ is the scale, "
@@ -39,7 +39,10 @@ def _text(html: str) -> str:
         ("[click](javascript:alert(1))", '<p><a rel="noopener noreferrer nofollow">click</a></p>'),
         ('<a href="JaVaScRiPt:alert(1)">x</a>', '<p><a rel="noopener noreferrer nofollow">x</a></p>'),
         ("<iframe src=//evil></iframe>ok", "<p>ok</p>"),
-        ('<span style="position:fixed;top:0;color:red">x</span>', '<p><span style="top:0;color:red">x</span></p>'),
+        (
+            '<span style="position:fixed;top:0;color:red">x</span>',
+            f'<p><span class="{style_class("top:0 !important;color:red !important")}">x</span></p>',
+        ),
         ("<style>body{display:none}</style>ok", "<p>ok</p>"),
         ("<!-- hidden -->shown", "<p>shown</p>"),
     ],
@@ -128,3 +131,20 @@ def test_math_cannot_smuggle_markup(source):
 
 def test_rendering_is_deterministic():
     assert render_markdown(AFFINE) == render_markdown(AFFINE)
+
+
+def test_inline_styles_become_classes_with_their_rules():
+    rendered = render(AFFINE)
+    assert " style=" not in rendered.html
+    assert rendered.styles
+    for name, css in rendered.styles.items():
+        assert f"{name}" in rendered.html
+        assert name == style_class(css)
+        assert all(part.endswith("!important") for part in css.split(";"))
+    assert "height:" in " ".join(rendered.styles.values())
+
+
+def test_a_style_cannot_smuggle_a_rule():
+    rendered = render('<span style="color:red}body{display:none">x</span>')
+    assert "body" not in " ".join(rendered.styles.values())
+    assert "{" not in " ".join(rendered.styles.values())
