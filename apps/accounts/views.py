@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
+from django_ratelimit.decorators import ratelimit
 
 from .forms import SignupForm
 
@@ -28,3 +31,16 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(safe_next(request))
     status = 422 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
+
+
+def _reset_rate(group: str, request: HttpRequest) -> str:
+    return settings.PASSWORD_RESET_RATE
+
+
+@ratelimit(key="ip", rate=_reset_rate, method="POST", block=False, group="password-reset-ip")
+@ratelimit(key="post:email", rate=_reset_rate, method="POST", block=False, group="password-reset-email")
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Django's reset form, limited per address and per email so it cannot be used to flood an inbox."""
+    if getattr(request, "limited", False):
+        return render(request, "registration/rate_limited.html", status=429)
+    return PasswordResetView.as_view()(request)

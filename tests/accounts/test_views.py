@@ -101,6 +101,7 @@ def test_reset_password_by_email(client, student):
 def test_demo_accounts_can_sign_in(client, settings):
     settings.DEBUG = True
     call_command("create_demo_accounts", verbosity=0)
-    assert client.login(username="student", password="learn-ml-2026")
-    assert client.login(username="instructor", password="teach-ml-2026")
+    for username, password in (("student", "learn-ml-2026"), ("instructor", "teach-ml-2026")):
+        response = client.post(reverse("login"), {"username": username, "password": password})
+        assert response.status_code == 302, username
     assert get_user_model().objects.get(username="instructor").is_staff

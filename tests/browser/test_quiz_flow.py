@@ -56,6 +56,7 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, t
     page.get_by_label("Mixed").check()
     page.get_by_role("button", name="Start").click()
     expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 4")
+    page.wait_for_load_state("load")  # the shortcuts script is deferred
     expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
 
     # A marker on window survives HTMX swaps but not a page load.
@@ -72,6 +73,7 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, t
 
     page.reload()
     expect(page.locator(".quiz-progress")).to_contain_text("Question 3 of 4")
+    page.wait_for_load_state("load")
 
     modes.append(_answer_current_question(page, use_keyboard=True))
     page.get_by_role("link", name="Next question").click()

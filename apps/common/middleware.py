@@ -1,0 +1,74 @@
+"""Request ids for the logs, and a friendly 503 that keeps the user's input when the database is away."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import re
+import uuid
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+_VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+logger = logging.getLogger("mlcourse.requests")
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = _request_id.get()
+        return True
+
+
+class RequestIdMiddleware:
+    """Takes the proxy's X-Request-ID (or makes one), logs it with every line, and echoes it back."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        incoming = request.headers.get("X-Request-ID", "")
+        request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
+        token = _request_id.set(request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            _request_id.reset(token)
+        response["X-Request-ID"] = request_id
+        return response
+
+
+class DatabaseUnavailableMiddleware:
+    """Turns a lost database connection into "try again" (503) instead of a 500.
+
+    For a POST, the page carries the submitted fields back in a form, so an answer
+    typed before the outage is resubmitted with one click rather than lost.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logger.warning("database unavailable: %s", exception)
+        fields = []
+        if request.method == "POST":
+            fields = [(key, value) for key, values in request.POST.lists() for value in values if len(value) <= 5000]
+        response = TemplateResponse(
+            request,
+            "503.html",
+            {"fields": fields, "action": request.get_full_path(), "method": request.method},
+            status=503,
+        )
+        response["Retry-After"] = "5"
+        if getattr(request, "htmx", False):
+            # Swap the whole page: the retry form is a plain form, so it works whatever was on screen.
+            response["HX-Retarget"] = "body"
+            response["HX-Reswap"] = "innerHTML"
+        return response.render()

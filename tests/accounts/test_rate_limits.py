@@ -1,0 +1,64 @@
+"""Sign-in lockout per user name and per address (django-axes), and rate-limited password resets."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def _sign_in(client, username: str, password: str, ip: str = "203.0.113.5"):
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def test_five_failures_lock_the_user_name_until_reset(client, student, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "wrong").status_code == 200
+    locked = _sign_in(client, "alice", "wrong")
+    assert locked.status_code == 429
+    assert "Too many sign-in attempts" in locked.content.decode()
+    # Even the right password is refused while locked, from another address too.
+    assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.7").status_code == 429
+    call_command("axes_reset_username", "alice")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_failures_from_one_address_lock_that_address_across_user_names(client, student, other_student, settings):
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, f"guess{attempt}", "wrong", ip="192.0.2.9")
+    assert _sign_in(client, "bob", PASSWORD, ip="192.0.2.9").status_code == 429
+    assert _sign_in(client, "bob", PASSWORD, ip="192.0.2.10").status_code == 302
+    call_command("axes_reset_ip", "192.0.2.9")
+    client.logout()
+    assert _sign_in(client, "alice", PASSWORD, ip="192.0.2.9").status_code == 302
+
+
+def test_lockout_ends_after_the_cool_off(client, student, settings, monkeypatch):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, "alice", "wrong")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429
+    from axes.models import AccessAttempt
+
+    AccessAttempt.objects.update(
+        attempt_time=AccessAttempt.objects.first().attempt_time - settings.AXES_COOLOFF_TIME * 2
+    )
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_password_reset_is_rate_limited_per_address_and_per_email(client, student, settings):
+    settings.PASSWORD_RESET_RATE = "3/h"
+    url = reverse("password_reset")
+    for _ in range(3):
+        assert client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR="203.0.113.1").status_code == 302
+    limited = client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR="203.0.113.2")
+    assert limited.status_code == 429 and "Too many reset requests" in limited.content.decode()
+    assert len(mail.outbox) == 3
+    other = client.post(url, {"email": "bob@example.com"}, REMOTE_ADDR="203.0.113.1")
+    assert other.status_code == 429  # this address has used its three
+    fresh = client.post(url, {"email": "bob@example.com"}, REMOTE_ADDR="203.0.113.3")
+    assert fresh.status_code == 302

@@ -1,0 +1,86 @@
+"""Operations: JSON logs with a request id, /healthz's static check, and a friendly 503 when the database is gone."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.urls import reverse
+
+from apps.common.middleware import RequestIdFilter
+from apps.quiz import services
+from apps.quiz.forms import question_token
+from apps.quiz.models import Answer
+from tests.factories import make_card, make_deck
+
+
+@pytest.mark.django_db
+def test_every_response_carries_a_request_id_and_reuses_a_sane_incoming_one(client):
+    generated = client.get("/")["X-Request-ID"]
+    assert len(generated) == 32
+    assert client.get("/", HTTP_X_REQUEST_ID="lb-1234.abc")["X-Request-ID"] == "lb-1234.abc"
+    assert client.get("/", HTTP_X_REQUEST_ID="bad id\nwith newline")["X-Request-ID"] != "bad id\nwith newline"
+
+
+def test_log_lines_are_json_with_the_request_id():
+    from django.conf import settings
+    from django.utils.log import configure_logging
+
+    configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
+    handler = logging.getLogger().handlers[0]
+    record = logging.LogRecord("mlcourse.test", logging.WARNING, __file__, 1, "hello %s", ("world",), None)
+    RequestIdFilter().filter(record)
+    line = json.loads(handler.formatter.format(record))
+    assert line["message"] == "hello world" and line["level"] == "WARNING"
+    assert line["logger"] == "mlcourse.test" and line["request_id"] == "-" and "time" in line
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_missing_static_manifest(client, settings, tmp_path):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["static"] == "missing manifest"
+    call_command("collectstatic", "--noinput", verbosity=0)
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "static": "ok"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, student, htmx):
+    deck = make_deck()
+    for i in range(3):
+        make_card(deck=deck, answer=f"Answer {i}")
+    session = services.session_start(user=student, deck=deck, size=3, mode="recall", order="new")
+    client.force_login(student)
+    item = session.items.get(position=1)
+    url = reverse("quiz:item", args=[session.pk, 1])
+    data = {"token": question_token(item), "response": "My carefully typed answer"}
+
+    original = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict.update(HOST="127.0.0.1", PORT="1", OPTIONS={"connect_timeout": 2})
+    try:
+        page = client.post(url, data)
+        partial = client.post(url, data, **htmx)
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(original)
+
+    html = page.content.decode()
+    assert page.status_code == 503 and page["Retry-After"] == "5"
+    assert "Please try again in a moment" in html
+    assert "My carefully typed answer</textarea>" in html
+    assert f'action="{url}"' in html and 'name="token"' in html
+    assert partial.status_code == 503 and partial["HX-Retarget"] == "body"
+    assert Answer.objects.count() == 0
+
+    # The database is back: the kept form goes through as it is.
+    assert client.post(url, data).status_code == 303
+    assert Answer.objects.get().response == "My carefully typed answer"
