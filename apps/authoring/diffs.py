@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from html import escape
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString
 
 LABELS = {
     "kind": "Kind",
@@ -32,24 +32,28 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\s+|[^\s]+", text)
 
 
+def _join(pieces: list[SafeString]) -> SafeString:
+    return format_html_join("", "{}", ((piece,) for piece in pieces))
+
+
 def text_diff(old: str, new: str) -> SafeString:
     """`old` and `new` interleaved, removed words in <del>, added ones in <ins>."""
     a, b = _words(old), _words(new)
-    parts = []
+    pieces = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if op in {"delete", "replace"}:
-            parts.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
+            pieces.append(format_html("<del>{}</del>", "".join(a[i1:i2])))
         if op in {"insert", "replace"}:
-            parts.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
+            pieces.append(format_html("<ins>{}</ins>", "".join(b[j1:j2])))
         if op == "equal":
-            parts.append(escape("".join(a[i1:i2])))
-    return mark_safe("".join(parts))  # noqa: S308 - every piece is escaped above
+            pieces.append(conditional_escape("".join(a[i1:i2])))
+    return _join(pieces)
 
 
 def _list_diff(old: list[str], new: list[str]) -> SafeString:
-    removed = [f"<li><del>{escape(item)}</del></li>" for item in old if item not in new]
-    added = [f"<li><ins>{escape(item)}</ins></li>" for item in new if item not in old]
-    return mark_safe(f"<ul>{''.join(removed + added)}</ul>")  # noqa: S308 - items escaped
+    removed = [format_html("<li><del>{}</del></li>", item) for item in old if item not in new]
+    added = [format_html("<li><ins>{}</ins></li>", item) for item in new if item not in old]
+    return format_html("<ul>{}</ul>", _join(removed + added))
 
 
 def version_changes(old: dict | None, new: dict) -> list[FieldChange]:
@@ -63,7 +67,7 @@ def version_changes(old: dict | None, new: dict) -> list[FieldChange]:
         if isinstance(after, list) or isinstance(before, list):
             html = _list_diff(before or [], after or [])
         elif isinstance(after, bool) or isinstance(before, bool):
-            html = mark_safe("yes" if after else "no")  # noqa: S308 - a constant
+            html = conditional_escape("yes" if after else "no")
         else:
             html = text_diff(before or "", after or "")
         changes.append(FieldChange(label, html))

@@ -32,10 +32,9 @@ def _server():
 
 def embedded_url() -> str:
     server = _server()
-    # DATABASE_NAME is a constant of this module, not input.
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")  # noqa: S608
+    exists = server.psql("SELECT 1 FROM pg_database WHERE datname = 'mlcourse';")
     if "(1 row)" not in exists:
-        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+        server.psql("CREATE DATABASE mlcourse;")
     return server.get_uri(DATABASE_NAME)
 
 
