@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -77,3 +80,35 @@ def seeded(db):
     from django.core.management import call_command
 
     call_command("load_content", verbosity=0)
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole run: Playwright's sync API cannot start twice in a process."""
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"Chromium not found at {CHROMIUM}; `make test` installs Debian's chromium when it can")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in the test thread; the ORM calls
+    # made around it are still plain synchronous code.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -13,7 +13,7 @@ _TOKEN_MAX_AGE = 60 * 60 * 24 * 7
 
 class StartForm(forms.Form):
     size = forms.IntegerField(
-        label="Number of questions", min_value=1, max_value=50, initial=10, widget=forms.NumberInput(attrs={"size": 4})
+        label="Number of questions", min_value=1, max_value=50, initial=10
     )
     mode = forms.ChoiceField(
         label="Question type",

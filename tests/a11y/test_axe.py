@@ -1,0 +1,176 @@
+"""axe-core, in a real Chromium, finds no WCAG 2.2 A/AA violation on any main page or quiz state."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.a11y.conftest import AXE
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def _axe(page) -> list[dict]:
+    """The violations axe reports on the whole page as it is now (nothing excluded, the admin included)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        "(options) => axe.run(document, options).then(r => r.violations)",
+        {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]},
+    )
+
+
+def _describe(name: str, violations: list[dict]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"[{name}] {violation['id']} ({violation['impact']}): {violation['help']}")
+        for node in violation["nodes"]:
+            lines.append(f"    {' '.join(map(str, node['target']))}")
+            lines.append(f"        {node['html'][:300]}")
+            summary = (node.get("failureSummary") or "").replace("\n", "\n        ")
+            lines.append(f"        {summary}")
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def contexts(chromium, live_server, site):
+    """One browser context per person, signed in by session cookie.
+
+    bypass_csp: the site's Content-Security-Policy (script-src 'self') blocks axe, which Playwright
+    injects as an inline <script>. The audit contexts bypass it; `strict=True` gives one that
+    enforces it, to show the pages break no rule of the policy, so that what axe sees with the
+    policy bypassed is what a visitor gets with it enforced.
+    """
+    made = {}
+
+    def get(user: str | None, *, strict: bool = False, dark: bool = False):
+        if (user, strict, dark) not in made:
+            context = chromium.new_context(
+                bypass_csp=not strict, color_scheme="dark" if dark else "light", viewport={"width": 1280, "height": 900}
+            )
+            if user is not None:
+                context.add_cookies([{**site.session_cookie(user), "url": live_server.url}])
+            context.set_default_timeout(10_000)
+            made[user, strict, dark] = context
+        return made[user, strict, dark]
+
+    yield get
+    for context in made.values():
+        context.close()
+
+
+def test_every_page_passes_axe(live_server, site, contexts):
+    failures: list[str] = []
+    missing_math: list[str] = []
+
+    def audit(page, name: str, *, math: bool = False) -> None:
+        page.wait_for_load_state("load")
+        page.evaluate("document.fonts.ready")
+        if math and not page.locator(".katex-mathml math").count():
+            missing_math.append(name)
+        violations = _axe(page)
+        if violations:
+            failures.append(_describe(name, violations))
+        # axe skips what is hidden, so what closed <details> hold (answers, chart tables, shortcuts) gets its own run.
+        if page.locator("details:not([open])").count():
+            page.evaluate("() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; })")
+            violations = _axe(page)
+            if violations:
+                failures.append(_describe(f"{name}, details open", violations))
+
+    refused: list[str] = []
+    pages, strict_pages = {}, {}
+    for spec in site.pages:
+        if spec.user not in pages:
+            pages[spec.user] = contexts(spec.user).new_page()
+            strict_pages[spec.user] = contexts(spec.user, strict=True).new_page()
+        strict = strict_pages[spec.user]
+        strict.goto(f"{live_server.url}{spec.path}")
+        messages = strict.console_messages(filter="since-navigation")
+        refused += [f"[{spec.name}] {m.text}" for m in messages if "Content Security Policy" in m.text]
+        page = pages[spec.user]
+        response = page.goto(f"{live_server.url}{spec.path}")
+        assert response is not None and response.ok, f"{spec.name}: {spec.path} answered {response and response.status}"
+        audit(page, spec.name, math=spec.math)
+
+    # The states HTMX swaps in, as the student reaches them in the page rather than by URL.
+    page = pages["alice"]
+    page.goto(f"{live_server.url}{site.recall_quiz}")
+    page.get_by_label("Your answer").fill("It makes the logits larger")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    audit(page, "quiz feedback after an HTMX submit, free recall", math=True)
+    page.get_by_role("button", name="I was right").click()
+    expect(page.locator(".override-note")).to_be_visible()
+    audit(page, "quiz feedback after an override", math=True)
+
+    page.goto(f"{live_server.url}{site.choice_quiz}")
+    page.locator(".option").first.click()
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    audit(page, "quiz feedback after an HTMX submit, multiple choice")
+    page.locator("[data-next]").click()
+    expect(page.locator(".question-heading")).to_be_visible()
+    page.get_by_role("button", name="Show answer").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    page.locator("[data-next]").click()
+    expect(page.locator(".question-heading")).to_be_visible()
+    page.get_by_role("button", name="Check answer").click()  # no option chosen: the error state
+    expect(page.locator("#option-error")).to_be_visible()
+    audit(page, "quiz question with an error")
+    page.get_by_role("button", name="End the quiz here").click()
+    expect(page.locator(".summary")).to_be_visible()
+    audit(page, "quiz summary after ending early")
+
+    dashboard = pages["carol"]
+    dashboard.goto(f"{live_server.url}/cohorts/")
+    dashboard.get_by_role("link", name="Autumn 2026", exact=True).click()
+    dashboard.get_by_role("link", name="Item statistics").click()
+    expect(dashboard.locator("table.items")).to_be_visible()
+    audit(dashboard, "cohort dashboard, item statistics after an HTMX tab switch")
+
+    card_form = f"{live_server.url}{site.pages[-1].path}"
+    admin = pages["carol"]
+    admin.goto(card_form)
+    admin.locator("#id_answer").fill("The ratio $\\frac{a}{b}$, scaled.")
+    expect(admin.locator("#card-preview .katex mfrac")).to_have_count(1)
+    admin.get_by_label("A student's answer").fill("q = round(r/s) + z")
+    admin.get_by_role("button", name="Grade it").click()
+    expect(admin.locator(".grader-result")).to_be_visible()
+    audit(admin, "admin card form, preview and grader after typing", math=True)
+
+    # The admin follows the system's dark mode, and the authoring styles must follow it too.
+    admin = contexts("carol", dark=True).new_page()
+    admin.goto(card_form)
+    admin.locator("#id_question").fill("What is $q$ when the field is `code` and the answer is empty?")
+    admin.locator("#id_answer").fill("")
+    expect(admin.locator("#card-preview .empty")).to_be_visible()
+    admin.get_by_label("A student's answer").fill("no idea")
+    admin.get_by_role("button", name="Grade it").click()
+    expect(admin.locator(".grader-result")).to_be_visible()
+    audit(admin, "admin card form, dark mode", math=True)
+
+    visitor = pages[None]
+    visitor.goto(f"{live_server.url}/accounts/signup/")
+    visitor.get_by_label("Username").fill("dora")
+    visitor.get_by_label("Email").fill("dora@example.com")
+    visitor.get_by_label("Password", exact=True).fill("short")
+    visitor.get_by_label("Password confirmation").fill("different")
+    visitor.get_by_role("button", name="Create account").click()
+    expect(visitor.locator(".errorlist").first).to_be_visible()
+    audit(visitor, "sign up with errors")
+    visitor.goto(f"{live_server.url}/accounts/login/")
+    visitor.get_by_label("Username").fill("alice")
+    visitor.get_by_label("Password").fill("not the password")
+    visitor.get_by_role("button", name="Sign in").click()
+    expect(visitor.locator(".form-errors")).to_be_visible()
+    audit(visitor, "sign in with errors")
+
+    problems = []
+    if failures:
+        problems.append("axe found WCAG violations:\n" + "\n\n".join(failures))
+    if missing_math:
+        problems.append(f"KaTeX MathML (.katex-mathml math) missing on: {', '.join(missing_math)}")
+    if refused:
+        problems.append("the CSP refused something, so the bypassed audit saw another page:\n" + "\n".join(refused))
+    assert not problems, "\n\n".join(problems)

@@ -1,0 +1,70 @@
+"""The Nu Html Checker (vnu) finds no error in the HTML the server sends for any main page or form error state."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+from django.test import Client
+from django.utils.text import slugify
+
+from tests.conftest import PASSWORD
+
+
+def _client(site, user: str | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(site.users[user])
+    return client
+
+
+def test_every_page_is_valid_html(vnu, site, tmp_path):
+    clients: dict[str | None, Client] = {}
+    documents: dict[str, bytes] = {}
+    for spec in site.pages:
+        client = clients.setdefault(spec.user, _client(site, spec.user))
+        response = client.get(spec.path)
+        assert response.status_code == 200, f"{spec.name}: {spec.path} answered {response.status_code}"
+        # The raw bytes as served, not the DOM a browser rebuilds from them: vnu must see our mistakes.
+        documents[spec.name] = response.content
+
+    visitor, alice = clients[None], clients["alice"]
+    documents["sign up with errors"] = visitor.post(
+        "/accounts/signup/",
+        {"username": "dora", "email": "dora@example.com", "password1": "short", "password2": "different"},
+    ).content
+    documents["sign in with errors"] = visitor.post(
+        "/accounts/login/", {"username": "alice", "password": PASSWORD + "-wrong", "next": "/progress/"}
+    ).content
+    for name in ("sign up with errors", "sign in with errors"):
+        assert b"form-errors" in documents[name], f"{name}: the form shows no error"
+    page = alice.get(site.choice_quiz).content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page).group(1)
+    response = alice.post(f"{site.choice_quiz}q/1/", {"token": token})
+    assert response.status_code == 422, "a question sent back without an option should be an error"
+    documents["quiz question with an error"] = response.content
+
+    files = {}
+    for name, content in documents.items():
+        path = tmp_path / f"{slugify(name)}.html"
+        path.write_bytes(content)
+        files[path.name] = name
+
+    # One JVM for every document: starting Java is most of vnu's time.
+    result = subprocess.run(  # noqa: S603 - a fixed command on files this test wrote
+        [*vnu, "--format", "json", "--exit-zero-always", "--stdout", *map(str, tmp_path.glob("*"))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    messages = json.loads(result.stdout)["messages"]
+    errors = [m for m in messages if m.get("type") in {"error", "non-document-error"}]
+    lines = []
+    for m in errors:
+        document = files.get(m.get("url", "").rsplit("/", 1)[-1], m.get("url"))
+        extract = (m.get("extract") or "").strip().replace("\n", "\n    ")
+        lines.append(f"[{document}] line {m.get('lastLine', '?')}: {m.get('message')}\n    {extract}")
+    assert not errors, f"vnu found {len(errors)} error(s) in {len(files)} documents:\n" + "\n".join(lines)
