@@ -104,18 +104,21 @@ def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[st
     return flags
 
 
-def cohort_matrix(*, cohort: Cohort, now: datetime | None = None) -> tuple[list[AssignedDeck], list[StudentRow]]:
-    """One row per student, one cell per assigned deck. Four queries, whatever the cohort's size."""
+def cohort_matrix(
+    *, cohort: Cohort, now: datetime | None = None, student_id: int | None = None
+) -> tuple[list[AssignedDeck], list[StudentRow]]:
+    """One row per student (or only `student_id`'s), one cell per assigned deck. Four queries, whatever the size."""
     now = now or timezone.now()
     decks = assigned_decks(cohort=cohort)
     index = {deck.deck_id: i for i, deck in enumerate(decks)}
+    enrolled = members(cohort=cohort) if student_id is None else members(cohort=cohort).filter(student_id=student_id)
     rows = {
         m.student_id: StudentRow(
             m.student_id, m.student.get_username(), m.joined_at, [Cell(cards=d.cards) for d in decks]
         )
-        for m in members(cohort=cohort).select_related("student").only("student_id", "joined_at", "student__username")
+        for m in enrolled.select_related("student").only("student_id", "joined_at", "student__username")
     }
-    member_ids = members(cohort=cohort).values("student_id")
+    member_ids = enrolled.values("student_id")
     for stat in StudentDeckStat.objects.filter(user__in=member_ids).values_list(
         "user_id", "deck_id", "cards_attempted", "attempts", "score_sum", "last_answered_at"
     ):
@@ -199,11 +202,8 @@ class ItemRow:
 # Every query takes the cohort's active students as
 #   user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
 _ITEM_TOTALS_SQL = """
-SELECT s.card_id, sum(s.attempts), count(*), sum(s.score_sum), sum(s.overrides)
-FROM quiz_studentcardstat s
-WHERE s.user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
-  AND s.deck_id = ANY(%(decks)s)
-GROUP BY s.card_id
+SELECT card_id, attempts, students, score_sum, overrides
+FROM cohorts_cohortcardstat WHERE cohort_id = %(cohort)s AND attempts > 0
 """
 # Moodle's discrimination index: the correlation, over students, between the score on
 # this card and the score on the rest (here the mean of the student's other cards).
@@ -217,21 +217,20 @@ WITH totals AS (
 )
 SELECT s.card_id, corr(s.score_sum / s.attempts, (t.total - s.score_sum / s.attempts) / (t.n - 1))
 FROM quiz_studentcardstat s JOIN totals t ON t.user_id = s.user_id
-WHERE t.n > 1 AND s.card_id = ANY(%(cards)s)
+WHERE t.n > 1 AND s.deck_id = ANY(%(decks)s)
+  -- NULL: every card, which PostgreSQL answers with a (parallel) sequential scan, faster than the index.
+  AND (%(cards)s::bigint[] IS NULL OR s.card_id = ANY(%(cards)s))
 GROUP BY s.card_id
 """
+# Free-recall answers are shown folded, as counted; options as they were offered.
 _WRONG_SQL = """
-SELECT card_id, mode, response, n FROM (
-    SELECT a.card_id, a.mode, CASE WHEN a.mode = 'choice' THEN min(a.response) ELSE a.response_key END AS response,
-           count(*) AS n,
-           row_number() OVER (PARTITION BY a.card_id, a.mode ORDER BY count(*) DESC, a.response_key) AS rank
-    FROM quiz_answer a
-    WHERE a.card_id = ANY(%(cards)s)
-      AND a.user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
-      AND a.final_verdict <> 'correct' AND a.response_key <> ''
-    GROUP BY a.card_id, a.mode, a.response_key
+SELECT card_id, mode, response_key, sample, count FROM (
+    SELECT card_id, mode, response_key, sample, count,
+           row_number() OVER (PARTITION BY card_id, mode ORDER BY count DESC, response_key) AS rank
+    FROM cohorts_cohortresponsestat
+    WHERE cohort_id = %(cohort)s AND count > 0 AND card_id = ANY(%(cards)s)
 ) ranked WHERE rank <= %(top)s
-ORDER BY card_id, mode, n DESC
+ORDER BY card_id, mode, count DESC
 """
 
 ITEM_SORTS = ("facility", "-facility", "discrimination", "-discrimination", "-attempts", "attempts", "-overrides")
@@ -256,7 +255,11 @@ def _item_sort_key(key: str):
 def cohort_items(
     *, cohort: Cohort, sort: str = "facility", offset: int = 0, limit: int | None = 50, top: int = 3
 ) -> tuple[list[ItemRow], int]:
-    """Item statistics of the assigned decks' cards, hardest first by default; (rows, total). Five queries."""
+    """Item statistics of the assigned decks' cards, hardest first by default; (rows, total). Five queries.
+
+    Totals and wrong answers come from the cohort's running totals; discrimination is computed
+    live, for the listed cards only unless the sort needs every card.
+    """
     sort = sort if sort in ITEM_SORTS else "facility"
     decks = assigned_decks(cohort=cohort)
     deck_ids = [d.deck_id for d in decks]
@@ -279,7 +282,7 @@ def cohort_items(
         if not needs_all:
             ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
         chosen = ordered if needs_all or limit is None else ordered[offset : offset + limit]
-        _discrimination(cursor, params, {row.card_id: row for row in chosen})
+        _discrimination(cursor, params, {row.card_id: row for row in chosen}, every_card=len(chosen) == len(ordered))
         if needs_all:
             ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
             chosen = ordered if limit is None else ordered[offset : offset + limit]
@@ -287,14 +290,17 @@ def cohort_items(
     return chosen, len(ordered)
 
 
-def _discrimination(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
-    cursor.execute(_DISCRIMINATION_SQL, {**params, "cards": list(rows)})
+def _discrimination(cursor, params: dict, rows: dict[int, ItemRow], *, every_card: bool) -> None:
+    cursor.execute(_DISCRIMINATION_SQL, {**params, "cards": None if every_card else list(rows)})
     for card_id, value in cursor.fetchall():
-        rows[card_id].discrimination = value
+        if card_id in rows:
+            rows[card_id].discrimination = value
 
 
 def _wrong_answers(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
     cursor.execute(_WRONG_SQL, {**params, "cards": list(rows)})
-    for card_id, mode, response, count in cursor.fetchall():
-        target = rows[card_id].wrong_answers if mode == "recall" else rows[card_id].wrong_options
-        target.append((response, count))
+    for card_id, mode, key, sample, count in cursor.fetchall():
+        if mode == "recall":
+            rows[card_id].wrong_answers.append((key, count))
+        else:
+            rows[card_id].wrong_options.append((sample, count))

@@ -70,3 +70,40 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck} for {self.cohort}"
+
+
+class CohortCardStat(models.Model):
+    """Running totals of the cohort's current students' answers on one card, for item statistics."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="+")
+    card = models.ForeignKey("content.Card", on_delete=models.CASCADE, related_name="+")
+    attempts = models.IntegerField(default=0)
+    students = models.IntegerField(default=0)
+    score_sum = models.FloatField(default=0)
+    overrides = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["cohort", "card"], name="cohort_card_stat_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.cohort_id}/{self.card_id}: {self.attempts}"
+
+
+class CohortResponseStat(models.Model):
+    """How often the cohort's current students gave one wrong answer (folded) to one card."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="+")
+    card = models.ForeignKey("content.Card", on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=10)
+    response_key = models.CharField(max_length=200)
+    count = models.IntegerField(default=0)
+    sample = models.TextField(help_text="One response as written, shown for multiple-choice options.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["cohort", "card", "mode", "response_key"], name="cohort_response_unique")
+        ]
+        indexes = [models.Index(fields=["cohort", "card"], condition=Q(count__gt=0), name="cohort_response_live")]
+
+    def __str__(self) -> str:
+        return f"{self.cohort_id}/{self.card_id} {self.response_key!r}: {self.count}"

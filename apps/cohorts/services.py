@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from apps.content.models import Deck
 
+from .aggregates import cohort_stats_move
 from .models import Assignment, Cohort, Membership, new_join_code
 
 
@@ -66,19 +67,30 @@ def normalise_code(code: str) -> str:
     return "".join(code.split()).upper().replace("-", "")
 
 
+def cohort_for_code(code: str) -> Cohort | None:
+    code = normalise_code(code)
+    # An invite link can carry anything, and PostgreSQL refuses a NUL byte in a query rather than not matching it.
+    if "\x00" in code:
+        return None
+    return Cohort.objects.filter(join_code=code).first()
+
+
 def cohort_join(*, student: AbstractBaseUser, code: str) -> Membership:
     """Enrols the student in the cohort the code belongs to; joining again after removal re-enrols."""
-    cohort = Cohort.objects.filter(join_code=normalise_code(code)).first()
+    cohort = cohort_for_code(code)
     if cohort is None:
         raise CohortError("That code does not match any cohort. Check it with your instructor.")
     if cohort.instructors.filter(pk=student.pk).exists():
         raise CohortError(f"You teach {cohort.name}; instructors do not join as students.")
     with transaction.atomic():
         membership, created = Membership.objects.select_for_update().get_or_create(cohort=cohort, student=student)
-        if not created and membership.removed_at is not None:
+        rejoined = not created and membership.removed_at is not None
+        if rejoined:
             membership.removed_at = None
             membership.joined_at = timezone.now()
             membership.save(update_fields=["removed_at", "joined_at"])
+        if created or rejoined:
+            cohort_stats_move(cohort_id=cohort.pk, user_id=student.pk, joining=True)
     return membership
 
 
@@ -88,6 +100,7 @@ def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
         if membership.removed_at is None:
             membership.removed_at = timezone.now()
             membership.save(update_fields=["removed_at"])
+            cohort_stats_move(cohort_id=cohort.pk, user_id=student_id, joining=False)
     return membership
 
 

@@ -54,9 +54,13 @@ def cohort_create(request: HttpRequest) -> HttpResponse:
     return render(request, "cohorts/new.html", {"form": form}, status=422 if form.errors else 200)
 
 
+# Far beyond any real page, and keeps (page - 1) * PAGE_SIZE a valid SQL OFFSET (a bigint).
+MAX_PAGE = 1_000_000
+
+
 def _int(value: str | None, default: int = 1) -> int:
     try:
-        return max(1, int(value or default))
+        return min(max(1, int(value or default)), MAX_PAGE)
     except ValueError:
         return default
 
@@ -113,8 +117,8 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
     answers, total = selectors.student_answers(
         cohort=cohort, student_id=student_id, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE
     )
-    decks, rows = analytics.cohort_matrix(cohort=cohort)
-    row = next((r for r in rows if r.student_id == student_id), None)
+    decks, rows = analytics.cohort_matrix(cohort=cohort, student_id=student_id)
+    row = rows[0] if rows else None
     return render(
         request,
         "cohorts/student.html",
@@ -224,7 +228,7 @@ def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
     """Join with a code typed in, or through an invite link that carries it."""
     form = JoinForm(request.POST or None, initial={"code": code})
-    cohort = Cohort.objects.filter(join_code=services.normalise_code(code)).first() if code else None
+    cohort = services.cohort_for_code(code) if code else None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")

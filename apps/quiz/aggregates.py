@@ -10,7 +10,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 
-from .models import Answer
+from .models import Answer, Verdict
+from .signals import answer_recorded, answer_rescored
 
 _CARD_UPSERT = """
 INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
@@ -91,6 +92,7 @@ def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
                 "mean_delta": score_sum / attempts - previous_mean,
             },
         )
+    answer_recorded.send(sender=Answer, answer=answer, first_on_card=attempts == 1)
 
 
 def stats_record_override(*, answer: Answer, score_before: float, overridden_before: bool) -> None:
@@ -99,6 +101,17 @@ def stats_record_override(*, answer: Answer, score_before: float, overridden_bef
     overrides = int(bool(answer.override_verdict)) - int(overridden_before)
     if not delta and not overrides:
         return
+    # An override sets the final score to exactly 1 or 0, so the verdict it replaced can be told from it.
+    verdict_before = (
+        (Verdict.CORRECT if score_before == 1.0 else Verdict.INCORRECT) if overridden_before else answer.auto_verdict
+    )
+    answer_rescored.send(
+        sender=Answer,
+        answer=answer,
+        score_delta=delta,
+        overrides_delta=overrides,
+        wrong_before=verdict_before != Verdict.CORRECT,
+    )
     params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
     with connection.cursor() as cursor:
         cursor.execute(_CARD_ADJUST, params)

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from apps.cohorts import analytics, charts
+from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.cohorts.models import Assignment, Cohort, Membership
 from apps.content.services import card_version_record
 from apps.quiz.aggregates import stats_rebuild
@@ -69,6 +70,7 @@ def cohort():
         for card in (c1, c2, c3):
             _answer(outsider, card, 0.0, response="Outsider")
     stats_rebuild()
+    cohort_stats_rebuild()
     for card, until in ((c1, NOW + timedelta(days=3)), (c2, NOW - timedelta(hours=1))):
         CardState.objects.create(user=s1, card=card, deck=deck, due=NOW, state=2, stability=5, mastered_until=until)
     return cohort

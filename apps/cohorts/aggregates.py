@@ -1,0 +1,128 @@
+"""Per-cohort running totals for item statistics, kept in step with answers, overrides and enrolment.
+
+They hold only the cohort's current students: joining adds a student's history, removing takes
+it away. `cohort_stats_rebuild` recomputes them from the raw answers (the tests compare the two).
+Every change for one student takes an advisory lock on that student, so an answer and a
+join or removal of the same student never both count (or both miss) the same answer.
+"""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+
+from apps.quiz.models import Answer, Verdict
+
+_LOCK_STUDENT = "SELECT pg_advisory_xact_lock(7468, %(user)s)"
+
+_ANSWER_CARD = """
+INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
+SELECT m.cohort_id, %(card)s, 1, %(first)s, %(score)s, %(overrides)s
+FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
+ON CONFLICT (cohort_id, card_id) DO UPDATE SET
+    attempts = cohorts_cohortcardstat.attempts + 1,
+    students = cohorts_cohortcardstat.students + EXCLUDED.students,
+    score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
+    overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
+"""
+
+_RESPONSE = """
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
+SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s
+FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL AND %(counts)s
+ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
+    count = cohorts_cohortresponsestat.count + EXCLUDED.count
+"""
+
+_RESCORE_CARD = """
+UPDATE cohorts_cohortcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
+WHERE card_id = %(card)s AND cohort_id IN (
+    SELECT cohort_id FROM cohorts_membership WHERE student_id = %(user)s AND removed_at IS NULL
+)
+"""
+
+# Joining (sign +1) or leaving (sign -1) moves one student's whole history in or out of a cohort.
+_MOVE_CARDS = """
+INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
+SELECT %(cohort)s, s.card_id, %(sign)s * s.attempts, %(sign)s, %(sign)s * s.score_sum, %(sign)s * s.overrides
+FROM quiz_studentcardstat s WHERE s.user_id = %(user)s
+ON CONFLICT (cohort_id, card_id) DO UPDATE SET
+    attempts = cohorts_cohortcardstat.attempts + EXCLUDED.attempts,
+    students = cohorts_cohortcardstat.students + EXCLUDED.students,
+    score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
+    overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
+"""
+_MOVE_RESPONSES = """
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
+SELECT %(cohort)s, a.card_id, a.mode, a.response_key, %(sign)s * count(*), min(a.response)
+FROM quiz_answer a
+WHERE a.user_id = %(user)s AND a.final_verdict <> 'correct' AND a.response_key <> ''
+GROUP BY a.card_id, a.mode, a.response_key
+ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
+    count = cohorts_cohortresponsestat.count + EXCLUDED.count
+"""
+
+# Each statement takes %(cohort)s: one cohort's totals, or every cohort's when it is None.
+REBUILD_SQL = [
+    "DELETE FROM cohorts_cohortcardstat WHERE (%(cohort)s::bigint IS NULL OR cohort_id = %(cohort)s)",
+    "DELETE FROM cohorts_cohortresponsestat WHERE (%(cohort)s::bigint IS NULL OR cohort_id = %(cohort)s)",
+    """
+    INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
+    SELECT m.cohort_id, s.card_id, sum(s.attempts), count(*), sum(s.score_sum), sum(s.overrides)
+    FROM cohorts_membership m JOIN quiz_studentcardstat s ON s.user_id = m.student_id
+    WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
+    GROUP BY m.cohort_id, s.card_id
+    """,
+    """
+    INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
+    SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*), min(a.response)
+    FROM cohorts_membership m JOIN quiz_answer a ON a.user_id = m.student_id
+    WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
+      AND a.final_verdict <> 'correct' AND a.response_key <> ''
+    GROUP BY m.cohort_id, a.card_id, a.mode, a.response_key
+    """,
+]
+
+
+def _is_wrong(answer: Answer) -> bool:
+    return answer.final_verdict != Verdict.CORRECT and bool(answer.response_key)
+
+
+def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs) -> None:
+    params = {
+        "user": answer.user_id, "card": answer.card_id, "first": int(first_on_card), "score": answer.final_score,
+        "overrides": int(bool(answer.override_verdict)), "mode": answer.mode, "key": answer.response_key,
+        "delta": 1, "sample": answer.response, "counts": _is_wrong(answer),
+    }  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_STUDENT, params)
+        cursor.execute(_ANSWER_CARD, params)
+        # Run even for a right answer (it then inserts nothing): the same queries for every submit.
+        cursor.execute(_RESPONSE, params)
+
+
+def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_delta: int, wrong_before: bool, **kw):
+    params = {
+        "user": answer.user_id, "card": answer.card_id, "delta": score_delta, "overrides": overrides_delta,
+        "mode": answer.mode, "key": answer.response_key, "sample": answer.response,
+    }  # fmt: skip
+    wrong_after = _is_wrong(answer)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_STUDENT, params)
+        cursor.execute(_RESCORE_CARD, params)
+        if answer.response_key and wrong_before != wrong_after:
+            cursor.execute(_RESPONSE, {**params, "delta": 1 if wrong_after else -1, "counts": True})
+
+
+def cohort_stats_move(*, cohort_id: int, user_id: int, joining: bool) -> None:
+    """Adds (joining) or takes away (leaving) one student's history; call inside the membership change."""
+    params = {"cohort": cohort_id, "user": user_id, "sign": 1 if joining else -1}
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_STUDENT, params)
+        cursor.execute(_MOVE_CARDS, params)
+        cursor.execute(_MOVE_RESPONSES, params)
+
+
+def cohort_stats_rebuild(*, cohort_id: int | None = None) -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        for statement in REBUILD_SQL:
+            cursor.execute(statement, {"cohort": cohort_id})
