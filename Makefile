@@ -11,7 +11,7 @@ export DEBUG ?= 1
 WITH_DB := $(PY) -m apps.common.devdb exec
 MANAGE  := $(WITH_DB) $(PY) manage.py
 
-.PHONY: install run serve setup test lint format bench browser db-url db-stop shell clean
+.PHONY: install run serve setup test lint format bench backup restore browser db-url db-stop shell clean
 
 $(VENV)/.installed: requirements.lock requirements-dev.lock pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,8 +27,10 @@ install: $(VENV)/.installed node_modules/.installed
 ## Migrate, load the seed decks, create the demo accounts: everything but serving.
 setup: install
 	$(MANAGE) migrate --noinput
+	$(MANAGE) createcachetable
 	$(MANAGE) load_content
 	$(MANAGE) create_demo_accounts
+	$(MANAGE) create_demo_cohort
 
 run: setup
 	@echo "Serving on http://$(HOST):$(PORT)/  (demo accounts: student / learn-ml-2026, instructor / teach-ml-2026)"
@@ -45,9 +47,23 @@ browser:
 test: install browser
 	$(WITH_DB) $(PY) -m pytest $(PYTEST_ARGS)
 
+## Answer throughput under 32 clients against gunicorn, and cohort dashboards over 1,000,000 answers,
+## on a throwaway <database>_bench (tests/bench/). Options: make bench BENCH_ARGS="answers --seconds 30".
+bench: install
+	$(WITH_DB) $(PY) -m tests.bench $(BENCH_ARGS)
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/bandit --quiet --recursive --severity-level medium apps mlcourse
+
+## pg_dump of the database (custom format) into var/backups/; `make restore FILE=...` into an empty database.
+backup: install
+	$(MANAGE) backup_db
+
+restore: install
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=var/backups/mlcourse-....dump"; exit 2; }
+	$(MANAGE) restore_db "$(FILE)"
 
 format: install
 	$(VENV)/bin/ruff check --fix .

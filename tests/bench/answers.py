@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 
 from .cpu import CpuMeter
-from .loadgen import HttpClient, HttpError, Recorder, Response, hammer, percentile, run_users
+from .loadgen import HttpClient, HttpError, Response, hammer, run_users
+from .record import Recorder, percentile
 from .server import Target
 
 PAIR_FRACTION = 0.10
@@ -93,13 +94,14 @@ async def student(user: dict, params: dict, recorder: Recorder, ready: Callable[
         await _take_quizzes(client, twin, rng, params["decks"], until=answers_end, recorder=recorder)
         await hammer(client, "/healthz", until=plan.healthz_window(start)[1], recorder=recorder, name="healthz")
     finally:
+        recorder.counts["resends"] += client.resends + twin.resends
         await client.close()
         await twin.close()
 
 
 async def _log_in(client: HttpClient, username: str, password: str) -> None:
     page = await client.get("/accounts/login/?next=/")
-    token = CSRF_INPUT.search(page.text())
+    token = CSRF_INPUT.search(page.text)
     if page.status != 200 or token is None:
         raise RuntimeError(f"login page: status {page.status}, CSRF input {'found' if token else 'missing'}")
     form = {"username": username, "password": password, "csrfmiddlewaretoken": token[1], "next": "/"}
@@ -125,9 +127,10 @@ async def _take_quizzes(
                 continue
             page = await client.get(quiz_url)
             recorder.response("question", page, sample=False)
-            question = parse_question(page.text()) if page.status == 200 else None
+            html = page.text if page.status == 200 else ""
+            question = parse_question(html)
             if question is None:
-                if page.status == 200 and 'class="summary"' not in page.text():
+                if page.status == 200 and 'class="summary"' not in html:
                     recorder.failures["question", "neither a question nor the summary"] += 1
                 quiz_url = None  # finished (or broken): start another
                 continue
@@ -151,7 +154,7 @@ async def _start_quiz(client: HttpClient, deck: str, recorder: Recorder) -> str 
 
 def _feedback_of(response: Response) -> str:
     # Each render masks the CSRF token afresh; everything else of the feedback must match.
-    return CSRF_INPUT.sub("", response.text())
+    return CSRF_INPUT.sub("", response.text)
 
 
 async def _answer(
@@ -186,9 +189,14 @@ async def _answer(
         statuses = "/".join(str(response.status) for response in responses)
         recorder.failures["answer", f"status {statuses} or no feedback in the response"] += 1
         return False
-    if pair and _feedback_of(responses[0]) != _feedback_of(responses[1]):
-        recorder.failures["answer", "the two submits of a pair got different feedback"] += 1
-        return False
+    if pair:
+        first, second = responses
+        if _feedback_of(first) != _feedback_of(second):
+            recorder.failures["answer", "the two submits of a pair got different feedback"] += 1
+            return False
+        # Both in flight at once: the server really had to settle a race, not just find the stored answer.
+        if max(first.started, second.started) < min(first.started + first.elapsed, second.started + second.elapsed):
+            recorder.counts["pairs overlapping"] += 1
     recorder.keys["accepted"].add(question.key)
     return True
 
@@ -243,9 +251,13 @@ def report(recorder: Recorder, start: float, plan: Plan) -> bool:
     bad = Counter({key: n for key, n in recorder.statuses.items() if not 200 <= key[1] < 400})
     server_errors = sum(n for (_name, status), n in bad.items() if status >= 500)
     print(f"requests: {dict(sorted(Counter(name for name, _ in recorder.statuses.elements()).items()))}")
-    print(f"answer POSTs measured: {len(answers)} ({len(operations)} answers; {recorder.counts['pairs']} pairs in all)")
+    pairs, overlapping = recorder.counts["pairs"], recorder.counts["pairs overlapping"]
+    print(f"answer POSTs measured: {len(answers)} for {len(operations)} answers")
+    print(f"double submits: {pairs} pairs, {overlapping} of them in flight together (a mismatch is a failure)")
     print(f"answer latency ms: p90={percentile(answers, 0.9) * 1000:.1f} max={max(answers, default=0) * 1000:.1f}")
     print(f"healthz latency ms: p50={percentile(healthz, 0.5) * 1000:.1f} p99={percentile(healthz, 0.99) * 1000:.1f}")
+    if recorder.counts["resends"]:
+        print(f"requests resent after gunicorn closed a kept-alive connection: {recorder.counts['resends']}")
     for (name, status), count in sorted(bad.items()):
         print(f"error response: {name} {status} x{count}")
     for (name, reason), count in sorted(recorder.failures.items()):

@@ -14,10 +14,11 @@ import multiprocessing
 import signal
 import time
 import traceback
-from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlencode
+
+from .record import Recorder
 
 HOST = "127.0.0.1"
 # Reopen a connection left idle this long instead of racing gunicorn's keep-alive timeout (2 s at least).
@@ -42,6 +43,7 @@ class Response:
     started: float
     elapsed: float
 
+    @property
     def text(self) -> str:
         return self.body.decode("utf-8", "replace")
 
@@ -93,7 +95,7 @@ class HttpClient:
                 await self._open()
                 fresh, self.resends = True, self.resends + 1
                 continue
-            except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError, IndexError) as exc:
                 await self.close()
                 raise HttpError(f"{method} {path}: {type(exc).__name__} {exc}") from None
             elapsed = time.monotonic() - started
@@ -139,7 +141,9 @@ class HttpClient:
                     self._store_cookie(value)
                 else:
                     headers[name] = value
-        if "content-length" in headers:
+        if status in {204, 304} or status < 200:
+            body = b""
+        elif "content-length" in headers:
             body = await reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
             body = await self._read_chunked()
@@ -166,43 +170,6 @@ class HttpClient:
             self.cookies[name] = cookie
 
 
-@dataclass
-class Recorder:
-    """What users saw; picklable, merged across processes. Times are time.monotonic(), shared by processes."""
-
-    samples: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
-    statuses: Counter = field(default_factory=Counter)  # (name, status) -> responses
-    failures: Counter = field(default_factory=Counter)  # (name, reason) -> count
-    counts: Counter = field(default_factory=Counter)
-    keys: dict[str, set] = field(default_factory=lambda: defaultdict(set))
-
-    def response(self, name: str, response: Response, *, sample: bool = True) -> None:
-        self.statuses[name, response.status] += 1
-        if sample:
-            self.samples[name].append((response.started, response.elapsed))
-
-    def merge(self, other: Recorder) -> None:
-        for name, samples in other.samples.items():
-            self.samples[name].extend(samples)
-        self.statuses.update(other.statuses)
-        self.failures.update(other.failures)
-        self.counts.update(other.counts)
-        for name, keys in other.keys.items():
-            self.keys[name] |= keys
-
-    def window(self, name: str, start: float, end: float) -> list[float]:
-        """Latencies (s) of the `name` requests that started in [start, end)."""
-        return [elapsed for started, elapsed in self.samples.get(name, ()) if start <= started < end]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile; nan for no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
-
-
 async def hammer(client: HttpClient, path: str, *, until: float, recorder: Recorder, name: str) -> None:
     """GET `path` back to back until `until`."""
     for _request in range(10_000_000):
@@ -212,6 +179,7 @@ async def hammer(client: HttpClient, path: str, *, until: float, recorder: Recor
             response = await client.get(path)
         except HttpError as exc:
             recorder.failures[name, str(exc)] += 1
+            await asyncio.sleep(0.05)  # a server that is down must not turn this into a busy loop
             continue
         recorder.response(name, response)
 

@@ -22,8 +22,6 @@ LOG_FILE = PROJECT_DIR / "var" / "bench" / "gunicorn.log"
 HOST = "127.0.0.1"
 STUDENT_PASSWORD = "bench-student-2026"
 STUDENT_PREFIX = "bench-student-"
-# Persistent connections for the bench's gunicorn unless the caller chose: see gunicorn.conf.py for the budget.
-DEFAULT_CONN_MAX_AGE = "60"
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 15.0
 
@@ -88,7 +86,6 @@ def server_environment(database_url: str) -> dict[str, str]:
         DATABASE_URL=database_url,
         HOST=HOST,
     )
-    env.setdefault("DB_CONN_MAX_AGE", DEFAULT_CONN_MAX_AGE)
     return env
 
 
@@ -108,10 +105,11 @@ def prepare(database_url: str, *, students: int) -> tuple[dict[str, str], list[s
     from django.core.management import call_command
     from django.db import connections
 
-    from apps.content.models import Deck
+    from apps.content.models import Card, Deck
 
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("load_content", verbosity=1)
+    call_command("createcachetable", verbosity=0)  # a database cache, if configured, needs its table
+    call_command("load_content", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     user_model = get_user_model()
     # One PBKDF2 hash for all: seeding stays fast, and every login still verifies it in full.
@@ -122,7 +120,7 @@ def prepare(database_url: str, *, students: int) -> tuple[dict[str, str], list[s
     )
     slugs = list(Deck.objects.order_by("slug").values_list("slug", flat=True))
     connections.close_all()  # the bench process holds no connection while gunicorn is measured
-    print(f"seeded {len(usernames)} students, decks: {', '.join(slugs)}", flush=True)
+    print(f"seeded {Card.objects.count()} cards in decks {', '.join(slugs)}; {len(usernames)} students", flush=True)
     return env, usernames, slugs
 
 
@@ -132,12 +130,12 @@ def describe_gunicorn(env: dict[str, str]) -> str:
     os.environ.update(env)
     try:
         conf = runpy.run_path(str(PROJECT_DIR / "gunicorn.conf.py"))
+        conn_max_age = os.environ.get("DB_CONN_MAX_AGE", "0")  # the config may supply the default
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    keys = ("worker_class", "workers", "threads", "keepalive", "max_requests", "max_requests_jitter", "preload_app")
-    settings = " ".join(f"{key}={conf.get(key)}" for key in keys)
-    return f"gunicorn: {settings} DB_CONN_MAX_AGE={env.get('DB_CONN_MAX_AGE', '0')}"
+    keys = ("worker_class", "workers", "threads", "reuse_port", "keepalive", "max_requests", "preload_app")
+    return "gunicorn: " + " ".join(f"{key}={conf.get(key)}" for key in keys) + f" DB_CONN_MAX_AGE={conn_max_age}"
 
 
 def _free_port() -> int:
