@@ -13,9 +13,12 @@ from .forms import SignupForm
 
 
 def safe_next(request: HttpRequest, default: str = "/") -> str:
-    """The `next` target if it stays on this site, else `default`."""
+    """The `next` target if it is a path on this site, else `default`."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    # Only a path: redirect() takes a bare word such as "next=foo" for a view name and fails on it (a 500).
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return default
 

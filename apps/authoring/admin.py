@@ -9,15 +9,18 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
 
+from apps.accounts.forms import AdminSignInForm
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 from apps.quiz.models import Answer
+from apps.quiz.services import card_moved
 
 from . import views
-from .forms import CardAdminForm, DistractorForm
+from .forms import AliasFormSet, CardAdminForm, DistractorForm
 from .services import deck_export
 from .transfer import to_csv, to_json
 
+admin.site.login_form = AdminSignInForm
 admin.site.site_header = "mlcourse authoring"
 admin.site.site_title = "mlcourse admin"
 admin.site.index_title = "Course content"
@@ -25,6 +28,7 @@ admin.site.index_title = "Course content"
 
 class AliasInline(admin.TabularInline):
     model = Alias
+    formset = AliasFormSet
     extra = 1
     verbose_name = "accepted answer"
     verbose_name_plural = "Accepted answers (free recall)"
@@ -114,6 +118,12 @@ class CardAdmin(admin.ModelAdmin):
             card_version_record(card=card, author=request.user, note="Archived" if archived else "Restored")
             count += 1
         self.message_user(request, f"{count} card{'s' if count != 1 else ''} {'archived' if archived else 'restored'}.")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "deck" in form.changed_data:
+            # The running totals are kept per deck; without this they keep counting the card in its old deck.
+            card_moved(card=obj)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 
-from apps.content.models import Card, Distractor
+from apps.content.models import Alias, Card, Distractor
 from apps.content.rendering import tex_errors
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
@@ -59,6 +60,33 @@ class DistractorForm(forms.ModelForm):
     def clean_text(self) -> str:
         validate_tex(self.cleaned_data["text"])
         return self.cleaned_data["text"]
+
+
+class AliasFormSet(BaseInlineFormSet):
+    """Accepted answers are unique per card regardless of case, a constraint on Lower(text).
+
+    Django validates neither an expression constraint nor one on the inline's foreign key, so
+    "Job" beside "job" reached the database and failed there (a 500).
+    """
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        texts = [
+            form.cleaned_data["text"]
+            for form in self.forms
+            if form.cleaned_data.get("text") and not self._should_delete_form(form)
+        ]
+        if self.instance.pk:
+            # Rows the request did not include stay as they are.
+            shown = [form.instance.pk for form in self.initial_forms]
+            texts += Alias.objects.filter(card=self.instance).exclude(pk__in=shown).values_list("text", flat=True)
+        seen: set[str] = set()
+        for text in texts:
+            if text.lower() in seen:
+                raise ValidationError("“%(text)s” is listed twice; letter case does not count.", params={"text": text})
+            seen.add(text.lower())
 
 
 class GraderTryForm(forms.Form):

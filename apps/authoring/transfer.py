@@ -24,6 +24,7 @@ CSV_COLUMNS = (
 )  # fmt: skip
 KINDS = ("flashcard", "syllabus")
 LIMITS = {"slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200}
+MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
 
 
 class TransferError(ValueError):
@@ -64,15 +65,21 @@ def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -
         raise TransferError(where, "is required")
     if limit and len(value) > limit:
         raise TransferError(where, f"is longer than {limit} characters")
+    if "\x00" in value:
+        raise TransferError(where, "contains a NUL character, which the database cannot store")
     return value
 
 
-def _strings(value: Any, where: str, limit: int | None) -> list[str]:
+def _strings(value: Any, where: str, limit: int | None, *, unique: bool = False) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         raise TransferError(where, "must be a list of non-empty texts")
     for item in value:
         if limit and len(item) > limit:
             raise TransferError(where, f"has an entry longer than {limit} characters")
+        if "\x00" in item:
+            raise TransferError(where, "has an entry with a NUL character, which the database cannot store")
+    if unique and len({item.lower() for item in value}) < len(value):
+        raise TransferError(where, "lists the same text twice (letter case does not count)")
     return value
 
 
@@ -84,10 +91,11 @@ def _card(raw: Any, where: Any) -> dict:
     except ValueError:
         raise TransferError(where("uid"), "must be a UUID") from None
     position = raw.get("position")
-    if isinstance(position, str) and position.isdigit():
+    # isdecimal, not isdigit: "²" is a digit that int() refuses.
+    if isinstance(position, str) and position.isdecimal():
         position = int(position)
-    if not isinstance(position, int) or isinstance(position, bool) or position < 1:
-        raise TransferError(where("position"), "must be a whole number of at least 1")
+    if not isinstance(position, int) or isinstance(position, bool) or not 1 <= position <= MAX_POSITION:
+        raise TransferError(where("position"), f"must be a whole number from 1 to {MAX_POSITION}")
     if raw.get("kind") not in KINDS:
         raise TransferError(where("kind"), "must be flashcard or syllabus")
     archived = raw.get("archived", False)
@@ -97,7 +105,8 @@ def _card(raw: Any, where: Any) -> dict:
     for name in CARD_TEXT_FIELDS:
         card[name] = _text(raw.get(name), where(name), required=name in {"question", "answer"}, limit=LIMITS.get(name))
     for name in CARD_LIST_FIELDS:
-        card[name] = _strings(raw.get(name, []), where(name), LIMITS.get(name))
+        # Accepted answers are unique per card regardless of case (a database constraint).
+        card[name] = _strings(raw.get(name, []), where(name), LIMITS.get(name), unique=name == "aliases")
     return card
 
 
@@ -127,6 +136,8 @@ def parse_json(text: str) -> dict:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TransferError(f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise TransferError("line 1", "not an export: the JSON is nested too deeply") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise TransferError("format", f"this is not an {FORMAT} export")
     if raw.get("version") != FORMAT_VERSION:
@@ -145,7 +156,11 @@ def parse_json(text: str) -> dict:
 
 def parse_csv(text: str) -> dict:
     reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
-    missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:  # e.g. a header cell beyond csv.field_size_limit()
+        raise TransferError("row 1", f"not valid CSV: {exc}") from None
+    missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
         raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}")
     deck, cards = None, []

@@ -108,7 +108,7 @@ def _render_formula(tex: str, *, display: bool) -> str:
 def find_math(text: str) -> list[tuple[str, bool]]:
     """The formulas in `text` as (tex, display), found exactly as `render_markdown` finds them."""
     collector = _MathCollector()
-    html = _markdown(collector).convert(text)
+    html = _convert(collector, text)
     # Display math is matched in its own pass, so restore document order.
     return [collector.formulas[int(m[1])] for m in collector.pattern().finditer(html)]
 
@@ -131,6 +131,16 @@ def _markdown(collector: _MathCollector) -> markdown.Markdown:
     )
 
 
+def _convert(collector: _MathCollector, text: str) -> str:
+    try:
+        return _markdown(collector).convert(text)
+    except RecursionError:
+        # Python-Markdown recurses once per nesting level, so a few hundred nested list
+        # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.
+        collector.formulas.clear()
+        return f"<p>{escape(text)}</p>"
+
+
 @dataclass(frozen=True)
 class Rendered:
     html: str
@@ -146,7 +156,7 @@ def render(text: str) -> Rendered:
     if not text.strip():
         return Rendered("", {})
     collector = _MathCollector()
-    html = _markdown(collector).convert(text)
+    html = _convert(collector, text)
     formulas = [_render_formula(tex, display=display) for tex, display in collector.formulas]
     html = collector.pattern().sub(lambda m: formulas[int(m[1])], html)
     return styles_to_classes(sanitize(html).strip())

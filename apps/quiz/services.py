@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
@@ -17,7 +18,7 @@ from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 
 from . import scheduling
-from .aggregates import stats_record_answer, stats_record_override
+from .aggregates import stats_rebuild, stats_record_answer, stats_record_override
 from .grading import GradingCard, grade
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .options import Option, options_build
@@ -232,7 +233,9 @@ def answer_submit(
             mode=item.mode,
             response=response,
             response_key=response_key(response),
-            chosen_option=None if submission.reveal else submission.option,
+            # A recall form may carry a stray `option`; storing it would misreport the answer (and
+            # an out-of-range one overflowed the column).
+            chosen_option=submission.option if item.mode == "choice" and not submission.reveal else None,
             revealed=submission.reveal,
             auto_verdict=verdict,
             auto_score=score,
@@ -298,3 +301,11 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         stats_record_override(answer=answer, score_before=score_before, overridden_before=overridden_before)
         card_state_rebuild(user=user, card=answer.card)
     return answer
+
+
+def card_moved(*, card: Card) -> None:
+    """After a card moved to another deck: its memory states and the per-deck running totals follow it."""
+    with transaction.atomic():
+        CardState.objects.filter(card=card).exclude(deck_id=card.deck_id).update(deck_id=card.deck_id)
+        for user in get_user_model().objects.filter(pk__in=Answer.objects.filter(card=card).values("user_id")):
+            stats_rebuild(user=user)
