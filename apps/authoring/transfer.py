@@ -40,13 +40,27 @@ def to_json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
+# A spreadsheet runs a cell that starts like a formula. Such text cells get a leading apostrophe on
+# export, and so does one that already starts with an apostrophe, so import can take exactly one off.
+_GUARDED = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def _guard(text: str) -> str:
+    return "'" + text if text.startswith(_GUARDED) else text
+
+
+def _unguard(text: str) -> str:
+    return text[1:] if text.startswith("'") else text
+
+
 def to_csv(data: dict) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerow({"record": "deck", **data["deck"]})
+    writer.writerow({"record": "deck", **{name: _guard(value) for name, value in data["deck"].items()}})
     for card in data["cards"]:
-        row = {"record": "card", **{k: card[k] for k in ("uid", "position", "kind", *CARD_TEXT_FIELDS)}}
+        row = {"record": "card", "uid": card["uid"], "position": card["position"], "kind": card["kind"]}
+        row.update({name: _guard(card[name]) for name in CARD_TEXT_FIELDS})
         row["archived"] = "true" if card["archived"] else "false"
         row.update({name: json.dumps(card[name], ensure_ascii=False) for name in CARD_LIST_FIELDS})
         writer.writerow(row)
@@ -174,9 +188,10 @@ def parse_csv(text: str) -> dict:
             if row["record"] == "deck":
                 if deck is not None:
                     raise TransferError(where("record"), "a second deck row; a file holds one deck")
-                deck, deck_where = {name: row[name] for name in DECK_FIELDS}, where
+                deck, deck_where = {name: _unguard(row[name] or "") for name in DECK_FIELDS}, where
             elif row["record"] == "card":
                 raw = {**row, "archived": {"true": True, "false": False}.get(row["archived"], row["archived"])}
+                raw.update({name: _unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
                 for name in CARD_LIST_FIELDS:
                     try:
                         raw[name] = json.loads(row[name] or "[]")

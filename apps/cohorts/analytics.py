@@ -155,6 +155,13 @@ _CELL_SORTS = {
 }
 
 
+def matrix_sort_key(key: str, decks: list[AssignedDeck]) -> str:
+    """`key` if it names a column of this matrix (optionally with a leading "-"), else "name"."""
+    name = key[1:] if key.startswith("-") else key
+    deck_keys = {f"deck-{d.deck_id}-{metric}" for d in decks for metric in _CELL_SORTS}
+    return key if name in _SORTS or name in deck_keys else "name"
+
+
 def sort_rows(rows: list[StudentRow], decks: list[AssignedDeck], key: str) -> list[StudentRow]:
     """Sorts by a column key such as "name", "-accuracy" or "deck-12-mastered"; unknown keys sort by name."""
     descending = key.startswith("-")

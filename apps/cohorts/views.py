@@ -86,11 +86,12 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
     decks, rows = analytics.cohort_matrix(cohort=cohort)
     flag = request.GET.get("flag", "")
+    flag = flag if flag == "any" or flag in analytics.FLAGS else ""
     if flag == "any":
         rows = [row for row in rows if row.flags]
     elif flag in analytics.FLAGS:
         rows = [row for row in rows if flag in row.flags]
-    sort = request.GET.get("sort", "name")
+    sort = analytics.matrix_sort_key(request.GET.get("sort", "name"), decks)
     rows = analytics.sort_rows(rows, decks, sort)
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
     return {

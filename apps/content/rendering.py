@@ -131,7 +131,14 @@ def _markdown(collector: _MathCollector) -> markdown.Markdown:
     )
 
 
+# Python-Markdown's link pattern is quadratic in unmatched "[" (5,000 take seconds). No real card
+# has this many, so past it brackets are literal and no link is made.
+MAX_LINK_BRACKETS = 500
+
+
 def _convert(collector: _MathCollector, text: str) -> str:
+    if text.count("[") > MAX_LINK_BRACKETS:
+        text = text.replace("[", "\\[")
     try:
         return _markdown(collector).convert(text)
     except RecursionError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from io import StringIO
 
@@ -192,3 +194,17 @@ def test_admin_import_reports_errors_and_writes_nothing(client, instructor, deck
     page = client.post(reverse("admin:content_deck_import"), {"file": upload})
     assert page.status_code == 422
     assert "cards: must be a list" in page.content.decode() and "Nothing was written" in page.content.decode()
+
+
+def test_csv_cells_cannot_run_as_formulas_and_still_round_trip(tmp_path):
+    deck = make_deck(title="=HYPERLINK(evil)", slug="formulas", description="'quoted already")
+    make_card(deck=deck, question="+1+1?", answer="-x", short_answer="@sum", explanation="'=literal")
+    text = _export("formulas", "csv")
+    rows = list(csv.reader(io.StringIO(text)))[1:]
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
+    _wipe()
+    _import(tmp_path, text, "formulas.csv")
+    assert _export("formulas", "csv") == text
+    card = Card.objects.get()
+    assert (card.question, card.answer, card.short_answer, card.explanation) == ("+1+1?", "-x", "@sum", "'=literal")
+    assert Deck.objects.get().title == "=HYPERLINK(evil)"

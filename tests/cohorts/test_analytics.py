@@ -98,6 +98,15 @@ def test_matrix_cells_last_activity_and_flags(cohort):
     assert by_name["s3"].flags == ["low_accuracy"]
 
 
+def test_only_real_columns_sort_the_matrix(cohort):
+    decks, _rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    deck_key = f"-deck-{decks[0].deck_id}-mastered"
+    assert analytics.matrix_sort_key(deck_key, decks) == deck_key
+    assert analytics.matrix_sort_key("-accuracy", decks) == "-accuracy"
+    for junk in ("deck-999999-accuracy", "x&flag=any", "--name", ""):
+        assert analytics.matrix_sort_key(junk, decks) == "name"
+
+
 def test_matrix_sorting(cohort):
     decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
     assert [r.username for r in analytics.sort_rows(rows, decks, "-accuracy")] == ["s1", "s2", "s3"]

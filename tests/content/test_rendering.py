@@ -148,3 +148,9 @@ def test_a_style_cannot_smuggle_a_rule():
     rendered = render('<span style="color:red}body{display:none">x</span>')
     assert "body" not in " ".join(rendered.styles.values())
     assert "{" not in " ".join(rendered.styles.values())
+
+
+def test_thousands_of_brackets_are_text_so_the_link_pattern_cannot_go_quadratic():
+    html = render_markdown("[" * 20000 + " and [a link](https://example.com)")
+    assert html.count("[") == 20001 and "<a " not in html
+    assert "<a " in render_markdown("[" * 10 + " and [a link](https://example.com)")
