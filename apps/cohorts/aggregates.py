@@ -14,21 +14,29 @@ from apps.quiz.models import Answer, Verdict
 
 _LOCK_STUDENT = "SELECT pg_advisory_xact_lock(7468, %(user)s)"
 
-_ANSWER_CARD = """
-INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
-SELECT m.cohort_id, %(card)s, 1, %(first)s, %(score)s, %(overrides)s
-FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
-ON CONFLICT (cohort_id, card_id) DO UPDATE SET
-    attempts = cohorts_cohortcardstat.attempts + 1,
-    students = cohorts_cohortcardstat.students + EXCLUDED.students,
-    score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
-    overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
+# Card totals and (for a wrong answer) the response count, for each cohort the student is in.
+_ANSWER = """
+WITH cards AS (
+    INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
+    SELECT m.cohort_id, %(card)s, 1, %(first)s, %(score)s, %(overrides)s
+    FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
+    ON CONFLICT (cohort_id, card_id) DO UPDATE SET
+        attempts = cohorts_cohortcardstat.attempts + 1,
+        students = cohorts_cohortcardstat.students + EXCLUDED.students,
+        score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
+        overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
+)
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
+SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, 1, %(sample)s
+FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL AND %(counts)s
+ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
+    count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
 
 _RESPONSE = """
 INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
 SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s
-FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL AND %(counts)s
+FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
@@ -95,9 +103,7 @@ def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs)
     }  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(_LOCK_STUDENT, params)
-        cursor.execute(_ANSWER_CARD, params)
-        # Run even for a right answer (it then inserts nothing): the same queries for every submit.
-        cursor.execute(_RESPONSE, params)
+        cursor.execute(_ANSWER, params)
 
 
 def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_delta: int, wrong_before: bool, **kw):
@@ -110,7 +116,7 @@ def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_
         cursor.execute(_LOCK_STUDENT, params)
         cursor.execute(_RESCORE_CARD, params)
         if answer.response_key and wrong_before != wrong_after:
-            cursor.execute(_RESPONSE, {**params, "delta": 1 if wrong_after else -1, "counts": True})
+            cursor.execute(_RESPONSE, {**params, "delta": 1 if wrong_after else -1})
 
 
 def cohort_stats_move(*, cohort_id: int, user_id: int, joining: bool) -> None:

@@ -13,26 +13,34 @@ from django.db import connection, transaction
 from .models import Answer, Verdict
 from .signals import answer_recorded, answer_rescored
 
-_CARD_UPSERT = """
-INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
-VALUES (%(user)s, %(card)s, %(deck)s, 1, %(score)s, %(overrides)s, %(at)s)
-ON CONFLICT (user_id, card_id) DO UPDATE SET
-    attempts = quiz_studentcardstat.attempts + 1,
-    score_sum = quiz_studentcardstat.score_sum + EXCLUDED.score_sum,
-    overrides = quiz_studentcardstat.overrides + EXCLUDED.overrides,
-    last_answered_at = GREATEST(quiz_studentcardstat.last_answered_at, EXCLUDED.last_answered_at)
-RETURNING attempts, score_sum
-"""
-
-_DECK_UPSERT = """
-INSERT INTO quiz_studentdeckstat (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
-VALUES (%(user)s, %(deck)s, %(new_card)s, %(attempts)s, %(score)s, %(mean_delta)s, %(at)s)
-ON CONFLICT (user_id, deck_id) DO UPDATE SET
-    cards_attempted = quiz_studentdeckstat.cards_attempted + EXCLUDED.cards_attempted,
-    attempts = quiz_studentdeckstat.attempts + EXCLUDED.attempts,
-    score_sum = quiz_studentdeckstat.score_sum + EXCLUDED.score_sum,
-    mean_sum = quiz_studentdeckstat.mean_sum + EXCLUDED.mean_sum,
-    last_answered_at = GREATEST(quiz_studentdeckstat.last_answered_at, EXCLUDED.last_answered_at)
+# One statement: the card totals, then the deck totals from what the card upsert returned
+# (a first answer adds a card; the deck's sum of card means moves by this card's change of mean).
+_ANSWER_UPSERT = """
+WITH card AS (
+    INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
+    VALUES (%(user)s, %(card)s, %(deck)s, 1, %(score)s, %(overrides)s, %(at)s)
+    ON CONFLICT (user_id, card_id) DO UPDATE SET
+        attempts = quiz_studentcardstat.attempts + 1,
+        score_sum = quiz_studentcardstat.score_sum + EXCLUDED.score_sum,
+        overrides = quiz_studentcardstat.overrides + EXCLUDED.overrides,
+        last_answered_at = GREATEST(quiz_studentcardstat.last_answered_at, EXCLUDED.last_answered_at)
+    RETURNING attempts, score_sum
+), deck AS (
+    INSERT INTO quiz_studentdeckstat
+        (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
+    SELECT %(user)s, %(deck)s, CASE WHEN card.attempts = 1 THEN 1 ELSE 0 END, 1, %(score)s,
+           card.score_sum / card.attempts
+             - CASE WHEN card.attempts > 1 THEN (card.score_sum - %(score)s) / (card.attempts - 1) ELSE 0 END,
+           %(at)s
+    FROM card
+    ON CONFLICT (user_id, deck_id) DO UPDATE SET
+        cards_attempted = quiz_studentdeckstat.cards_attempted + EXCLUDED.cards_attempted,
+        attempts = quiz_studentdeckstat.attempts + EXCLUDED.attempts,
+        score_sum = quiz_studentdeckstat.score_sum + EXCLUDED.score_sum,
+        mean_sum = quiz_studentdeckstat.mean_sum + EXCLUDED.mean_sum,
+        last_answered_at = GREATEST(quiz_studentdeckstat.last_answered_at, EXCLUDED.last_answered_at)
+)
+SELECT attempts FROM card
 """
 
 _CARD_ADJUST = """
@@ -70,7 +78,7 @@ REBUILD_SQL = [
 
 
 def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
-    """Adds a new answer to the running totals. Two statements; call inside the answer's transaction."""
+    """Adds a new answer to the running totals. One statement; call inside the answer's transaction."""
     params = {
         "user": answer.user_id,
         "card": answer.card_id,
@@ -80,18 +88,8 @@ def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
         "at": answer.answered_at,
     }
     with connection.cursor() as cursor:
-        cursor.execute(_CARD_UPSERT, params)
-        attempts, score_sum = cursor.fetchone()
-        previous_mean = (score_sum - answer.final_score) / (attempts - 1) if attempts > 1 else 0.0
-        cursor.execute(
-            _DECK_UPSERT,
-            {
-                **params,
-                "new_card": 1 if attempts == 1 else 0,
-                "attempts": 1,
-                "mean_delta": score_sum / attempts - previous_mean,
-            },
-        )
+        cursor.execute(_ANSWER_UPSERT, params)
+        (attempts,) = cursor.fetchone()
     answer_recorded.send(sender=Answer, answer=answer, first_on_card=attempts == 1)
 
 

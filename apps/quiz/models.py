@@ -35,6 +35,10 @@ class QuizSession(models.Model):
     seed = models.BigIntegerField(help_text="Makes option shuffles stable across reloads.")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Kept by answer_submit and answer_override, so a page needs no count over the answers.
+    item_count = models.PositiveSmallIntegerField(default=0)
+    answered_count = models.PositiveSmallIntegerField(default=0)
+    score_sum = models.FloatField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -47,6 +51,10 @@ class QuizSession(models.Model):
                 condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("created_at")),
                 name="session_finished_after_created",
             ),
+            models.CheckConstraint(condition=Q(answered_count__lte=F("item_count")), name="session_answered_in_range"),
+            models.CheckConstraint(
+                condition=Q(score_sum__gte=0, score_sum__lte=F("answered_count")), name="session_score_in_range"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -58,6 +66,19 @@ class QuizSession(models.Model):
     @property
     def title(self) -> str:
         return self.deck.title if self.deck_id else "Review due cards"
+
+    @property
+    def total(self) -> int:
+        return self.item_count
+
+    @property
+    def answered(self) -> int:
+        return self.answered_count
+
+    @property
+    def score(self) -> float | None:
+        """The mean final score of the answers so far."""
+        return self.score_sum / self.answered_count if self.answered_count else None
 
 
 class SessionItem(models.Model):

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Avg, Count, Exists, FloatField, IntegerField, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -17,18 +16,9 @@ from .models import Answer, CardState, QuizSession, SessionItem
 from .scheduling import mastered_q
 
 
-def _per_session(queryset: QuerySet, aggregate) -> Subquery:
-    return Subquery(
-        queryset.filter(session=OuterRef("pk")).order_by().values("session").annotate(value=aggregate).values("value"),
-    )
-
-
 def sessions_with_totals() -> QuerySet[QuizSession]:
-    return QuizSession.objects.select_related("deck").annotate(
-        total=Coalesce(_per_session(SessionItem.objects, Count("pk")), 0, output_field=IntegerField()),
-        answered=Coalesce(_per_session(Answer.objects, Count("pk")), 0, output_field=IntegerField()),
-        score=_per_session(Answer.objects, Avg("final_score", output_field=FloatField())),
-    )
+    """Quizzes with their deck; totals are counters on the row (QuizSession.total/answered/score)."""
+    return QuizSession.objects.select_related("deck")
 
 
 def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:

@@ -10,10 +10,12 @@ from html import escape
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection, transaction
 from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
+from apps.common.db import insert_unless_exists
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 
@@ -115,7 +117,7 @@ def session_start(
     first_is_choice = rng.random() < 0.5
     with transaction.atomic():
         session = QuizSession.objects.create(
-            user=user, deck=deck, mode=mode, order=order, size=size, seed=seed, created_at=now
+            user=user, deck=deck, mode=mode, order=order, size=size, seed=seed, created_at=now, item_count=len(cards)
         )
         items = []
         for position, card in enumerate(cards, start=1):
@@ -146,12 +148,14 @@ def grading_card(card: Card, *, aliases: list[str], key_terms: list[str]) -> Gra
     )
 
 
-def _grading_card(card: Card) -> GradingCard:
-    return grading_card(
-        card,
-        aliases=list(Alias.objects.filter(card=card).values_list("text", flat=True)),
-        key_terms=list(KeyTerm.objects.filter(card=card).values_list("term", flat=True)),
-    )
+def _grading_card(item: SessionItem) -> GradingCard:
+    # item_for_answer brings the aliases and key terms along; other callers pay two queries.
+    aliases = getattr(item, "alias_texts", None)
+    key_terms = getattr(item, "key_term_texts", None)
+    if aliases is None or key_terms is None:
+        aliases = list(Alias.objects.filter(card=item.card).values_list("text", flat=True))
+        key_terms = list(KeyTerm.objects.filter(card=item.card).values_list("term", flat=True))
+    return grading_card(item.card, aliases=aliases, key_terms=key_terms)
 
 
 def grading_cards(cards: QuerySet[Card]) -> dict[str, GradingCard]:
@@ -182,7 +186,7 @@ def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, 
         raise InvalidSubmissionError("Type an answer, or choose “Show answer” if you do not know.")
     if len(response) > MAX_RESPONSE_LENGTH:
         raise InvalidSubmissionError(f"Answers are limited to {MAX_RESPONSE_LENGTH:,} characters.")
-    result = grade(_grading_card(item.card), response)
+    result = grade(_grading_card(item), response)
     return Verdict(str(result.verdict)), result.score, result.feedback, response
 
 
@@ -192,65 +196,117 @@ def response_key(response: str) -> str:
 
 
 def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: datetime) -> CardState:
-    # Insert-if-missing first, so two tabs reviewing the same card never race on the unique key.
-    CardState.objects.bulk_create(
-        [CardState(user=user, card=card, deck_id=card.deck_id, due=at)], ignore_conflicts=True
-    )
-    state = CardState.objects.select_for_update().get(user=user, card=card)
+    """Applies one review; the caller holds the student's lock, so read-then-write cannot race."""
+    state = CardState.objects.filter(user=user, card=card).first()
+    if state is None:
+        state = CardState(user=user, card=card, deck_id=card.deck_id, due=at)
     scheduling.review(state, rating=rating, at=at)
     state.save()
     return state
 
 
+def student_lock(user_id: int) -> None:
+    """Serialises one student's answer writes (two tabs, double submits) for the rest of the transaction.
+
+    Cohort totals take the same lock (apps/cohorts/aggregates.py), so it is one lock per student.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(7468, %s)", [user_id])
+
+
+def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -> SessionItem:
+    """The question with its quiz, card, current version, any answer, and what grading needs: one query.
+
+    Raises QuizSession.DoesNotExist for another user's quiz, SessionItem.DoesNotExist for a wrong position.
+    """
+    item = (
+        SessionItem.objects.select_related("session", "session__deck", "card__deck", "card__current_version", "answer")
+        .annotate(
+            alias_texts=ArraySubquery(Alias.objects.filter(card=OuterRef("card")).order_by("pk").values("text")),
+            key_term_texts=ArraySubquery(KeyTerm.objects.filter(card=OuterRef("card")).order_by("pk").values("term")),
+        )
+        .filter(session_id=session_id, session__user=user, position=position)
+        .first()
+    )
+    if item is None:
+        if not QuizSession.objects.filter(pk=session_id, user=user).exists():
+            raise QuizSession.DoesNotExist
+        raise SessionItem.DoesNotExist
+    return item
+
+
+_COUNT_ANSWER = """
+UPDATE quiz_quizsession SET
+    answered_count = answered_count + 1,
+    score_sum = score_sum + %(score)s,
+    finished_at = CASE WHEN answered_count + 1 >= item_count THEN %(now)s ELSE finished_at END
+WHERE id = %(session)s AND finished_at IS NULL
+RETURNING answered_count, score_sum, finished_at
+"""
+
+
 def answer_submit(
     *, user: AbstractBaseUser, session_id: int, position: int, submission: Submission, now: datetime | None = None
 ) -> tuple[Answer, bool]:
-    """Grades and stores one answer; returns (answer, created).
+    """Grades and stores one answer; returns (answer, created). See answer_record."""
+    item = item_for_answer(user=user, session_id=session_id, position=position)
+    return answer_record(user=user, item=item, submission=submission, now=now)
 
-    Idempotent: a repeated submit (double click, resend, second tab) returns the
-    stored answer unchanged. The session row lock serialises concurrent submits.
+
+def answer_record(
+    *, user: AbstractBaseUser, item: SessionItem, submission: Submission, now: datetime | None = None
+) -> tuple[Answer, bool]:
+    """Grades and stores the answer to `item` (from item_for_answer); returns (answer, created).
+
+    Idempotent: a repeated submit (double click, resend, second tab) returns the stored answer
+    unchanged. A unique (quiz, card) row decides which of two racing submits wins.
     """
+    if hasattr(item, "answer"):
+        return item.answer, False
+    if item.session.finished_at is not None:
+        raise SessionFinishedError("This quiz is finished.")
+    verdict, score, feedback, response = _grade(item, submission)
     now = now or timezone.now()
+    rating = scheduling.rating_for(verdict)
+    answer = Answer(
+        session=item.session,
+        item=item,
+        card=item.card,
+        user=user,
+        mode=item.mode,
+        response=response,
+        response_key=response_key(response),
+        # A recall form may carry a stray `option`; storing it would misreport the answer.
+        chosen_option=submission.option if item.mode == "choice" and not submission.reveal else None,
+        revealed=submission.reveal,
+        auto_verdict=verdict,
+        auto_score=score,
+        feedback=feedback,
+        final_verdict=verdict,
+        final_score=score,
+        rating=rating,
+        time_taken_ms=submission.time_taken_ms,
+        answered_at=now,
+    )
     with transaction.atomic():
-        session = QuizSession.objects.select_for_update().get(pk=session_id, user=user)
-        item = SessionItem.objects.select_related("card__current_version").get(session=session, position=position)
-        existing = Answer.objects.filter(item=item).first()
-        if existing is not None:
+        answer.card_version = item.card.current_version or card_version_record(card=item.card)
+        student_lock(user.pk)
+        if not insert_unless_exists(answer, conflict=("session", "card")):
+            # A twin submit won: answer as it did, with the quiz's counters as they are now.
+            existing = Answer.objects.select_related("card_version").get(item=item)
+            item.session.refresh_from_db(fields=["answered_count", "score_sum", "finished_at"])
+            existing.item, item.answer = item, existing
             return existing, False
-        if session.finished_at is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(_COUNT_ANSWER, {"score": score, "now": now, "session": item.session_id})
+            counted = cursor.fetchone()
+        if counted is None:  # ended in another tab since the item was read: undo the insert
             raise SessionFinishedError("This quiz is finished.")
-        verdict, score, feedback, response = _grade(item, submission)
-        rating = scheduling.rating_for(verdict)
-        version = item.card.current_version or card_version_record(card=item.card)
-        # The session row lock above makes this the only insert for the item; the
-        # unique constraints stay as the last line of defence.
-        answer = Answer.objects.create(
-            session=session,
-            item=item,
-            card=item.card,
-            card_version=version,
-            user=user,
-            mode=item.mode,
-            response=response,
-            response_key=response_key(response),
-            # A recall form may carry a stray `option`; storing it would misreport the answer (and
-            # an out-of-range one overflowed the column).
-            chosen_option=submission.option if item.mode == "choice" and not submission.reveal else None,
-            revealed=submission.reveal,
-            auto_verdict=verdict,
-            auto_score=score,
-            feedback=feedback,
-            final_verdict=verdict,
-            final_score=score,
-            rating=rating,
-            time_taken_ms=submission.time_taken_ms,
-            answered_at=now,
-        )
+        session = item.session
+        session.answered_count, session.score_sum, session.finished_at = counted
         stats_record_answer(answer=answer, deck_id=item.card.deck_id)
         _state_review(user=user, card=item.card, rating=rating, at=now)
-        if not SessionItem.objects.filter(session=session, answer__isnull=True).exists():
-            session.finished_at = now
-            session.save(update_fields=["finished_at"])
+    item.answer = answer
     return answer, True
 
 
@@ -298,6 +354,9 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
             answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
         answer.rating = scheduling.rating_for(answer.final_verdict)
         answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
+        QuizSession.objects.filter(pk=answer.session_id).update(
+            score_sum=F("score_sum") + answer.final_score - score_before
+        )
         stats_record_override(answer=answer, score_before=score_before, overridden_before=overridden_before)
         card_state_rebuild(user=user, card=answer.card)
     return answer

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -13,7 +13,7 @@ from apps.content.selectors import deck_get
 
 from . import selectors, services
 from .forms import AnswerForm, StartForm, TamperedFormError
-from .models import QuizSession
+from .models import QuizSession, SessionItem
 
 SESSION_TEMPLATE = "quiz/session.html"
 
@@ -51,10 +51,12 @@ _PROBLEMS = {
 
 
 def _feedback(request: HttpRequest, quiz: QuizSession, question) -> HttpResponse:
-    """After a POST: the feedback partial for HTMX, else redirect to the feedback page (POST-redirect-GET)."""
+    """After a POST: the feedback partial for HTMX, else redirect to the feedback page (POST-redirect-GET).
+
+    `quiz` must carry its counters as they are now (answer_record updates the item's quiz in place).
+    """
     if not request.htmx:
         return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
-    quiz = selectors.session_get(user=request.user, pk=quiz.pk)
     return _render_stage(request, {"session": quiz, "state": "feedback", "item": question, "answer": question.answer})
 
 
@@ -96,19 +98,26 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    if request.method == "POST":
+        return _answer(request, pk, position)
     quiz = selectors.session_get(user=request.user, pk=pk)
     question = selectors.session_item(session=quiz, position=position)
-    if request.method == "GET":
-        if hasattr(question, "answer"):
-            return _render_stage(
-                request, {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
-            )
-        if quiz.finished_at:
-            return redirect(quiz)
-        return _render_stage(
-            request, {"session": quiz, "state": "question", "item": question, "form": AnswerForm(item=question)}
-        )
+    if hasattr(question, "answer"):
+        context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
+        return _render_stage(request, context)
+    if quiz.finished_at:
+        return redirect(quiz)
+    context = {"session": quiz, "state": "question", "item": question, "form": AnswerForm(item=question)}
+    return _render_stage(request, context)
 
+
+def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """The hot path: one query loads the question with its quiz, card and grading data."""
+    try:
+        question = services.item_for_answer(user=request.user, session_id=pk, position=position)
+    except (QuizSession.DoesNotExist, SessionItem.DoesNotExist):
+        raise Http404("No such question") from None
+    quiz = question.session
     form = AnswerForm(request.POST, item=question)
     try:
         time_taken = form.token_age_ms()
@@ -119,18 +128,14 @@ def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         return _feedback(request, quiz, question)
     if form.is_valid():
         try:
-            answer, _created = services.answer_submit(
-                user=request.user,
-                session_id=quiz.pk,
-                position=position,
-                submission=form.submission(time_taken_ms=time_taken),
+            services.answer_record(
+                user=request.user, item=question, submission=form.submission(time_taken_ms=time_taken)
             )
         except services.SessionFinishedError:
             return _problem(request, quiz, "finished", status=409)
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:
-            question.answer = answer
             return _feedback(request, quiz, question)
     return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
 
@@ -149,6 +154,7 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     except services.InvalidSubmissionError:
         return _problem(request, quiz, "tampered", status=400)
     question.answer = answer
+    quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
 
 

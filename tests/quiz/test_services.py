@@ -193,6 +193,8 @@ def test_concurrent_submits_store_exactly_one_answer(student):
     assert errors == []
     assert sum(created for _, created in results) == 1
     assert len({answer.pk for answer, _ in results}) == 1
+    # Every submit sees the quiz as it stands after the one answer, as the feedback shows it.
+    assert {(a.item.session.answered_count, a.item.answer.pk) for a, _ in results} == {(1, results[0][0].pk)}
     assert Answer.objects.count() == 1
     assert CardState.objects.get().reps == 1
 

@@ -1,0 +1,38 @@
+"""Small PostgreSQL helpers the ORM does not offer."""
+
+from __future__ import annotations
+
+from django.db import connection, models
+from psycopg import sql
+
+_INSERT_UNLESS_EXISTS = sql.SQL(
+    "INSERT INTO {table} ({columns}) VALUES ({values}) ON CONFLICT ({conflict}) DO NOTHING RETURNING {key}"
+)
+
+
+def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> bool:
+    """INSERT ... ON CONFLICT (conflict) DO NOTHING RETURNING id, in one round trip.
+
+    Sets obj.pk and returns True when the row was inserted, False when one already stood there.
+    (bulk_create(ignore_conflicts=True) cannot say which, nor give back the key.)
+    """
+    meta = obj._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    for field in fields:
+        field.pre_save(obj, add=True)
+    statement = _INSERT_UNLESS_EXISTS.format(
+        table=sql.Identifier(meta.db_table),
+        columns=sql.SQL(", ").join(sql.Identifier(f.column) for f in fields),
+        values=sql.SQL(", ").join(sql.Placeholder() * len(fields)),
+        conflict=sql.SQL(", ").join(sql.Identifier(meta.get_field(name).column) for name in conflict),
+        key=sql.Identifier(meta.pk.column),
+    )
+    values = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(statement, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    obj.pk = row[0]
+    obj._state.adding = False
+    return True
