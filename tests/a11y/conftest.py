@@ -127,7 +127,9 @@ def site(transactional_db) -> Site:
     _answer_all(bob, bob_syllabus, now=now - timedelta(days=1))
 
     # Built by hand so the current questions are the ones with maths in them.
-    recall = QuizSession.objects.create(user=alice, deck=syllabus, mode="recall", order="new", size=2, seed=7)
+    recall = QuizSession.objects.create(
+        user=alice, deck=syllabus, mode="recall", order="new", size=2, seed=7, item_count=2
+    )
     SessionItem.objects.create(session=recall, position=1, card=temperature, mode="recall")
     SessionItem.objects.create(session=recall, position=2, card=affine, mode="recall")
     choice = quiz.session_start(user=alice, deck=flashcards, size=3, mode="choice", order="random")
