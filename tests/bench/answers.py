@@ -117,15 +117,17 @@ def _headers(client: HttpClient, **extra: str) -> dict[str, str]:
 async def _take_quizzes(
     client: HttpClient, twin: HttpClient, rng: random.Random, decks: list[str], *, until: float, recorder: Recorder
 ) -> None:
-    quiz_url = None
+    quiz_url, first_page = None, True
     for _step in range(1_000_000):
         if time.monotonic() >= until:
             return
         try:
             if quiz_url is None:
-                quiz_url = await _start_quiz(client, rng.choice(decks), recorder)
+                quiz_url, first_page = await _start_quiz(client, rng.choice(decks), recorder), True
                 continue
-            page = await client.get(quiz_url)
+            # As in a browser: the quiz page loads once, then "Next" swaps in each question with HTMX.
+            page = await client.get(quiz_url, None if first_page else {"HX-Request": "true"})
+            first_page = False
             recorder.response("question", page, sample=False)
             html = page.text if page.status == 200 else ""
             question = parse_question(html)
