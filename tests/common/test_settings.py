@@ -79,3 +79,27 @@ def test_database_url_forms():
     }
     socket = parse_database_url("postgresql://postgres:@/mlcourse?host=/srv/var/pgdata")
     assert (socket["HOST"], socket["NAME"], socket["OPTIONS"]) == ("/srv/var/pgdata", "mlcourse", {})
+
+
+def test_redis_moves_the_cache_and_session_reads(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import django, os\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mlcourse.settings')\n"
+        "django.setup()\n"
+        "from django.conf import settings\n"
+        "print(settings.CACHES['default']['BACKEND'], settings.SESSION_ENGINE)\n"
+    )
+    environment = {
+        **os.environ,
+        "DEBUG": "1",
+        "REDIS_URL": "redis://127.0.0.1:6379/3",
+        "PYTHONPATH": str(settings.BASE_DIR),
+    }
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, str(probe)], cwd=settings.BASE_DIR, env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "django.contrib.sessions.backends.cached_db",
+    ], result.stderr
