@@ -2,17 +2,17 @@
 
 They hold only the cohort's current students: joining adds a student's history, removing takes
 it away. `cohort_stats_rebuild` recomputes them from the raw answers (the tests compare the two).
-Every change for one student takes an advisory lock on that student, so an answer and a
-join or removal of the same student never both count (or both miss) the same answer.
+Every change for one student runs under that student's lock (apps.common.db.student_lock): the
+answer signals arrive holding it and a join or removal takes it, so the two never both count
+(or both miss) the same answer.
 """
 
 from __future__ import annotations
 
 from django.db import connection, transaction
 
+from apps.common.db import student_lock
 from apps.quiz.models import Answer, Verdict
-
-_LOCK_STUDENT = "SELECT pg_advisory_xact_lock(7468, %(user)s)"
 
 # Card totals and (for a wrong answer) the response count, for each cohort the student is in.
 _ANSWER = """
@@ -102,7 +102,6 @@ def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs)
         "delta": 1, "sample": answer.response, "counts": _is_wrong(answer),
     }  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK_STUDENT, params)
         cursor.execute(_ANSWER, params)
 
 
@@ -113,7 +112,6 @@ def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_
     }  # fmt: skip
     wrong_after = _is_wrong(answer)
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK_STUDENT, params)
         cursor.execute(_RESCORE_CARD, params)
         if answer.response_key and wrong_before != wrong_after:
             cursor.execute(_RESPONSE, {**params, "delta": 1 if wrong_after else -1})
@@ -122,8 +120,8 @@ def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_
 def cohort_stats_move(*, cohort_id: int, user_id: int, joining: bool) -> None:
     """Adds (joining) or takes away (leaving) one student's history; call inside the membership change."""
     params = {"cohort": cohort_id, "user": user_id, "sign": 1 if joining else -1}
+    student_lock(user_id)
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK_STUDENT, params)
         cursor.execute(_MOVE_CARDS, params)
         cursor.execute(_MOVE_RESPONSES, params)
 

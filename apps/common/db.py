@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.db import connection, models
 from psycopg import sql
 
+# The first key of the two-key pg_advisory_xact_lock, so per-student locks share no space with others.
+_STUDENT_LOCK_CLASS = 7468
+
 _INSERT_UNLESS_EXISTS = sql.SQL(
     "INSERT INTO {table} ({columns}) VALUES ({values}) ON CONFLICT ({conflict}) DO NOTHING RETURNING {key}"
 )
@@ -36,3 +39,13 @@ def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> boo
     obj.pk = row[0]
     obj._state.adding = False
     return True
+
+
+def student_lock(user_id: int) -> None:
+    """Serialises one student's writes to answers and totals until the transaction ends.
+
+    Taken by an answer or override (two tabs, double submits) and by a cohort join or removal,
+    so an answer and a membership change of the same student never both count the same answer.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_STUDENT_LOCK_CLASS, user_id])

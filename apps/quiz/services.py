@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
-from apps.common.db import insert_unless_exists
+from apps.common.db import insert_unless_exists, student_lock
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 
@@ -205,15 +205,6 @@ def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: dateti
     return state
 
 
-def student_lock(user_id: int) -> None:
-    """Serialises one student's answer writes (two tabs, double submits) for the rest of the transaction.
-
-    Cohort totals take the same lock (apps/cohorts/aggregates.py), so it is one lock per student.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(7468, %s)", [user_id])
-
-
 def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -> SessionItem:
     """The question with its quiz, card, current version, any answer, and what grading needs: one query.
 
@@ -338,6 +329,7 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
     if verdict not in {"", Verdict.CORRECT, Verdict.INCORRECT}:
         raise InvalidSubmissionError("An override is either “I was right” or “I was wrong”.")
     with transaction.atomic():
+        student_lock(user.pk)
         answer = (
             Answer.objects.select_for_update()
             .select_related("card")

@@ -1,6 +1,7 @@
 """Signals for apps that keep their own totals of answers (cohorts), so quiz need not know them.
 
-Both are sent inside the answer's transaction, after the student's own running totals moved.
+Both are sent inside the answer's transaction, under apps.common.db.student_lock, after the
+student's own running totals moved; receivers need not take the lock again.
 """
 
 from django.dispatch import Signal

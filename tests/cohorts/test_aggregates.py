@@ -12,6 +12,7 @@ from apps.cohorts.models import CohortCardStat, CohortResponseStat
 from apps.quiz import services as quiz
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
+from tests.locks import waited_for_student_lock
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,16 @@ def test_incremental_cohort_totals_equal_a_recomputation():
     assert any(key[3] == "cronjob" for key in incremental[1])
     cohort_stats_rebuild()
     assert _snapshot() == incremental
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joining_and_leaving_wait_for_the_students_answer_in_flight():
+    """Else an answer committed mid-join could be counted twice (or an answer mid-removal kept)."""
+    cohort = cohorts.cohort_create(name="First", instructor=make_instructor("carol"))
+    student = make_user("sam")
+
+    assert waited_for_student_lock(student.pk, lambda: cohorts.cohort_join(student=student, code=cohort.join_code))
+    assert waited_for_student_lock(
+        student.pk, lambda: cohorts.cohort_remove_student(cohort=cohort, student_id=student.pk)
+    )
+    assert cohort.memberships.get().removed_at is not None

@@ -14,6 +14,7 @@ from apps.quiz import services
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
+from tests.locks import waited_for_student_lock
 
 pytestmark = pytest.mark.django_db
 
@@ -251,6 +252,19 @@ def test_a_session_ended_early_takes_no_more_answers(student):
     # The answer given before stays, and resubmitting it still returns it.
     assert _answer_right(student, session, 1)[1] is False
     assert Answer.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_override_waits_for_the_students_other_answer_writes(student):
+    """An override replays the card's memory state, so a submit in another tab must not interleave with it."""
+    session = _start(student, _deck(3), mode="recall")
+    services.answer_submit(user=student, session_id=session.pk, position=1, submission=Submission(response="no idea"))
+
+    def override():
+        services.answer_override(user=student, session_id=session.pk, position=1, verdict="correct")
+
+    assert waited_for_student_lock(student.pk, override)
+    assert Answer.objects.get().override_verdict == "correct"
 
 
 # --- overrides ---------------------------------------------------------------------------
