@@ -41,11 +41,15 @@ def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> boo
     return True
 
 
-def student_lock(user_id: int) -> None:
-    """Serialises one student's writes to answers and totals until the transaction ends.
+def student_lock(*user_ids: int) -> None:
+    """Serialises these students' writes to answers and totals until the transaction ends.
 
     Taken by an answer or override (two tabs, double submits) and by a cohort join or removal,
     so an answer and a membership change of the same student never both count the same answer.
+    Several students are locked in id order, so two such calls cannot deadlock.
     """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_STUDENT_LOCK_CLASS, user_id])
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::int[]) AS u ORDER BY u",
+            [_STUDENT_LOCK_CLASS, list(user_ids)],
+        )

@@ -7,7 +7,6 @@ raw answers (the tests compare the two), for repair after a bulk change.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 
 from .models import Answer, Verdict
@@ -55,23 +54,23 @@ WHERE user_id = %(user)s AND deck_id = %(deck)s
 """
 
 
-# Each statement takes %(user_id)s: one student's totals, or everyone's when it is None.
+# Each statement takes %(users)s: those students' totals, or everyone's when it is None.
 REBUILD_SQL = [
-    "DELETE FROM quiz_studentcardstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)",
-    "DELETE FROM quiz_studentdeckstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)",
+    "DELETE FROM quiz_studentcardstat WHERE (%(users)s::bigint[] IS NULL OR user_id = ANY(%(users)s))",
+    "DELETE FROM quiz_studentdeckstat WHERE (%(users)s::bigint[] IS NULL OR user_id = ANY(%(users)s))",
     """
     INSERT INTO quiz_studentcardstat (user_id, card_id, deck_id, attempts, score_sum, overrides, last_answered_at)
     SELECT a.user_id, a.card_id, c.deck_id, count(*), sum(a.final_score),
            count(*) FILTER (WHERE a.override_verdict <> ''), max(a.answered_at)
     FROM quiz_answer a JOIN content_card c ON c.id = a.card_id
-    WHERE (%(user_id)s::bigint IS NULL OR a.user_id = %(user_id)s)
+    WHERE (%(users)s::bigint[] IS NULL OR a.user_id = ANY(%(users)s))
     GROUP BY a.user_id, a.card_id, c.deck_id
     """,
     """
     INSERT INTO quiz_studentdeckstat
         (user_id, deck_id, cards_attempted, attempts, score_sum, mean_sum, last_answered_at)
     SELECT user_id, deck_id, count(*), sum(attempts), sum(score_sum), sum(score_sum / attempts), max(last_answered_at)
-    FROM quiz_studentcardstat WHERE (%(user_id)s::bigint IS NULL OR user_id = %(user_id)s)
+    FROM quiz_studentcardstat WHERE (%(users)s::bigint[] IS NULL OR user_id = ANY(%(users)s))
     GROUP BY user_id, deck_id
     """,
 ]
@@ -115,14 +114,14 @@ def stats_record_override(*, answer: Answer, score_before: float, overridden_bef
         cursor.execute(_CARD_ADJUST, params)
         row = cursor.fetchone()
         if row is None:  # totals missing (e.g. answers bulk-loaded): rebuild this student's from scratch
-            stats_rebuild(user=answer.user)
+            stats_rebuild(user_ids=[answer.user_id])
             return
         attempts, deck_id = row
         cursor.execute(_DECK_ADJUST, {**params, "attempts": attempts, "deck": deck_id})
 
 
-def stats_rebuild(*, user: AbstractBaseUser | None = None) -> None:
-    """Recomputes the running totals from the raw answers, for one student or everyone."""
+def stats_rebuild(*, user_ids: list[int] | None = None) -> None:
+    """Recomputes the running totals from the raw answers, for these students or (None) everyone."""
     with transaction.atomic(), connection.cursor() as cursor:
         for statement in REBUILD_SQL:
-            cursor.execute(statement, {"user_id": user.pk if user is not None else None})
+            cursor.execute(statement, {"users": user_ids})

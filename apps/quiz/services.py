@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection, transaction
@@ -356,7 +355,10 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
 
 def card_moved(*, card: Card) -> None:
     """After a card moved to another deck: its memory states and the per-deck running totals follow it."""
+    students = list(Answer.objects.filter(card=card).values_list("user_id", flat=True).distinct())
+    if not students:
+        return
     with transaction.atomic():
+        student_lock(*students)
         CardState.objects.filter(card=card).exclude(deck_id=card.deck_id).update(deck_id=card.deck_id)
-        for user in get_user_model().objects.filter(pk__in=Answer.objects.filter(card=card).values("user_id")):
-            stats_rebuild(user=user)
+        stats_rebuild(user_ids=students)

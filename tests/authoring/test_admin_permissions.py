@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from apps.content.models import Card, Deck
 from apps.quiz import services
+from apps.quiz.models import CardState, StudentCardStat, StudentDeckStat
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -20,21 +21,46 @@ def test_the_instructors_group_has_exactly_the_authoring_permissions():
     assert not any(code.endswith(("_answer", "_quizsession", "_user", "_group")) for code in codenames)
 
 
+def _card_form(card: Card, **fields) -> dict:
+    return {
+        "deck": card.deck_id, "position": card.position, "kind": "flashcard", "question": card.question,
+        "answer": card.answer, "short_answer": card.short_answer, "explanation": "", **fields,
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+    }  # fmt: skip
+
+
 def test_instructor_can_open_and_edit_cards(client, instructor):
     card = make_card(question="Old question?")
     client.force_login(instructor)
     assert client.get(reverse("admin:content_card_changelist")).status_code == 200
     url = reverse("admin:content_card_change", args=[card.pk])
     assert client.get(url).status_code == 200
-    data = {
-        "deck": card.deck_id, "position": 1, "kind": "flashcard", "question": "New question?", "answer": "A",
-        "short_answer": "A", "explanation": "",
-        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
-           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
-    }  # fmt: skip
-    response = client.post(url, data)
+    response = client.post(url, _card_form(card, question="New question?", answer="A", short_answer="A"))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Card.objects.get(pk=card.pk).question == "New question?"
+
+
+def test_moving_a_card_to_another_deck_moves_its_progress_with_it(client, instructor, student, other_student):
+    old, new = make_deck(), make_deck()
+    cards = [make_card(deck=old, question=f"Which tool {i}?", answer=f"Tool {i}") for i in range(2)]
+    for user in (student, other_student):
+        quiz = services.session_start(user=user, deck=old, size=2, mode="recall", order="new")
+        for item in quiz.items.all():
+            services.answer_submit(
+                user=user, session_id=quiz.pk, position=item.position,
+                submission=services.Submission(response=item.card.answer),
+            )  # fmt: skip
+    client.force_login(instructor)
+    moved = cards[0]
+    response = client.post(reverse("admin:content_card_change", args=[moved.pk]), _card_form(moved, deck=new.pk))
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+    for user in (student, other_student):
+        assert CardState.objects.get(user=user, card=moved).deck_id == new.pk
+        decks = {s.deck_id: (s.cards_attempted, s.attempts) for s in StudentDeckStat.objects.filter(user=user)}
+        assert decks == {old.pk: (1, 1), new.pk: (1, 1)}
+        assert StudentCardStat.objects.get(user=user, card=moved).deck_id == new.pk
 
 
 @pytest.mark.parametrize("who", ["student", "anonymous"])

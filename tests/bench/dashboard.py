@@ -158,7 +158,7 @@ def seed(instructor_password_hash: str) -> float:
         for statement in SEED_SQL[:before_states]:
             cursor.execute(statement, params)
         for statement in REBUILD_SQL:
-            cursor.execute(statement, {"user_id": None})
+            cursor.execute(statement, {"users": None})
         for statement in SEED_SQL[before_states:]:
             cursor.execute(statement, params)
         for statement in COHORT_REBUILD_SQL:

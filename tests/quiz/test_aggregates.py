@@ -71,5 +71,5 @@ def test_rebuild_for_one_student_leaves_others_alone(student, other_student):
         )
     before = _snapshot()
     StudentCardStat.objects.filter(user=student).update(attempts=99)
-    stats_rebuild(user=student)
+    stats_rebuild(user_ids=[student.pk])
     assert _snapshot() == before

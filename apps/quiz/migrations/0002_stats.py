@@ -22,7 +22,7 @@ def rebuild_stats(apps, schema_editor):
 
     with schema_editor.connection.cursor() as cursor:
         for statement in REBUILD_SQL:
-            cursor.execute(statement, {"user_id": None})
+            cursor.execute(statement, {"users": None})
 
 
 class Migration(migrations.Migration):
