@@ -6,24 +6,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from apps.content.models import Card, Deck
+from apps.content.selectors import deck_list
 
-from .models import Answer, CardState, QuizSession, SessionItem
+from .models import CardState, QuizSession, SessionItem, StudentDeckStat
 from .scheduling import mastered_q
 
 
-def sessions_with_totals() -> QuerySet[QuizSession]:
-    """Quizzes with their deck; totals are counters on the row (QuizSession.total/answered/score)."""
-    return QuizSession.objects.select_related("deck")
-
-
 def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:
-    """The user's own session, with totals; anyone else's is a 404."""
-    return get_object_or_404(sessions_with_totals(), pk=pk, user=user)
+    """The user's own session with its deck; anyone else's is a 404."""
+    return get_object_or_404(QuizSession.objects.select_related("deck"), pk=pk, user=user)
 
 
 def _items() -> QuerySet[SessionItem]:
@@ -44,7 +40,7 @@ def session_items(*, session: QuizSession) -> list[SessionItem]:
 
 
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
-    return list(sessions_with_totals().filter(user=user).order_by("-created_at")[:limit])
+    return list(QuizSession.objects.select_related("deck").filter(user=user).order_by("-created_at")[:limit])
 
 
 @dataclass
@@ -62,45 +58,46 @@ class DeckProgress:
         return self.cards - self.seen
 
 
+def _studied(user: AbstractBaseUser) -> QuerySet[CardState]:
+    """The user's memory states of cards still in quizzes (a state exists once a card is answered)."""
+    return CardState.objects.filter(user=user, card__archived=False)
+
+
 def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeckProgress]:
-    """Per deck: cards seen, accuracy (mean final score), due now / within a week, mastered. Three queries."""
+    """Per deck: cards seen, accuracy (mean final score), due now / within a week, mastered. Three queries.
+
+    Archived cards keep their answers in the accuracy but leave the counts: no quiz asks them any more.
+    """
     now = now or timezone.now()
-    rows = {
-        deck.pk: DeckProgress(deck=deck, cards=deck.card_count)
-        for deck in Deck.objects.annotate(card_count=Count("cards"))
-    }
-    answers = (
-        Answer.objects.filter(user=user)
-        .values("card__deck")
-        .annotate(seen=Count("card", distinct=True), accuracy=Avg("final_score"))
-    )
-    for row in answers:
-        progress = rows[row["card__deck"]]
-        progress.seen, progress.accuracy = row["seen"], row["accuracy"]
+    rows = {deck.pk: DeckProgress(deck=deck, cards=deck.card_count) for deck in deck_list()}
+    for stat in StudentDeckStat.objects.filter(user=user).only("deck_id", "score_sum", "attempts"):
+        rows[stat.deck_id].accuracy = stat.score_sum / stat.attempts
     states = (
-        CardState.objects.filter(user=user)
-        .values("card__deck")
+        _studied(user)
+        .values("deck")
         .annotate(
+            seen=Count("pk"),
             due_now=Count("pk", filter=Q(due__lte=now)),
             due_week=Count("pk", filter=Q(due__gt=now, due__lte=now + timedelta(days=7))),
             mastered=Count("pk", filter=mastered_q()),
         )
     )
     for row in states:
-        progress = rows[row["card__deck"]]
-        progress.due_now, progress.due_week, progress.mastered = row["due_now"], row["due_week"], row["mastered"]
-    return sorted(rows.values(), key=lambda progress: progress.deck.title)
+        progress = rows[row["deck"]]
+        progress.seen, progress.due_now, progress.due_week = row["seen"], row["due_now"], row["due_week"]
+        progress.mastered = row["mastered"]
+    return list(rows.values())
 
 
 def due_count(*, user: AbstractBaseUser, now: datetime | None = None) -> int:
-    return CardState.objects.filter(user=user, due__lte=now or timezone.now()).count()
+    return _studied(user).filter(due__lte=now or timezone.now()).count()
 
 
 def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | None = None) -> dict[str, int]:
     """How many of the deck's cards are new to the user and how many are due. One query."""
     now = now or timezone.now()
     mine = CardState.objects.filter(user=user, card=OuterRef("pk"))
-    return Card.objects.filter(deck=deck).aggregate(
+    return Card.objects.filter(deck=deck, archived=False).aggregate(
         total=Count("pk"),
         new=Count("pk", filter=~Exists(mine)),
         due=Count("pk", filter=Exists(mine.filter(due__lte=now))),

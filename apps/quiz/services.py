@@ -147,16 +147,6 @@ def grading_card(card: Card, *, aliases: list[str], key_terms: list[str]) -> Gra
     )
 
 
-def _grading_card(item: SessionItem) -> GradingCard:
-    # item_for_answer brings the aliases and key terms along; other callers pay two queries.
-    aliases = getattr(item, "alias_texts", None)
-    key_terms = getattr(item, "key_term_texts", None)
-    if aliases is None or key_terms is None:
-        aliases = list(Alias.objects.filter(card=item.card).values_list("text", flat=True))
-        key_terms = list(KeyTerm.objects.filter(card=item.card).values_list("term", flat=True))
-    return grading_card(item.card, aliases=aliases, key_terms=key_terms)
-
-
 def grading_cards(cards: QuerySet[Card]) -> dict[str, GradingCard]:
     """GradingCards keyed by question text, with aliases and key terms, in three queries."""
     return {
@@ -185,7 +175,8 @@ def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, 
         raise InvalidSubmissionError("Type an answer, or choose “Show answer” if you do not know.")
     if len(response) > MAX_RESPONSE_LENGTH:
         raise InvalidSubmissionError(f"Answers are limited to {MAX_RESPONSE_LENGTH:,} characters.")
-    result = grade(_grading_card(item), response)
+    # item_for_answer brought the aliases and key terms along with the item.
+    result = grade(grading_card(item.card, aliases=item.alias_texts, key_terms=item.key_term_texts), response)
     return Verdict(str(result.verdict)), result.score, result.feedback, response
 
 

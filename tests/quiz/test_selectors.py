@@ -1,0 +1,57 @@
+"""What a student's progress page and deck page count: seen, accuracy, due and new cards."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.quiz import selectors, services
+from apps.quiz.models import Answer
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _play(user, deck, responses: list[str], at):
+    session = services.session_start(user=user, deck=deck, size=len(responses), mode="recall", order="new", now=at)
+    for item, response in zip(session.items.order_by("position"), responses, strict=True):
+        services.answer_submit(
+            user=user, session_id=session.pk, position=item.position,
+            submission=services.Submission(response=response or item.card.answer), now=at,
+        )  # fmt: skip
+
+
+def test_progress_counts_seen_accuracy_and_due_cards_and_leaves_archived_cards_out(student, other_student):
+    deck, untouched = make_deck(title="A deck"), make_deck(title="B deck")
+    cards = [make_card(deck=deck, question=f"Which tool {i}?", answer=f"Tool number {i}") for i in range(4)]
+    make_card(deck=untouched)
+    started = timezone.now() - timedelta(hours=1)
+    _play(student, deck, ["", "", "no idea"], started)  # right, right, wrong; the fourth card is new
+    _play(other_student, deck, ["no idea"] * 4, started)
+    scores = list(Answer.objects.filter(user=student).values_list("final_score", flat=True))
+
+    mine, other = selectors.progress_by_deck(user=student)
+    assert (mine.deck, mine.cards, mine.seen, mine.new) == (deck, 4, 3, 1)
+    assert mine.accuracy == pytest.approx(sum(scores) / 3) and 0.6 < mine.accuracy < 0.7
+    assert (mine.due_now, mine.due_week, mine.mastered) == (3, 0, 0)  # learning steps are minutes long
+    assert (other.deck, other.cards, other.seen, other.accuracy, other.due_now) == (untouched, 1, 0, None, 0)
+
+    cards[0].archived = True
+    cards[0].save()
+    mine = selectors.progress_by_deck(user=student)[0]
+    assert (mine.cards, mine.seen, mine.new, mine.due_now) == (3, 2, 1, 2)
+    assert mine.accuracy == pytest.approx(sum(scores) / 3)  # its answers still stand
+    assert selectors.due_count(user=student) == 2
+    assert selectors.deck_study_counts(user=student, deck=deck) == {"total": 3, "new": 1, "due": 2}
+
+
+def test_a_card_answered_right_today_is_due_within_the_week_not_now(student):
+    deck = make_deck()
+    make_card(deck=deck)
+    _play(student, deck, [""], timezone.now() - timedelta(days=1))
+    _play(student, deck, [""], timezone.now() - timedelta(minutes=30))  # second Good: out of learning, days away
+    progress = selectors.progress_by_deck(user=student)[0]
+    assert (progress.seen, progress.due_now, progress.due_week) == (1, 0, 1)
+    assert selectors.due_count(user=student) == 0
