@@ -1,8 +1,9 @@
 """Cohort analytics computed in SQL over the running totals, in a fixed number of queries.
 
 The matrix reads StudentDeckStat (one row per student and deck) and CardState's
-mastery date; item statistics read StudentCardStat (one row per student and card)
-and, for the listed cards only, the wrong answers. Nothing here loops over answers.
+mastery date. Item statistics read the cohort's own totals (CohortCardStat per card,
+CohortResponseStat per wrong answer) and, for discrimination, StudentCardStat of its
+current students. Nothing here scans or loops over answers.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.utils import timezone
 from apps.content.models import Card
 from apps.quiz.models import CardState, StudentDeckStat
 from apps.quiz.scheduling import mastered_q
+from apps.quiz.selectors import archived_cards_answered
 
 from .models import Assignment, Cohort, Membership
 
@@ -50,7 +52,7 @@ class Cell:
 
     @property
     def attempted_share(self) -> float:
-        return min(1.0, self.attempted / self.cards) if self.cards else 0.0
+        return self.attempted / self.cards if self.cards else 0.0
 
     @property
     def accuracy(self) -> float | None:
@@ -58,7 +60,7 @@ class Cell:
 
     @property
     def mastered_share(self) -> float:
-        return min(1.0, self.mastered / self.cards) if self.cards else 0.0
+        return self.mastered / self.cards if self.cards else 0.0
 
 
 @dataclass
@@ -107,7 +109,10 @@ def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[st
 def cohort_matrix(
     *, cohort: Cohort, now: datetime | None = None, student_id: int | None = None
 ) -> tuple[list[AssignedDeck], list[StudentRow]]:
-    """One row per student (or only `student_id`'s), one cell per assigned deck. Four queries, whatever the size."""
+    """One row per student (or only `student_id`'s), one cell per assigned deck. Five queries, whatever the size.
+
+    Attempted and mastered count only the cards a deck still asks (not archived ones), as its card count does.
+    """
     now = now or timezone.now()
     decks = assigned_decks(cohort=cohort)
     index = {deck.deck_id: i for i, deck in enumerate(decks)}
@@ -119,6 +124,7 @@ def cohort_matrix(
         for m in enrolled.select_related("student").only("student_id", "joined_at", "student__username")
     }
     member_ids = enrolled.values("student_id")
+    archived = archived_cards_answered(users=member_ids, deck_ids=list(index))
     for stat in StudentDeckStat.objects.filter(user__in=member_ids).values_list(
         "user_id", "deck_id", "cards_attempted", "attempts", "score_sum", "last_answered_at"
     ):
@@ -127,9 +133,12 @@ def cohort_matrix(
         row.last_activity = max(filter(None, [row.last_activity, last]))
         if deck_id in index:
             cell = row.cells[index[deck_id]]
-            cell.attempted, cell.answers, cell.score_sum = attempted, answers, score_sum
+            cell.attempted = attempted - archived.get((user_id, deck_id), 0)
+            cell.answers, cell.score_sum = answers, score_sum
     mastered = (
-        CardState.objects.filter(mastered_q(now=now), user__in=member_ids, deck_id__in=list(index))
+        CardState.objects.filter(
+            mastered_q(now=now), user__in=member_ids, deck_id__in=list(index), card__archived=False
+        )
         .values_list("user_id", "deck_id")
         .annotate(n=Count("pk"))
         .order_by()
@@ -206,8 +215,6 @@ class ItemRow:
         return self.discrimination is not None and self.discrimination < LOW_DISCRIMINATION
 
 
-# Every query takes the cohort's active students as
-#   user_id IN (SELECT student_id FROM cohorts_membership WHERE cohort_id = %(cohort)s AND removed_at IS NULL)
 _ITEM_TOTALS_SQL = """
 SELECT card_id, attempts, students, score_sum, overrides
 FROM cohorts_cohortcardstat WHERE cohort_id = %(cohort)s AND attempts > 0

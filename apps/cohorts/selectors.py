@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
-from apps.quiz.models import Answer, StudentDeckStat
+from apps.quiz.models import Answer
+from apps.quiz.selectors import cards_studied
 
 from .models import Assignment, Cohort, Membership
 
@@ -61,7 +62,7 @@ class StudentAssignment:
 
     @property
     def completion(self) -> float:
-        return min(1.0, self.attempted / self.cards) if self.cards else 0.0
+        return self.attempted / self.cards if self.cards else 0.0
 
     @property
     def done(self) -> bool:
@@ -69,10 +70,13 @@ class StudentAssignment:
 
 
 def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[StudentAssignment]]]:
-    """The user's cohorts with their assigned decks, due dates and completion. Three queries."""
+    """The user's cohorts with their assigned decks, due dates and completion. Three queries.
+
+    Completion counts only the cards a deck still asks (not archived ones), as its card count does.
+    """
     memberships = list(Membership.objects.filter(student=user, removed_at__isnull=True).select_related("cohort"))
     cohorts = {m.cohort_id: m.cohort for m in memberships}
-    attempted = dict(StudentDeckStat.objects.filter(user=user).values_list("deck_id", "cards_attempted"))
+    attempted = dict(cards_studied(user=user).values_list("deck_id").annotate(n=Count("pk")).order_by())
     assignments = (
         Assignment.objects.filter(cohort__in=list(cohorts))
         .select_related("deck")

@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list
 
-from .models import CardState, QuizSession, SessionItem, StudentDeckStat
+from .models import CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import mastered_q
 
 
@@ -58,7 +58,7 @@ class DeckProgress:
         return self.cards - self.seen
 
 
-def _studied(user: AbstractBaseUser) -> QuerySet[CardState]:
+def cards_studied(*, user: AbstractBaseUser) -> QuerySet[CardState]:
     """The user's memory states of cards still in quizzes (a state exists once a card is answered)."""
     return CardState.objects.filter(user=user, card__archived=False)
 
@@ -73,7 +73,7 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
     for stat in StudentDeckStat.objects.filter(user=user).only("deck_id", "score_sum", "attempts"):
         rows[stat.deck_id].accuracy = stat.score_sum / stat.attempts
     states = (
-        _studied(user)
+        cards_studied(user=user)
         .values("deck")
         .annotate(
             seen=Count("pk"),
@@ -89,8 +89,23 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
     return list(rows.values())
 
 
+def archived_cards_answered(*, users: QuerySet | list[int], deck_ids: list[int]) -> dict[tuple[int, int], int]:
+    """Per (student, deck): answered cards now archived, which StudentDeckStat.cards_attempted still counts.
+
+    Subtracting them gives the answered cards among those a deck still asks. Archived cards are few
+    and StudentCardStat is indexed by card, so this reads a handful of rows.
+    """
+    rows = (
+        StudentCardStat.objects.filter(card__archived=True, user__in=users, deck_id__in=deck_ids)
+        .values_list("user_id", "deck_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return {(user_id, deck_id): n for user_id, deck_id, n in rows}
+
+
 def due_count(*, user: AbstractBaseUser, now: datetime | None = None) -> int:
-    return _studied(user).filter(due__lte=now or timezone.now()).count()
+    return cards_studied(user=user).filter(due__lte=now or timezone.now()).count()
 
 
 def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | None = None) -> dict[str, int]:

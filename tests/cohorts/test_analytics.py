@@ -11,6 +11,7 @@ from django.utils import timezone
 from apps.cohorts import analytics, charts
 from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.cohorts.models import Assignment, Cohort, Membership
+from apps.content.models import Card
 from apps.content.services import card_version_record
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
@@ -96,6 +97,26 @@ def test_matrix_cells_last_activity_and_flags(cohort):
     assert by_name["s1"].flags == []
     assert by_name["s2"].flags == ["inactive", "behind"]
     assert by_name["s3"].flags == ["low_accuracy"]
+
+
+def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(cohort):
+    s2 = Membership.objects.get(cohort=cohort, student__username="s2").student
+    archived = Card.objects.get(question="Archived?")
+    _answer(s2, archived, 1.0, days_ago=10)
+    stats_rebuild()
+    CardState.objects.create(
+        user=s2,
+        card=archived,
+        deck=archived.deck,
+        due=NOW,
+        state=2,
+        stability=5,
+        mastered_until=NOW + timedelta(days=3),
+    )
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    cell = next(row for row in rows if row.username == "s2").cells[0]
+    assert (cell.cards, cell.attempted, cell.mastered) == (3, 2, 0)
+    assert cell.accuracy == pytest.approx(2 / 3)  # its answers still stand
 
 
 def test_only_real_columns_sort_the_matrix(cohort):
