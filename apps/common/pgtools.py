@@ -50,19 +50,14 @@ def tool(name: str) -> str:
 
 
 def connection_args() -> tuple[list[str], dict[str, str]]:
-    """Command-line arguments and environment for libpq tools, from the default database settings."""
-    settings = connection.settings_dict
-    args = ["--dbname", settings["NAME"]]
-    if settings["HOST"]:
-        args += ["--host", settings["HOST"]]
-    if settings["PORT"]:
-        args += ["--port", str(settings["PORT"])]
-    if settings["USER"]:
-        args += ["--username", settings["USER"]]
-    env = dict(os.environ)
-    if settings["PASSWORD"]:
-        env["PGPASSWORD"] = settings["PASSWORD"]
-    for key, value in settings.get("OPTIONS", {}).items():
-        if key == "sslmode":
-            env["PGSSLMODE"] = str(value)
-    return args, env
+    """Command-line arguments and environment for libpq tools, from the default database settings.
+
+    Django's psql client already maps every libpq option (TLS files, service, passfile); it ends with
+    the database as a positional argument, which pg_restore would read as its input file, so that
+    one moves to --dbname.
+    """
+    args, env = connection.client.settings_to_cmd_args_env(connection.settings_dict, [])
+    args = args[1:]  # the psql executable
+    if connection.settings_dict["NAME"] or not connection.settings_dict["OPTIONS"].get("service"):
+        args[-1:] = ["--dbname", args[-1]]
+    return args, {**os.environ, **(env or {})}

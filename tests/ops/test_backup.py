@@ -98,3 +98,20 @@ def test_backup_and_restore_round_trip(tmp_path):
 def test_restore_refuses_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="no such backup file"):
         call_command("restore_db", str(tmp_path / "nope.dump"))
+
+
+def test_backup_tools_get_every_connection_option_of_database_url():
+    """A server that checks certificates needs the CA and client files passed on, not just sslmode."""
+    from apps.common.pgtools import connection_args
+
+    tls = {"sslmode": "verify-full", "sslrootcert": "/etc/ca.pem", "sslcert": "/etc/c.pem", "sslkey": "/etc/c.key"}
+    saved = connection.settings_dict["OPTIONS"]
+    connection.settings_dict["OPTIONS"] = {**saved, **tls}
+    try:
+        args, env = connection_args()
+    finally:
+        connection.settings_dict["OPTIONS"] = saved
+    # Named, not positional: pg_restore reads a positional argument as the file to restore.
+    assert args[-2:] == ["--dbname", connection.settings_dict["NAME"]]
+    assert (env["PGSSLMODE"], env["PGSSLROOTCERT"], env["PGSSLCERT"], env["PGSSLKEY"]) == tuple(tls.values())
+    assert env["PATH"] == os.environ["PATH"]
