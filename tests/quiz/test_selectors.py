@@ -47,11 +47,21 @@ def test_progress_counts_seen_accuracy_and_due_cards_and_leaves_archived_cards_o
     assert selectors.deck_study_counts(user=student, deck=deck) == {"total": 3, "new": 1, "due": 2}
 
 
-def test_a_card_answered_right_today_is_due_within_the_week_not_now(student):
+def test_a_card_recalled_twice_is_mastered_and_due_within_the_week_not_now(student):
     deck = make_deck()
     make_card(deck=deck)
     _play(student, deck, [""], timezone.now() - timedelta(days=1))
     _play(student, deck, [""], timezone.now() - timedelta(minutes=30))  # second Good: out of learning, days away
     progress = selectors.progress_by_deck(user=student)[0]
-    assert (progress.seen, progress.due_now, progress.due_week) == (1, 0, 1)
+    assert (progress.seen, progress.due_now, progress.due_week, progress.mastered) == (1, 0, 1, 1)
     assert selectors.due_count(user=student) == 0
+
+
+def test_a_card_once_mastered_is_no_longer_mastered_when_its_recall_probability_drops(student):
+    deck = make_deck()
+    make_card(deck=deck)
+    long_ago = timezone.now() - timedelta(days=200)
+    _play(student, deck, [""], long_ago)
+    _play(student, deck, [""], long_ago + timedelta(days=1))
+    progress = selectors.progress_by_deck(user=student)[0]
+    assert (progress.mastered, progress.due_now) == (0, 1)

@@ -60,6 +60,21 @@ def test_start_fixes_questions_modes_and_options(student):
             assert item.options[item.correct_option]["text"] == item.card.short_answer
 
 
+def test_syllabus_cards_offer_rendered_answers_as_options(student):
+    deck = make_deck()
+    for i in range(5):
+        make_card(deck=deck, kind="syllabus", question=f"Why step {i}?", answer=f"Because **reason {i}** and $x_{i}$")
+    for item in _start(student, deck, mode="choice", size=5).items.all():
+        assert item.mode == "choice" and len(item.options) == 4
+        right = item.options[item.correct_option]
+        assert (
+            right["html"] == item.card.answer_html
+            and "<strong>reason" in right["html"]
+            and 'class="katex"' in right["html"]
+        )
+        assert all("<strong>reason" in option["html"] for option in item.options)  # distractors: other cards' answers
+
+
 def test_multiple_choice_only_and_recall_only(student):
     deck = _deck(5)
     assert set(_start(student, deck, mode="choice").items.values_list("mode", flat=True)) == {"choice"}

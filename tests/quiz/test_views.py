@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -108,6 +110,29 @@ def test_htmx_post_returns_only_the_feedback_partial(student_client, student, ht
     assert "Not quite" in html and "no clue" in html and "Tool number 0" in html
     assert f'data-hx-get="{session.get_absolute_url()}"' in html
     assert Answer.objects.get().response == "no clue"
+
+
+def test_feedback_shows_the_score_and_the_rendered_explanation(student_client, student, htmx):
+    deck = make_deck()
+    make_card(deck=deck, question="Which tool?", answer="Tool number 0", explanation="*Because* it schedules $k$ pods.")
+    session = _session(student, size=1, deck=deck)
+    item = session.items.get()
+    data = {"token": question_token(item), "response": "Tool number 0"}
+    html = student_client.post(reverse("quiz:item", args=[session.pk, 1]), data, **htmx).content.decode()
+    assert "Score 100 %" in html
+    assert '<section class="explanation"' in html and "<em>Because</em>" in html and 'class="katex"' in html
+
+
+def test_the_options_keep_their_order_across_reloads(student_client, student):
+    session = _session(student, size=1, mode="choice")
+    item = session.items.get(position=1)
+
+    def shown():
+        html = student_client.get(session.get_absolute_url()).content.decode()
+        return re.findall(r'class="option-text prose" id="option-\d-text">(.*?)</div>', html)
+
+    first = shown()
+    assert first == [option["html"] for option in item.options] == shown()
 
 
 def test_htmx_next_returns_the_next_question_partial(student_client, student, htmx):
