@@ -11,7 +11,7 @@ export DEBUG ?= 1
 WITH_DB := $(PY) -m apps.common.devdb exec
 MANAGE  := $(WITH_DB) $(PY) manage.py
 
-.PHONY: install run serve setup test lint format bench backup restore browser db-url db-stop shell clean
+.PHONY: install run setup test lint format bench backup restore browser db-url db-stop shell clean
 
 $(VENV)/.installed: requirements.lock requirements-dev.lock pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
