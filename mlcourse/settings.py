@@ -202,8 +202,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimu
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# The proxies in front of the app that append to X-Forwarded-For (the TLS proxy: 1). Lockouts and
+# reset limits key on the entry this many from the right; with 0, on the connecting address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+AXES_CLIENT_IP_CALLABLE = "apps.common.clientip.client_ip"
+RATELIMIT_IP_META_KEY = "apps.common.clientip.client_ip"
 
 # JSON lines with the request id, for log shippers; LOG_FORMAT=text for reading in a terminal.
 LOG_FORMAT = env_str("LOG_FORMAT", "json")

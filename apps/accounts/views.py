@@ -40,8 +40,13 @@ def _reset_rate(group: str, request: HttpRequest) -> str:
     return settings.PASSWORD_RESET_RATE
 
 
+def _reset_email(group: str, request: HttpRequest) -> str:
+    # The reset form finds accounts by email__iexact, so ALICE@… must share alice@…'s limit.
+    return request.POST.get("email", "").strip().casefold()
+
+
 @ratelimit(key="ip", rate=_reset_rate, method="POST", block=False, group="password-reset-ip")
-@ratelimit(key="post:email", rate=_reset_rate, method="POST", block=False, group="password-reset-email")
+@ratelimit(key=_reset_email, rate=_reset_rate, method="POST", block=False, group="password-reset-email")
 def password_reset(request: HttpRequest) -> HttpResponse:
     """Django's reset form, limited per address and per email so it cannot be used to flood an inbox."""
     if getattr(request, "limited", False):
