@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list
 
-from .models import CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
+from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import mastered_q
 
 
@@ -27,8 +27,14 @@ def _items() -> QuerySet[SessionItem]:
 
 
 def session_next_item(*, session: QuizSession) -> SessionItem | None:
-    """The first unanswered question: where a reload or a later visit resumes."""
-    return _items().filter(session=session, answer__isnull=True).order_by("position").first()
+    """The first unanswered question: where a reload or a later visit resumes.
+
+    NOT EXISTS, not a LEFT JOIN to answers filtered on NULL: PostgreSQL plans the join as a hash of
+    the whole answer table, so the question page slowed as every student's history grew.
+    """
+    answered = Answer.objects.filter(item=OuterRef("pk"))
+    unanswered = SessionItem.objects.select_related("card", "card__deck").filter(~Exists(answered), session=session)
+    return unanswered.order_by("position").first()
 
 
 def session_item(*, session: QuizSession, position: int) -> SessionItem:
