@@ -8,23 +8,8 @@ from __future__ import annotations
 
 import os
 
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def _env_int(name: str, default: int, *, minimum: int = 0) -> int:
-    raw = os.environ.get(name, "").strip()
-    try:
-        value = int(raw) if raw else default
-    except ValueError:
-        raise SystemExit(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise SystemExit(f"{name}={value} must be at least {minimum}")
-    return value
-
-
-def _env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    return default if not raw else raw in _TRUE
+# gunicorn has put the project directory on sys.path by now (its chdir setting).
+from apps.common.env import env_bool, env_int
 
 
 def _cpus() -> int:
@@ -33,7 +18,7 @@ def _cpus() -> int:
 
 
 # All interfaces by default: the TLS proxy in front reaches the app over the network.
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8000, minimum=1)}"  # noqa: S104
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{env_int('PORT', 8000, minimum=1)}"  # noqa: S104
 
 # The request path is CPU-bound Python (ORM, templates, grading) with database round trips in between:
 # one process per CPU uses every core despite the GIL, and a few threads per process fill the database
@@ -41,7 +26,7 @@ bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8000, minimum=1)}
 # /healthz; 8 threads per worker only added GIL contention (higher p99). gthread rather than sync also
 # keeps connections alive and does not tie up a process while a slow client sends its body.
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")  # sync needs GUNICORN_THREADS=1, or is gthread
-threads = _env_int("GUNICORN_THREADS", 4, minimum=1)
+threads = env_int("GUNICORN_THREADS", 4, minimum=1)
 
 # Database connections. A persistent connection (DB_CONN_MAX_AGE > 0) saves starting a PostgreSQL backend
 # per request: measured 4x the /healthz rate and +45 % answers. With gthread each thread keeps its own
@@ -50,9 +35,9 @@ threads = _env_int("GUNICORN_THREADS", 4, minimum=1)
 # shared with other instances, migrations and shells): the default worker count stays within it, and an
 # explicit one that does not is refused rather than left to exhaust the server.
 os.environ.setdefault("DB_CONN_MAX_AGE", "60")
-_persistent = _env_int("DB_CONN_MAX_AGE", 0) > 0
-_budget = _env_int("DB_CONNECTION_BUDGET", 20, minimum=1)
-workers = _env_int("WEB_CONCURRENCY", max(1, min(_cpus(), _budget // threads)) if _persistent else _cpus(), minimum=1)
+_persistent = env_int("DB_CONN_MAX_AGE", 0) > 0
+_budget = env_int("DB_CONNECTION_BUDGET", 20, minimum=1)
+workers = env_int("WEB_CONCURRENCY", max(1, min(_cpus(), _budget // threads)) if _persistent else _cpus(), minimum=1)
 if _persistent and workers * threads > _budget:
     raise SystemExit(
         f"gunicorn: {workers} workers x {threads} threads would keep {workers * threads} database connections, "
@@ -65,29 +50,29 @@ if _persistent and workers * threads > _budget:
 # with more of them, and a core idles while the other queues (measured p99 ~500 ms vs ~400 ms). The
 # cost: a second instance started on the same port by the same user shares the traffic instead of
 # failing with "address in use".
-reuse_port = _env_bool("GUNICORN_REUSE_PORT", True)
+reuse_port = env_bool("GUNICORN_REUSE_PORT", True)
 
 # Longer than the upstream idle timeout of the usual proxies (nginx, AWS ALB: 60 s), so the proxy, not
 # gunicorn, closes idle connections: otherwise a request sent just as gunicorn closes fails with a 502.
 # An idle kept-alive connection costs a socket in the worker's poller, not a thread.
-keepalive = _env_int("GUNICORN_KEEPALIVE", 75)
+keepalive = env_int("GUNICORN_KEEPALIVE", 75)
 # gthread's main loop, not the request threads, beats the heartbeat: this only catches a hung worker.
-timeout = _env_int("GUNICORN_TIMEOUT", 30, minimum=1)
+timeout = env_int("GUNICORN_TIMEOUT", 30, minimum=1)
 # Under the 30 s that container platforms wait between SIGTERM and SIGKILL, so requests finish first.
-graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 25, minimum=1)
+graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 25, minimum=1)
 
 # Recycle workers to bound slow memory growth. A worker saturated with quiz pages serves ~100 requests/s
 # here, so this is minutes at the very least and hours at normal load; the jitter keeps the workers from
 # restarting together.
-max_requests = _env_int("GUNICORN_MAX_REQUESTS", 20000)
-max_requests_jitter = _env_int("GUNICORN_MAX_REQUESTS_JITTER", 2000)
+max_requests = env_int("GUNICORN_MAX_REQUESTS", 20000)
+max_requests_jitter = env_int("GUNICORN_MAX_REQUESTS_JITTER", 2000)
 # Import Django once in the master: a recycled worker is a cheap fork instead of a second of imports on a
 # busy core. Nothing connects to the database at import time, so no connection is shared across forks.
 # The price: a deploy must restart the master (SIGHUP alone reloads workers, not code).
-preload_app = _env_bool("GUNICORN_PRELOAD", True)
+preload_app = env_bool("GUNICORN_PRELOAD", True)
 
 # The access log costs a formatted write per request; the proxy in front logs requests already.
-accesslog = "-" if _env_bool("GUNICORN_ACCESS_LOG", False) else None
+accesslog = "-" if env_bool("GUNICORN_ACCESS_LOG", False) else None
 errorlog = "-"
 # Heartbeat files on tmpfs: on a container's overlay filesystem their updates can block a worker.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108 - gunicorn's heartbeat files

@@ -7,13 +7,14 @@ process at start instead of surfacing later as odd behaviour.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+_FALSE = {"0", "false", "no", "off"}
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -28,10 +29,11 @@ def env_str(name: str, default: str = "") -> str:
 
 
 def env_bool(name: str, default: bool) -> bool:
+    """NAME as a boolean; set but empty (`FOO=` in an env file) counts as unset, as for the other readers."""
     raw = os.environ.get(name)
-    if raw is None:
+    value = (raw or "").strip().lower()
+    if not value:
         return default
-    value = raw.strip().lower()
     if value in _TRUE:
         return True
     if value in _FALSE:
@@ -49,6 +51,17 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+    return value
+
+
+_RATE = re.compile(r"^\d+/\d*[smhd]$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A django-ratelimit rate such as 5/h or 100/15m: checked here, since the library only fails on use."""
+    value = env_str(name, default).strip() or default
+    if not _RATE.match(value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate; write a count per period, such as 5/h or 20/15m")
     return value
 
 

@@ -10,24 +10,8 @@ import pytest
 from django.conf import settings
 
 from apps.common.env import parse_database_url
-
-GOOD_KEY = "k3y-" + "x7Yq2" * 12
-PRODUCTION = {"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "quiz.example.edu"}
-
-
-def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    dropped = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    environment = {k: v for k, v in os.environ.items() if k not in dropped}
-    environment.setdefault("DATABASE_URL", "postgres://localhost/unused")
-    environment.update(env)
-    return subprocess.run(  # noqa: S603
-        [sys.executable, "manage.py", *args],
-        cwd=settings.BASE_DIR,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.manage import GOOD_KEY, PRODUCTION
+from tests.manage import manage as _manage
 
 
 @pytest.mark.parametrize(
@@ -40,6 +24,8 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         ({"DEBUG": "1", "DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must start with postgres://"),
         ({"DEBUG": "1", "DATABASE_URL": ""}, "DATABASE_URL is not set"),
         ({"DEBUG": "1", "DB_CONN_MAX_AGE": "forever"}, "DB_CONN_MAX_AGE='forever' is not an integer"),
+        ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5 per hour"}, "PASSWORD_RESET_RATE='5 per hour' is not a rate"),
+        ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5/w"}, "PASSWORD_RESET_RATE='5/w' is not a rate"),
         (
             {"DEBUG": "1", "SECRET_KEY_FILE": "/nonexistent/secret"},
             "SECRET_KEY_FILE='/nonexistent/secret' cannot be read",
@@ -103,3 +89,9 @@ def test_redis_moves_the_cache_and_session_reads(tmp_path):
         "django.core.cache.backends.redis.RedisCache",
         "django.contrib.sessions.backends.cached_db",
     ], result.stderr
+
+
+def test_an_empty_variable_keeps_the_secure_default():
+    # `SECURE_SSL_REDIRECT=` in an env file once meant "off", silently serving production over plain HTTP.
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", SECURE_SSL_REDIRECT="", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
