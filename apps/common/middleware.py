@@ -7,6 +7,7 @@ import logging
 import re
 import uuid
 
+from django.core.signals import request_finished
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -31,13 +32,19 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         incoming = request.headers.get("X-Request-ID", "")
         request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
-        token = _request_id.set(request_id)
-        try:
-            response = self.get_response(request)
-        finally:
-            _request_id.reset(token)
+        # Not reset on the way out: Django logs a 4xx or 5xx (with its traceback) after the middleware
+        # returns, and that line above all needs the id. request_finished clears it.
+        _request_id.set(request_id)
+        response = self.get_response(request)
         response["X-Request-ID"] = request_id
         return response
+
+
+def _forget_request_id(**kwargs) -> None:
+    _request_id.set("-")
+
+
+request_finished.connect(_forget_request_id, dispatch_uid="mlcourse.forget_request_id")
 
 
 class DatabaseUnavailableMiddleware:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from django.urls import reverse
 
 from tests.factories import make_card
+from tests.manage import PRODUCTION, database_url, manage
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +67,31 @@ def test_the_content_stylesheet_holds_the_rules_the_math_uses(client):
         assert re.search(rf"\.{name}\{{[^}}]*!important", css)
     again = client.get(reverse("content:styles"), HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304
+
+
+SERVED = """
+import json
+from django.test import Client
+client = Client(HTTP_HOST="quiz.example.edu")
+plain = client.get("/accounts/login/")
+tls = client.get("/accounts/login/", headers={"X-Forwarded-Proto": "https", "X-Request-ID": "req-abc"})
+client.get("/no-such-page/", headers={"X-Forwarded-Proto": "https", "X-Request-ID": "req-404"})
+print(json.dumps({
+    "plain": [plain.status_code, plain.get("Location")],
+    "tls": [tls.status_code, tls.get("Strict-Transport-Security")],
+    "cookies": {name: [bool(c["secure"]), bool(c["httponly"])] for name, c in tls.cookies.items()},
+}))
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_production_behind_the_tls_proxy_sends_hsts_secure_cookies_and_json_logs():
+    result = manage("shell", "-c", SERVED, DATABASE_URL=database_url(), **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    served = json.loads(result.stdout.strip().splitlines()[-1])
+    assert served["plain"] == [301, "https://quiz.example.edu/accounts/login/"]
+    assert served["tls"] == [200, "max-age=31536000; includeSubDomains; preload"]
+    assert served["cookies"]["csrftoken"][0] is True
+    logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    not_found = [line for line in logged if line.get("status_code") == 404]
+    assert [line["request_id"] for line in not_found] == ["req-404"]
