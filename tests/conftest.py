@@ -82,6 +82,18 @@ def seeded(db):
     call_command("load_content", verbosity=0)
 
 
+@pytest.fixture
+def katex_down(monkeypatch):
+    """KaTeX cannot start (no node): anything that renders math from here on raises KatexUnavailableError."""
+    from apps.content import katex
+
+    monkeypatch.setenv("NODE_BINARY", "/nonexistent/node")
+    katex._worker._stop()
+    yield
+    monkeypatch.undo()
+    katex._worker._stop()
+
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 

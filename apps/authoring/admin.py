@@ -17,7 +17,7 @@ from apps.quiz.services import card_moved
 
 from . import views
 from .forms import AliasFormSet, CardAdminForm, DistractorForm
-from .services import deck_export
+from .services import cards_archive, deck_export
 from .transfer import to_csv, to_json
 
 admin.site.login_form = AdminSignInForm
@@ -111,12 +111,7 @@ class CardAdmin(admin.ModelAdmin):
         self._set_archived(request, queryset, False)
 
     def _set_archived(self, request, queryset, archived: bool) -> None:
-        count = 0
-        for card in queryset.exclude(archived=archived):
-            card.archived = archived
-            card.save(update_fields=["archived", "updated_at"])
-            card_version_record(card=card, author=request.user, note="Archived" if archived else "Restored")
-            count += 1
+        count = cards_archive(cards=queryset, archived=archived, author=request.user)
         self.message_user(request, f"{count} card{'s' if count != 1 else ''} {'archived' if archived else 'restored'}.")
 
     def save_model(self, request, obj, form, change):

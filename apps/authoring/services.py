@@ -4,11 +4,12 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import Max, Prefetch, QuerySet
 
+from apps.common.db import rollback_dry_run
 from apps.content.models import Card, Deck, Distractor
 from apps.content.rendering import tex_errors
-from apps.content.services import card_save
+from apps.content.services import VERSIONED_FIELDS, card_save, card_snapshot, card_version_record
 
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError
 
@@ -58,12 +59,8 @@ def _tex_check(data: dict) -> None:
 
 
 def _snapshot(card: Card) -> dict:
-    return {
-        **{name: getattr(card, name) for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS)},
-        "aliases": [a.text for a in card.aliases.order_by("pk")],
-        "distractors": [d.text for d in card.distractors.order_by("position", "pk")],
-        "key_terms": [k.term for k in card.key_terms.order_by("pk")],
-    }
+    snapshot = card_snapshot(card)
+    return {"position": card.position, **{name: snapshot[name] for name in VERSIONED_FIELDS}}
 
 
 def deck_import(
@@ -106,5 +103,19 @@ def deck_import(
                 setattr(card, name, item[name])
             card_save(card=card, author=author, note=note, **{name: item[name] for name in CARD_LIST_FIELDS})
         if dry_run:
-            transaction.set_rollback(True)
+            rollback_dry_run()
     return report
+
+
+def cards_archive(*, cards: QuerySet[Card], archived: bool, author: AbstractBaseUser) -> int:
+    """Archives (or restores) the cards, each with a version saying so: all of them or none. Returns the count."""
+    count = 0
+    with transaction.atomic():
+        # The admin's queryset carries list annotations; lock plain rows instead.
+        chosen = Card.objects.filter(pk__in=cards.values("pk"), archived=not archived).order_by("pk")
+        for card in chosen.select_for_update():
+            card.archived = archived
+            card.save(update_fields=["archived", "updated_at"])
+            card_version_record(card=card, author=author, note="Archived" if archived else "Restored")
+            count += 1
+    return count

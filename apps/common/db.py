@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from psycopg import sql
 
 # The first key of the two-key pg_advisory_xact_lock, so per-student locks share no space with others.
@@ -53,3 +53,10 @@ def student_lock(*user_ids: int) -> None:
             "SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::int[]) AS u ORDER BY u",
             [_STUDENT_LOCK_CLASS, list(user_ids)],
         )
+
+
+def rollback_dry_run() -> None:
+    """Ends a dry run inside atomic(): deferred constraints are checked first, so it fails where a real run would."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    transaction.set_rollback(True)

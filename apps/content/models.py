@@ -33,7 +33,29 @@ def render_stored(text: str) -> str:
     return rendered.html
 
 
-class Deck(models.Model):
+class RenderedFields:
+    """Keeps each `*_html` field in step with its Markdown source (RENDERED_FIELDS: source -> html)."""
+
+    RENDERED_FIELDS: dict[str, str] = {}
+
+    def render(self, fields: dict[str, str] | None = None) -> None:
+        for source, target in (self.RENDERED_FIELDS if fields is None else fields).items():
+            setattr(self, target, render_stored(getattr(self, source)))
+
+    def save(self, *args, **kwargs) -> None:
+        update_fields = kwargs.get("update_fields")
+        fields = self.RENDERED_FIELDS
+        if update_fields is not None:
+            # A save of other columns (a position, a flag) need not run KaTeX again.
+            fields = {source: target for source, target in fields.items() if source in update_fields}
+            kwargs["update_fields"] = {*update_fields, *fields.values()}
+        self.render(fields)
+        super().save(*args, **kwargs)
+
+
+class Deck(RenderedFields, models.Model):
+    RENDERED_FIELDS = {"description": "description_html"}
+
     title = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True)
     description = models.TextField(blank=True)
@@ -48,15 +70,11 @@ class Deck(models.Model):
     def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs) -> None:
-        self.description_html = render_stored(self.description)
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self) -> str:
         return reverse("content:deck", kwargs={"slug": self.slug})
 
 
-class Card(models.Model):
+class Card(RenderedFields, models.Model):
     class Kind(models.TextChoices):
         FLASHCARD = "flashcard", "Flashcard"
         SYLLABUS = "syllabus", "Syllabus"
@@ -112,13 +130,6 @@ class Card(models.Model):
     def __str__(self) -> str:
         return f"{self.deck} #{self.position}"
 
-    def save(self, *args, **kwargs) -> None:
-        self.render()
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None:
-            kwargs["update_fields"] = {*update_fields, *self.RENDERED_FIELDS.values()}
-        super().save(*args, **kwargs)
-
     def get_absolute_url(self) -> str:
         return reverse("content:card", kwargs={"slug": self.deck.slug, "pk": self.pk})
 
@@ -130,10 +141,6 @@ class Card(models.Model):
             short_answer=self.short_answer,
             explanation=self.explanation,
         )
-
-    def render(self) -> None:
-        for source, target in self.RENDERED_FIELDS.items():
-            setattr(self, target, render_stored(getattr(self, source)))
 
 
 def content_hash(*, kind: str, question: str, answer: str, short_answer: str, explanation: str) -> str:
@@ -159,8 +166,10 @@ class Alias(models.Model):
         return self.text
 
 
-class Distractor(models.Model):
+class Distractor(RenderedFields, models.Model):
     """A wrong multiple-choice option written for one card; offered before generated ones."""
+
+    RENDERED_FIELDS = {"text": "text_html"}
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="distractors")
     text = models.TextField(help_text="Markdown; maths in $…$ is typeset.")
@@ -173,10 +182,6 @@ class Distractor(models.Model):
 
     def __str__(self) -> str:
         return self.text
-
-    def save(self, *args, **kwargs) -> None:
-        self.text_html = render_stored(self.text)
-        super().save(*args, **kwargs)
 
 
 class KeyTerm(models.Model):

@@ -6,6 +6,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from apps.common.db import rollback_dry_run
+
 from .loader import ParsedCard, ParsedDeck
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, render_stored
 
@@ -176,7 +178,11 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
         source_changed = new_hash != card.source_hash or card.source_key != item.key
         edited_here = card.content_hash() != card.source_hash
         if source_changed and edited_here and card.content_hash() != new_hash and not overwrite:
-            report.conflicts.append(_label(deck, card.position, card.question))
+            # The edit stands, but the card still takes its place in the file's order.
+            if card.position != position:
+                card.position = position
+                card.save(update_fields=["position", "updated_at"])
+            report.conflicts.append(_label(deck, position, card.question))
             continue
         if not source_changed and card.position == position:
             report.unchanged.append(_label(deck, position, item.question))
@@ -197,7 +203,7 @@ def content_load(*, decks: list[ParsedDeck], overwrite: bool = False, dry_run: b
         for parsed in decks:
             _deck_load(parsed, report=report, overwrite=overwrite)
         if dry_run:
-            transaction.set_rollback(True)
+            rollback_dry_run()
     return report
 
 
@@ -205,18 +211,15 @@ def content_rerender() -> int:
     """Re-renders every stored HTML field, e.g. after a KaTeX upgrade. Returns the rows changed."""
     changed = 0
     with transaction.atomic():
-        for deck in Deck.objects.select_for_update():
-            html = render_stored(deck.description)
-            if html != deck.description_html:
-                Deck.objects.filter(pk=deck.pk).update(description_html=html)
-                changed += 1
-        for card in Card.objects.select_for_update().iterator(chunk_size=200):
-            before = {name: getattr(card, name) for name in Card.RENDERED_FIELDS.values()}
-            card.render()
-            after = {name: getattr(card, name) for name in Card.RENDERED_FIELDS.values()}
-            if before != after:
-                Card.objects.filter(pk=card.pk).update(**after)
-                changed += 1
+        for model in (Deck, Card, Distractor):
+            targets = list(model.RENDERED_FIELDS.values())
+            for row in model.objects.select_for_update().order_by("pk").iterator(chunk_size=200):
+                before = {name: getattr(row, name) for name in targets}
+                row.render()
+                after = {name: getattr(row, name) for name in targets}
+                if before != after:
+                    model.objects.filter(pk=row.pk).update(**after)
+                    changed += 1
         for version in CardVersion.objects.select_for_update().iterator(chunk_size=200):
             rendered = {f"{name}_html": render_stored(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
             if any(version.data.get(key) != value for key, value in rendered.items()):

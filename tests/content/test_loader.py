@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.content.loader import LoaderError, parse_file, parse_text
-from apps.content.models import Card, Deck
+from apps.content.models import Card, Deck, Distractor
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 FLASHCARDS = FIXTURES / "technology-digital-tools-flashcards.txt"
@@ -212,14 +212,18 @@ def test_dry_run_reports_and_writes_nothing():
 @pytest.mark.django_db
 def test_rerender_content_restores_stored_html():
     _load()
+    affine = Card.objects.get(question__startswith="Give the standard affine")
+    distractor = Distractor.objects.create(card=affine, text="$q = r / s$")
     Card.objects.update(answer_html="stale")
+    Distractor.objects.update(text_html="stale")
     from io import StringIO
 
     out = StringIO()
     call_command("rerender_content", stdout=out)
-    assert "37 changed" in out.getvalue()
-    affine = Card.objects.get(question__startswith="Give the standard affine")
-    assert 'class="katex"' in affine.answer_html
+    assert "38 changed" in out.getvalue()  # 37 cards and the distractor
+    affine.refresh_from_db()
+    distractor.refresh_from_db()
+    assert 'class="katex"' in affine.answer_html and 'class="katex"' in distractor.text_html
     out = StringIO()
     call_command("rerender_content", stdout=out)
     assert ": 0 changed" in out.getvalue()
@@ -252,3 +256,35 @@ def test_load_never_silently_overwrites_a_card_edited_in_the_admin(tmp_path, ins
         "Edited in the admin",
         "Loaded from technology-digital-tools-flashcards.txt",
     ]
+
+
+NEW_FIRST_CARD = (
+    "Which tool tracks data versions beside git?\n\nAnswer: DVC\n\n"
+    "DVC stores pointers in git and the data elsewhere.\n\n"
+)
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+@pytest.mark.django_db
+def test_a_kept_conflict_still_moves_aside_for_a_card_inserted_before_it(tmp_path, instructor, dry_run):
+    from apps.content.services import card_save
+
+    _load()
+    card = Card.objects.get(short_answer="Job")
+    card.answer = card.short_answer = "Job (batch/v1)"
+    card_save(card=card, author=instructor, note="Edited in the admin")
+    title, rest = FLASHCARDS.read_text().split("\n\n", 1)
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(f"{title}\n\n{NEW_FIRST_CARD}{rest}".replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+
+    output = _load(copy, dry_run=dry_run)
+
+    assert "1 created, 6 updated, 0 unchanged, 1 conflicts" in output
+    card.refresh_from_db()
+    assert card.answer == "Job (batch/v1)"
+    in_deck = Card.objects.filter(deck__slug=copy.stem).order_by("position")
+    positions = list(in_deck.values_list("short_answer", flat=True))
+    if dry_run:
+        assert len(positions) == 7 and positions[3] == "Job (batch/v1)"
+    else:
+        assert positions[0] == "DVC" and positions[4] == "Job (batch/v1)" and len(positions) == 8
