@@ -44,9 +44,7 @@ def _sign_in(client, username: str, password: str, forwarded_for: str):
 
 
 @pytest.mark.django_db
-def test_one_client_locked_out_behind_the_proxy_leaves_the_others_signing_in(
-    client, student, other_student, settings
-):
+def test_one_client_locked_out_behind_the_proxy_leaves_the_others_signing_in(client, student, other_student, settings):
     settings.TRUSTED_PROXY_COUNT = 1
     # Different user names, so only the address lockout counts; a fresh spoofed left entry each time.
     for attempt in range(settings.AXES_FAILURE_LIMIT):
