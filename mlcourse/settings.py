@@ -136,7 +136,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # KaTeX's stylesheet and fonts come straight from the pinned npm package, so the
 # CSS always matches the version that rendered the stored HTML.
 STATICFILES_DIRS = [

@@ -85,8 +85,11 @@ print(json.dumps({
 
 
 @pytest.mark.django_db(transaction=True)
-def test_production_behind_the_tls_proxy_sends_hsts_secure_cookies_and_json_logs():
-    result = manage("shell", "-c", SERVED, DATABASE_URL=database_url(), **PRODUCTION)
+def test_production_behind_the_tls_proxy_sends_hsts_secure_cookies_and_json_logs(tmp_path):
+    environment = {**PRODUCTION, "DATABASE_URL": database_url(), "STATIC_ROOT": str(tmp_path)}
+    collected = manage("collectstatic", "--noinput", "--verbosity=0", **environment)
+    assert collected.returncode == 0, collected.stderr
+    result = manage("shell", "-c", SERVED, **environment)
     assert result.returncode == 0, result.stderr
     served = json.loads(result.stdout.strip().splitlines()[-1])
     assert served["plain"] == [301, "https://quiz.example.edu/accounts/login/"]
