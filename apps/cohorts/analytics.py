@@ -247,7 +247,16 @@ SELECT card_id, mode, response_key, sample, count FROM (
 ORDER BY card_id, mode, count DESC
 """
 
-ITEM_SORTS = ("facility", "-facility", "discrimination", "-discrimination", "-attempts", "attempts", "-overrides")
+ITEM_SORTS = (
+    "facility",
+    "-facility",
+    "discrimination",
+    "-discrimination",
+    "-attempts",
+    "attempts",
+    "-overrides",
+    "overrides",
+)
 
 
 def _item_sort_key(key: str):

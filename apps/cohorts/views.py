@@ -16,7 +16,9 @@ from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
 from .models import Cohort
 
 PAGE_SIZE = 50
-TABS = ("matrix", "items", "charts")
+# The dashboard's tabs (?tab=) and, per assigned deck, the matrix's sortable columns (sort=deck-<id>-<key>).
+TABS = {"matrix": "Students", "items": "Item statistics", "charts": "Charts"}
+DECK_COLUMNS = (("attempted", "Attempted"), ("accuracy", "Accuracy"), ("mastered", "Mastered"))
 
 
 @login_required
@@ -70,7 +72,7 @@ def _int(value: str | None, default: int = 1) -> int:
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     tab = request.GET.get("tab") if request.GET.get("tab") in TABS else "matrix"
-    context = {"cohort": cohort, "tab": tab, "flags": analytics.FLAGS}
+    context = {"cohort": cohort, "tab": tab, "tabs": TABS.items(), "flags": analytics.FLAGS}
     if tab == "matrix":
         context.update(_matrix_context(request, cohort))
     elif tab == "items":
@@ -96,7 +98,7 @@ def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
     return {
         "decks": decks, "page": page, "rows": page.object_list, "sort": sort, "flag": flag, "total": len(rows),
-        "colspan": 4 + 3 * len(decks),
+        "deck_columns": DECK_COLUMNS, "colspan": 4 + len(DECK_COLUMNS) * len(decks),
     }  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
+from . import styles
 from .rendering import render
 
 
@@ -23,13 +24,19 @@ class StyleRule(models.Model):
         return f".{self.name}{{{self.declarations}}}"
 
 
+def style_rules_add(rules: dict[str, str]) -> None:
+    """Stores the style rules (name -> declarations) that rendered HTML relies on; known ones are skipped."""
+    if rules:
+        StyleRule.objects.bulk_create(
+            [StyleRule(name=name, declarations=css) for name, css in rules.items()], ignore_conflicts=True
+        )
+        styles.version_forget()
+
+
 def render_stored(text: str) -> str:
     """Renders `text` for storing, and records the style rules its HTML relies on."""
     rendered = render(text)
-    if rendered.styles:
-        StyleRule.objects.bulk_create(
-            [StyleRule(name=name, declarations=css) for name, css in rendered.styles.items()], ignore_conflicts=True
-        )
+    style_rules_add(rendered.styles)
     return rendered.html
 
 

@@ -22,8 +22,13 @@ def deck_cards(*, deck: Deck) -> QuerySet[Card]:
 
 
 def card_get(*, slug: str, pk: int) -> Card:
-    """The card with its deck and the ids of its neighbours, in one query."""
-    siblings = Card.objects.filter(deck=OuterRef("deck"))
+    """The card with its deck and the ids of its neighbours, in one query.
+
+    The neighbours are the nearest cards that are not archived, so browsing a deck never lands on one. An
+    archived card itself is still found by its URL: answers in students' quiz history link to it (its page
+    says it is archived).
+    """
+    siblings = Card.objects.filter(deck=OuterRef("deck"), archived=False)
     previous_id = siblings.filter(position__lt=OuterRef("position")).order_by("-position").values("pk")[:1]
     next_id = siblings.filter(position__gt=OuterRef("position")).order_by("position").values("pk")[:1]
     return get_object_or_404(

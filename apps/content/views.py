@@ -5,6 +5,7 @@ from django.shortcuts import render
 from django.views.decorators.http import condition, require_GET
 
 from . import selectors
+from .styles import version_remember
 
 
 @require_GET
@@ -29,13 +30,23 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _styles_etag(request: HttpRequest) -> str:
-    return selectors.style_rules_version()
+    request.styles_version = selectors.style_rules_version()
+    version_remember(request.styles_version)  # on a 304 too, which never reaches the view
+    return request.styles_version
 
 
 @require_GET
 @condition(etag_func=_styles_etag)
 def styles(request: HttpRequest) -> HttpResponse:
-    """The rules that stand in for KaTeX's inline styles, which a strict CSP would block."""
+    """The rules that stand in for KaTeX's inline styles, which a strict CSP would block.
+
+    /styles/content.css?v=<current version> never changes, so browsers keep it for a year without asking;
+    the plain URL, or an outdated version, is the current CSS, revalidated (ETag) on every use.
+    """
+    version = request.styles_version
     response = HttpResponse(selectors.style_rules_css(), content_type="text/css; charset=utf-8")
-    response["Cache-Control"] = "public, max-age=0, must-revalidate"
+    if request.GET.get("v") == version:
+        response["Cache-Control"] = "public, max-age=31536000, immutable"  # a year
+    else:
+        response["Cache-Control"] = "public, max-age=0, must-revalidate"
     return response

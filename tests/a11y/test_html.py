@@ -9,6 +9,7 @@ import subprocess
 from django.test import Client
 from django.utils.text import slugify
 
+from tests.a11y.conftest import FLASHCARDS
 from tests.conftest import PASSWORD
 
 
@@ -17,6 +18,23 @@ def _client(site, user: str | None) -> Client:
     if user is not None:
         client.force_login(site.users[user])
     return client
+
+
+def _quiz_start_with_errors(client: Client) -> bytes:
+    """The quiz start form sent back with an error on each field: every error is tied to its field."""
+    response = client.post(f"/decks/{FLASHCARDS}/quiz/", {"size": "0", "mode": "bogus", "order": "bogus"})
+    assert response.status_code == 422
+    html = response.content.decode()
+    for field in ("size", "mode", "order"):
+        error = re.search(rf'<ul class="errorlist" id="(id_{field}_error)">', html)
+        assert error, f"no error shown for {field}"
+        # The input (for radios, each one) is invalid, and its description (the fieldset's) names the error.
+        inputs = re.findall(rf'<input[^>]* name="{field}"[^>]*>', html)
+        assert inputs and all('aria-invalid="true"' in tag for tag in inputs), field
+        described = re.findall(r'aria-describedby="([^"]*)"', html)
+        assert any(error.group(1) in ids.split() for ids in described), field
+    assert re.search(r'<fieldset class="choices field-invalid" aria-describedby="id_mode_error">\s*<legend>', html)
+    return response.content
 
 
 def test_every_page_is_valid_html(vnu, site, tmp_path):
@@ -44,6 +62,7 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
     response = alice.post(f"{site.choice_quiz}q/1/", {"token": token})
     assert response.status_code == 422, "a question sent back without an option should be an error"
     documents["quiz question with an error"] = response.content
+    documents["quiz start with errors"] = _quiz_start_with_errors(alice)
 
     files = {}
     for name, content in documents.items():

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+from apps.quiz.models import Answer
 from tests.conftest import PASSWORD, make_instructor, make_user
 
 DECK = "Technology & Digital Tools Flashcards"
@@ -57,11 +59,22 @@ def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, transac
     instructor.get_by_role("link", name="Autumn 2026").first.click()
     row = instructor.get_by_role("row", name="alice")
     expect(row).to_contain_text("29 %")  # 2 of the 7 cards attempted
+    instructor.evaluate("window.stillTheSamePage = true")
     instructor.get_by_role("link", name="Item statistics").click()
-    expect(instructor.locator("#panel table.items")).to_contain_text("Which distributed computing framework")
+    expect(instructor).to_have_url(re.compile(r"/cohorts/\d+/\?tab=items$"))
+    items = instructor.locator("#panel table.items tbody tr")
+    expect(items).to_have_count(7)
+    assert instructor.evaluate("window.stillTheSamePage") is True  # HTMX swapped the panel in, no page load
+    # Exactly the two cards alice answered have an attempt, on the page and in the CSV.
+    answered = set(Answer.objects.filter(user__username="alice").values_list("card__question", flat=True))
+    assert len(answered) == 2
+    on_page = items.filter(has=instructor.locator("td", has_text=re.compile(r"^1 \(1 student\)$")))
+    expect(on_page).to_have_count(2)
+    shown = sorted(row.locator("th a").inner_text()[:80] for row in on_page.all())
+    assert shown == sorted(question[:80] for question in answered)
     with instructor.expect_download() as download:
         instructor.get_by_role("link", name="Download CSV").click()
     text = download.value.path().read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(text)))
     attempted = [r for r in rows if int(r["attempts"])]
-    assert len(rows) == 7 and len(attempted) == 2
+    assert len(rows) == 7 and {r["question"] for r in attempted} == answered

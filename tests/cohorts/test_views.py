@@ -5,7 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+import xml.etree.ElementTree as ET
 from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -15,6 +19,7 @@ from apps.cohorts import services
 from apps.cohorts.models import Assignment, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
+from tests.cohorts.handmade import make_hand_cohort
 from tests.conftest import PASSWORD, make_user
 from tests.factories import make_card, make_deck
 
@@ -45,6 +50,30 @@ def _cohort(instructor, *, students: int, cards: int, decks: int = 2):
     return cohort
 
 
+@pytest.fixture
+def hand(client, instructor):
+    """The hand-worked cohort of tests/cohorts/handmade.py, taught by `instructor`, who is signed in."""
+    cohort = make_hand_cohort()
+    cohort.instructors.add(instructor)
+    client.force_login(instructor)
+    return cohort
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def _table_rows(html: str, classes: str) -> list[list[str]]:
+    """The text of each cell of each body row of the (first) <table class="{classes}">."""
+    table = re.search(rf'<table class="{classes}">(.*?)</table>', html, re.S)
+    assert table, f"no {classes} table"
+    body = re.search(r"<tbody>(.*?)</tbody>", table.group(1), re.S).group(1)
+    return [
+        [_text(cell) for cell in re.findall(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", row, re.S)]
+        for row in re.findall(r"<tr\b[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
 def test_tabs_render_as_pages_and_as_htmx_partials(client, instructor, htmx):
     cohort = _cohort(instructor, students=3, cards=4)
     client.force_login(instructor)
@@ -55,11 +84,87 @@ def test_tabs_render_as_pages_and_as_htmx_partials(client, instructor, htmx):
         full = client.get(url, {"tab": tab}).content.decode()
         partial = client.get(url, {"tab": tab}, **htmx).content.decode()
         assert "<html" in full and marker in full
-        assert "<html" not in partial and partial.lstrip().startswith('<div id="panel">') and marker in partial
+        assert "<html" not in partial and partial.lstrip().startswith('<div id="panel" ') and marker in partial
     sorted_html = client.get(url, {"sort": "-name"}, **htmx).content.decode()
     names = re.findall(r">(student\d{3})</a>", sorted_html)
     assert names == sorted(names, reverse=True)
     assert 'aria-sort="descending"' in sorted_html
+
+
+class _Links(HTMLParser):
+    """Each link of a page as (text, href, boosted): whether an ancestor has data-hx-boost="true"."""
+
+    VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.links: list[list] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        boosted = self.stack[-1][1] if self.stack else False
+        if "data-hx-boost" in attrs:
+            boosted = attrs["data-hx-boost"] == "true"
+        if tag == "a":
+            assert not any(name.startswith(("data-hx-", "hx-")) for name in attrs), attrs  # inherited, not repeated
+            self.links.append(["", attrs.get("href"), boosted])
+        if tag not in self.VOID:
+            self.stack.append((tag, boosted))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if any(tag == "a" for tag, _ in self.stack):
+            self.links[-1][0] += data
+
+
+def test_links_are_plain_links_that_htmx_boosts_into_the_panel(client, instructor, htmx):
+    cohort = _cohort(instructor, students=2, cards=2)
+    client.force_login(instructor)
+    url = reverse("cohorts:dashboard", args=[cohort.pk])
+    for tab, boosted_count in (("matrix", 3 + 5 + 4 + 3 * 2), ("items", 3 + 4), ("charts", 3)):
+        partial = client.get(url, {"tab": tab}, **htmx).content.decode()
+        # Target, swap and history are set once on the panel and inherited by the links inside.
+        assert '<div id="panel" data-hx-target="this" data-hx-swap="outerHTML" data-hx-push-url="true">' in partial
+        links = _Links(partial).links
+        assert all(href for _text, href, _boosted in links)  # every link works without JavaScript
+        # Tabs, filters, column headers (and pagers) swap the panel; the CSV and the links out of it do not.
+        assert [text.strip() for text, _href, boosted in links if boosted][:3] == [
+            "Students",
+            "Item statistics",
+            "Charts",
+        ]
+        assert sum(boosted for *_rest, boosted in links) == boosted_count
+        assert not any(boosted for text, href, boosted in links if "export" in href or "/students/" in href)
+        assert not any(boosted for text, href, boosted in links if "/admin/" in href)
+
+
+def test_sort_and_page_links_keep_the_other_parameters(client, instructor):
+    cohort = _cohort(instructor, students=1, cards=26)  # 52 cards: two pages of items
+    client.force_login(instructor)
+    url = reverse("cohorts:dashboard", args=[cohort.pk])
+    html = client.get(url, {"tab": "items", "sort": "-attempts"}).content.decode()
+    assert 'aria-sort="descending"' in html and "Page 1 of 2" in html
+    assert 'href="?tab=items&amp;sort=-attempts&amp;page=2">Next →</a>' in html
+    html = client.get(url, {"tab": "items", "sort": "-attempts", "page": "2"}).content.decode()
+    assert "Page 2 of 2" in html
+    assert 'href="?tab=items&amp;sort=-attempts&amp;page=1">← Previous</a>' in html
+    # A column header sorts from the first page again, the other way round if it is the current sort.
+    assert 'href="?tab=items&amp;sort=attempts">Attempts</a>' in html
+    assert 'href="?tab=items&amp;sort=-overrides">Overrides</a>' in html
+    html = client.get(url, {"tab": "items", "sort": "-overrides"}).content.decode()
+    assert 'href="?tab=items&amp;sort=overrides">Overrides</a>' in html
+    ascending = client.get(url, {"tab": "items", "sort": "overrides"}).content.decode()
+    assert re.search(r'<th scope="col" aria-sort="ascending"><a [^>]*>Overrides</a>', ascending)
+    # With no sort asked, the items are hardest first: the Facility header says so and flips it.
+    html = client.get(url, {"tab": "items"}).content.decode()
+    assert re.search(
+        r'<th scope="col" aria-sort="ascending"><a href="\?tab=items&amp;sort=-facility">Facility</a>', html
+    )
 
 
 def test_at_risk_filter(client, instructor):
@@ -69,6 +174,34 @@ def test_at_risk_filter(client, instructor):
     client.force_login(instructor)
     html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"flag": "inactive"}).content.decode()
     assert "idle" in html and "student000" not in html
+
+
+@pytest.mark.parametrize(
+    ("flag", "shown", "badge"),
+    [
+        ("", ["s1", "s2", "s3"], None),
+        ("any", ["s2", "s3"], None),
+        ("low_accuracy", ["s3"], "Accuracy under 50 %"),  # 25 %; s2 has 50 %, which is not under
+        ("behind", ["s2"], "Behind on a deck due within 3 days"),  # 2 of 3 cards of a deck due in two days
+        ("inactive", ["s2"], "Inactive for 7 days"),
+    ],
+)
+def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, shown, badge):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"flag": flag} if flag else {}).content.decode()
+    rows = {row[0]: row for row in _table_rows(html, "data matrix")}
+    assert sorted(rows) == shown
+    if badge:
+        assert all(badge in row[-1] for row in rows.values())
+    meta = f"{len(shown)} student{'s' if len(shown) != 1 else ''}{' flagged' if flag else ''}"
+    assert meta in _text(html)
+    # The filter links keep the sort; the sort links keep the filter.
+    sorted_html = client.get(
+        reverse("cohorts:dashboard", args=[hand.pk]), {"flag": flag, "sort": "-name"} if flag else {"sort": "-name"}
+    ).content.decode()
+    assert [row[0] for row in _table_rows(sorted_html, "data matrix")] == sorted(shown, reverse=True)
+    if flag:
+        assert f'href="?flag={flag}&amp;sort=name"' in sorted_html  # the Student column flips back, filter kept
+        assert 'href="?flag=any&amp;sort=-name&amp;tab=matrix"' in sorted_html
 
 
 def _page_cells(html: str) -> dict[str, list[str]]:
@@ -116,6 +249,74 @@ def test_items_csv_has_the_same_numbers_as_the_page_and_neutralises_formulas(cli
     wrong = " ".join(row["common_wrong_answers"] for row in rows)
     assert "hyperlink(evil)" in wrong
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row.values())
+
+
+def _two_places(fraction: str) -> str:
+    """A CSV fraction as the page shows a discrimination (floatformat:2, which rounds half up)."""
+    return "—" if fraction == "" else str(Decimal(fraction).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def _as_listed(joined: str) -> list[str]:
+    """CSV "text (count) | …" as the page lists it: “text” × count."""
+    if not joined:
+        return []
+    return [re.sub(r"^(.*) \((\d+)\)$", r"“\1” × \2", part) for part in joined.split(" | ")]
+
+
+def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_the_page(client, hand):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
+    page = {row[0]: row for row in _table_rows(html, "data items")}
+    rows = list(
+        csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[hand.pk])).content.decode()))
+    )
+    assert len(rows) == len(page) == 4
+    for row in rows:
+        _card, attempts, facility, discrimination, overrides, wrong = next(
+            cells for question, cells in page.items() if question.startswith(row["question"])
+        )
+        assert attempts.startswith(f"{row['attempts']} ({row['students']} student")
+        assert facility.startswith(_percent(row["facility"]))
+        assert discrimination.split(" ")[0] == _two_places(row["discrimination"])
+        assert ("weak" in discrimination) == (row["discrimination"] != "" and float(row["discrimination"]) < 0.2)
+        assert overrides == _percent(row["override_rate"])
+        listed = _as_listed(row["common_wrong_answers"]) + _as_listed(row["wrong_options_picked"])
+        assert re.findall(r"“[^”]*” × \d+", wrong) == listed
+        if not listed:
+            assert wrong == "—"
+    # The numbers worked out by hand, so that neither side can be empty or wrong in the same way.
+    q1, q2, q3 = (next(row for row in rows if row["question"] == f"Q{i}?") for i in (1, 2, 3))
+    assert (q1["discrimination"], q1["wrong_options_picked"]) == ("0.5000", "A Pod (1)")
+    assert page["Q1? Ops #1"][3] == "0.50" and "“A Pod” × 1" in page["Q1? Ops #1"][5]
+    assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
+    assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
+    assert page["Q3? Ops #3"][3] == "—"  # every student scored 0 on it: undefined, not 0
+
+
+def test_charts_are_labelled_images_with_their_numbers_in_a_table(client, hand):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "charts"}).content.decode()
+    svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+    tables = re.findall(r'<details class="chart-data">(.*?)</details>', html, re.S)
+    assert len(svgs) == len(tables) == 2
+    charts = {}
+    for markup, table in zip(svgs, tables, strict=True):
+        svg = ET.fromstring(markup)  # noqa: S314 - our own page
+        assert svg.get("role") == "img"
+        # Its accessible name and description are its own <title> and <desc>, which are not empty.
+        title, desc = svg.find("title"), svg.find("desc")
+        assert svg.get("aria-labelledby").split() == [title.get("id"), desc.get("id")]
+        assert title.text.strip() and desc.text.strip()
+        # The same numbers as a table (in a <details>, for screen readers and for anyone who wants them).
+        rows = _table_rows(table, "data")
+        bars = [rect.find("title").text for rect in svg.iter("rect")]
+        assert [f"{label}: {value}" for label, value in rows] == bars
+        assert _text(re.search(r"<summary>(.*?)</summary>", table).group(1)) == f"{title.text} as a table"
+        charts[title.text] = (desc.text, {label: int(value) for label, value in rows})
+    activity_desc, per_day = charts["Answers per day, last 30 days"]
+    assert len(per_day) == 30 and sum(per_day.values()) == 9  # the removed student and the outsider do not count
+    assert activity_desc.startswith("9 answers in the last 30 days; the busiest day was") and "with 7." in activity_desc
+    accuracy_desc, bands = charts["Distribution of student accuracy"]
+    assert [bands[f"{10 * i}–{10 * (i + 1)} %"] for i in range(10)] == [0, 0, 1, 0, 0, 1, 1, 0, 0, 0]
+    assert accuracy_desc == "Students with answers, by accuracy band: 3; without answers yet: 0."
 
 
 def test_join_through_an_invite_link_as_a_new_user(client, instructor):
@@ -168,6 +369,19 @@ def test_student_drill_down_lists_answers(client, instructor):
     assert "student002" in html and "Progress per deck" in html
     assert html.count("<time") >= 6
     assert "Answers (6)" in html
+
+
+def test_student_drill_down_shows_each_response_with_its_verdict_and_override(client, hand):
+    s3 = Membership.objects.get(cohort=hand, student__username="s3").student
+    html = client.get(reverse("cohorts:student", args=[hand.pk, s3.pk])).content.decode()
+    answers = {(row[1].split(" ")[0], row[2]): row for row in _table_rows(html, "data answers")}
+    assert len(answers) == 4 and "Answers (4)" in html
+    # When, card, response, the grader's verdict and score, the student's override, time.
+    assert answers["Q2?", "cronjob."][3:5] == ["Incorrect 0 %", "—"]
+    assert answers["Q3?", "Job"][3:5] == ["Correct 100 %", "Incorrect"]  # graded right, overridden by the student
+    assert answers["Q1?", "x"][3] == "Correct 100 %"
+    assert answers["Q1?", "A Pod"][3] == "Incorrect 0 %" and "multiple choice" in answers["Q1?", "A Pod"][1]
+    assert "Accuracy under 50 %" in _text(html) and "accuracy 25 %" in _text(html)
 
 
 @pytest.mark.parametrize(("students", "cards"), [(2, 2), (8, 5)])

@@ -1,11 +1,14 @@
-"""The public content pages and /healthz, with their query counts."""
+"""The public content pages, their versioned stylesheet and /healthz, with their query counts."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.db import connection
 from django.urls import reverse
 
+from apps.content import selectors, styles
 from tests.factories import make_card, make_deck
 
 AFFINE_QUESTION = "Give the standard affine quantization formula mapping a real value to an integer."
@@ -68,6 +71,43 @@ def test_card_page_shows_one_card_with_neighbours_in_one_query(client, seeded, d
     assert f'rel="next" href="{following.get_absolute_url()}"' in html
 
 
+def _pager(html: str) -> tuple[str | None, str | None]:
+    previous = re.search(r'rel="prev" href="([^"]+)"', html)
+    following = re.search(r'rel="next" href="([^"]+)"', html)
+    return (previous[1] if previous else None, following[1] if following else None)
+
+
+@pytest.mark.django_db
+def test_previous_and_next_skip_archived_cards(client, django_assert_num_queries):
+    deck = make_deck()
+    cards = [make_card(deck=deck, archived=i in {2, 4, 5}) for i in range(1, 7)]
+    first, _, third, _, _, sixth = cards
+    with django_assert_num_queries(1):
+        html = client.get(third.get_absolute_url()).content.decode()
+    assert _pager(html) == (first.get_absolute_url(), sixth.get_absolute_url())
+    assert _pager(client.get(first.get_absolute_url()).content.decode()) == (None, third.get_absolute_url())
+    assert _pager(client.get(sixth.get_absolute_url()).content.decode()) == (third.get_absolute_url(), None)
+    # The deck page lists only the cards the pager walks through.
+    deck_page = client.get(deck.get_absolute_url()).content.decode()
+    assert [c.get_absolute_url() in deck_page for c in cards] == [True, False, True, False, False, True]
+
+
+@pytest.mark.django_db
+def test_an_archived_card_keeps_its_page_with_a_notice(client, student):
+    """Answers in a student's quiz history link to their card, so an archived card's URL still works."""
+    deck = make_deck()
+    first = make_card(deck=deck)
+    archived = make_card(deck=deck, question="An old question?", archived=True)
+    last = make_card(deck=deck)
+    client.force_login(student)
+    response = client.get(archived.get_absolute_url())
+    html = response.content.decode()
+    assert response.status_code == 200 and "An old question?" in html
+    assert "This card is archived: it is no longer asked in quizzes." in html
+    assert _pager(html) == (first.get_absolute_url(), last.get_absolute_url())
+    assert "archived" not in client.get(first.get_absolute_url()).content.decode()
+
+
 @pytest.mark.django_db
 def test_unknown_deck_or_card_is_a_404(client):
     card = make_card()
@@ -106,3 +146,51 @@ def test_healthz_answers_503_when_the_database_is_unreachable(client):
         connection.settings_dict.update(original)
     assert response.status_code == 503
     assert response.json()["database"] == "unavailable"
+
+
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/styles/content\.css[^"]*)">')
+
+
+def _stylesheet_link(client) -> str:
+    return STYLESHEET.search(client.get("/").content.decode()).group(1)
+
+
+@pytest.mark.django_db
+def test_pages_link_a_versioned_content_stylesheet_that_browsers_keep(client, django_assert_num_queries):
+    card = make_card(answer="$\\frac{a}{b}$")
+    plain = client.get(reverse("content:styles"))  # this process learns the current version from it
+    assert plain["Cache-Control"] == "public, max-age=0, must-revalidate"
+    version = selectors.style_rules_version()
+    with django_assert_num_queries(1):  # knowing the version costs the page no query
+        html = client.get("/").content.decode()
+    url = STYLESHEET.search(html).group(1)
+    assert url == f"/styles/content.css?v={version}"
+
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"
+    for name in re.findall(r'class="[^"]*\b(s[0-9a-f]{10})\b', card.answer_html):
+        assert f".{name}{{" in response.content.decode()
+
+    # A card with other maths adds rules: the URL changes, and the old one is no longer kept for good.
+    other = make_card(answer="$$\\sum_{i=1}^{n} \\int_0^{\\infty} e^{-x^2}\\,dx = \\sqrt{\\frac{\\pi}{4}}$$")
+    assert selectors.style_rules_version() != version
+    assert _stylesheet_link(client) == reverse("content:styles")  # adding rules forgot the version here
+    client.get(reverse("content:styles"))
+    new_url = _stylesheet_link(client)
+    assert new_url == f"/styles/content.css?v={selectors.style_rules_version()}" != url
+    css = client.get(new_url).content.decode()
+    for name in re.findall(r'class="[^"]*\b(s[0-9a-f]{10})\b', other.answer_html):
+        assert f".{name}{{" in css
+    stale = client.get(url)
+    assert stale.status_code == 200 and "immutable" not in stale["Cache-Control"]
+    assert stale.content.decode() == css  # the current rules, a superset of the old ones
+
+
+@pytest.mark.django_db
+def test_a_process_that_has_not_seen_the_version_lately_links_the_plain_stylesheet(client, monkeypatch):
+    make_card(answer="$\\frac{a}{b}$")
+    client.get(reverse("content:styles"))
+    assert "?v=" in _stylesheet_link(client)
+    monkeypatch.setattr(styles, "VERSION_TTL", -1.0)
+    assert _stylesheet_link(client) == reverse("content:styles")
