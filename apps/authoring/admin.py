@@ -6,7 +6,6 @@ from django.contrib import admin, messages
 from django.db.models import Avg, Count, FloatField, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpResponse
-from django.shortcuts import redirect
 from django.urls import path, reverse
 
 from apps.accounts.forms import AdminSignInForm
@@ -125,19 +124,10 @@ class CardAdmin(admin.ModelAdmin):
         # After the inlines, so the version holds the aliases, distractors and key terms too.
         card_version_record(card=form.instance, author=request.user, note="Edited in the admin")
 
-    def delete_view(self, request, object_id, extra_context=None):
-        card = self.get_object(request, object_id)
-        if card is not None and (count := Answer.objects.filter(card=card).count()):
-            self.message_user(
-                request,
-                f"This card has {count} answer{'s' if count != 1 else ''}, so it cannot be deleted: students' history "
-                "depends on it. Archive it instead; it will leave new quizzes and keep its history.",
-                messages.ERROR,
-            )
-            return redirect(reverse("admin:content_card_change", args=[card.pk]))
-        return super().delete_view(request, object_id, extra_context)
-
     def get_deleted_objects(self, objs, request):
+        # A card students were asked or answered is kept by the database (on_delete=PROTECT from answers and quiz
+        # items), so Django's delete page refuses it; admin/content/card/delete_confirmation.html says why, and
+        # to archive it instead.
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         # A card's versions go with it; nobody deletes versions on their own.
         perms_needed.discard(CardVersion._meta.verbose_name)
@@ -147,6 +137,7 @@ class CardAdmin(admin.ModelAdmin):
         wrap = self.admin_site.admin_view
         return [
             path("preview/", wrap(views.preview), name="content_card_preview"),
+            path("preview/styles.css", wrap(views.preview_styles), name="content_card_preview_styles"),
             path("<int:pk>/try-grader/", wrap(views.try_grader), name="content_card_try_grader"),
             path("<int:pk>/versions/<int:version>/revert/", wrap(views.revert), name="content_card_revert"),
             *super().get_urls(),

@@ -107,5 +107,6 @@ class ImportForm(forms.Form):
 
 
 class ImportConfirmForm(forms.Form):
-    name = forms.CharField(widget=forms.HiddenInput)
-    content = forms.CharField(widget=forms.HiddenInput, strip=False, max_length=MAX_IMPORT_BYTES)
+    """Names the checked upload, which waits on the server: the file itself is not sent twice."""
+
+    key = forms.RegexField(regex=r"\A[0-9a-f]{64}\Z", widget=forms.HiddenInput)

@@ -1,41 +1,60 @@
 from __future__ import annotations
 
+import hashlib
+import zlib
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils import timezone
 
 from apps.common.db import rollback_dry_run
-from apps.content.models import Card, Deck, Distractor
-from apps.content.rendering import tex_errors
-from apps.content.services import VERSIONED_FIELDS, card_save, card_snapshot, card_version_record
+from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
+from apps.content.rendering import render, tex_errors
+from apps.content.services import VERSIONED_FIELDS, card_version_record
 
-from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError
+from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError, parse
+
+# Everything an import may do: create and change decks and cards.
+IMPORT_PERMISSIONS = ("content.add_deck", "content.change_deck", "content.add_card", "content.change_card")
+# How long a checked upload waits for its confirmation.
+IMPORT_HOLD_SECONDS = 60 * 60
+# A bulk UPDATE is one CASE over its rows; batches keep each statement's cost linear.
+BULK_UPDATE_BATCH = 500
+
+
+def _lists_prefetch() -> tuple[Prefetch, ...]:
+    """A card's aliases, distractors and key terms, in the order card_snapshot and the files list them."""
+    return (
+        Prefetch("aliases", queryset=Alias.objects.order_by("pk")),
+        Prefetch("distractors", queryset=Distractor.objects.order_by("position", "pk")),
+        Prefetch("key_terms", queryset=KeyTerm.objects.order_by("pk")),
+    )
+
+
+def _card_data(card: Card) -> dict:
+    """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch)."""
+    return {
+        "position": card.position,
+        "kind": card.kind,
+        **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
+        "archived": card.archived,
+        "aliases": [alias.text for alias in card.aliases.all()],
+        "distractors": [distractor.text for distractor in card.distractors.all()],
+        "key_terms": [term.term for term in card.key_terms.all()],
+    }
 
 
 def deck_export(*, deck: Deck) -> dict:
     """The deck, its cards, aliases, distractors and key terms, in a fixed order. Four queries."""
-    cards = deck.cards.order_by("position").prefetch_related(
-        "aliases", Prefetch("distractors", queryset=Distractor.objects.order_by("position", "pk")), "key_terms"
-    )
+    cards = deck.cards.order_by("position").prefetch_related(*_lists_prefetch())
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "deck": {"slug": deck.slug, "title": deck.title, "description": deck.description, "source": deck.source},
-        "cards": [
-            {
-                "uid": str(card.uid),
-                "position": card.position,
-                "kind": card.kind,
-                **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
-                "archived": card.archived,
-                "aliases": [alias.text for alias in card.aliases.all()],
-                "distractors": [distractor.text for distractor in card.distractors.all()],
-                "key_terms": [term.term for term in card.key_terms.all()],
-            }
-            for card in cards
-        ],
+        "cards": [{"uid": str(card.uid), **_card_data(card)} for card in cards],
     }
 
 
@@ -58,15 +77,97 @@ def _tex_check(data: dict) -> None:
                 raise TransferError(f"card {index + 1} ({card['uid']}), field {name}", f"${formula}$: {message}")
 
 
-def _snapshot(card: Card) -> dict:
-    snapshot = card_snapshot(card)
-    return {"position": card.position, **{name: snapshot[name] for name in VERSIONED_FIELDS}}
+def _render(text: str, styles: dict[str, str]) -> str:
+    rendered = render(text)
+    styles.update(rendered.styles)
+    return rendered.html
+
+
+def _cards_write(*, written: list[tuple[Card, dict]], author: AbstractBaseUser | None, note: str) -> None:
+    """Saves the cards, their lists and a version of each, rendered, in a number of queries that does not grow
+    with the number of cards: what card_save does one card at a time."""
+    now = timezone.now()
+    styles: dict[str, str] = {}
+    distractor_html: dict[str, str] = {}
+    for card, item in written:
+        for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS):
+            setattr(card, name, item[name])
+        for source, target in Card.RENDERED_FIELDS.items():
+            setattr(card, target, _render(getattr(card, source), styles))
+        card.updated_at = now
+        for text in item["distractors"]:
+            if text not in distractor_html:
+                distractor_html[text] = _render(text, styles)
+    style_rules_add(styles)
+    new = [card for card, _ in written if card.pk is None]
+    changed = [card for card, _ in written if card.pk is not None]
+    Card.objects.bulk_create(new)
+    if changed:
+        fields = ["kind", "position", "archived", *CARD_TEXT_FIELDS, *Card.RENDERED_FIELDS.values(), "updated_at"]
+        Card.objects.bulk_update(changed, fields, batch_size=BULK_UPDATE_BATCH)
+        for model in (Alias, Distractor, KeyTerm):
+            model.objects.filter(card__in=changed).delete()
+    # In list order, so the primary keys keep it (card_snapshot orders by them).
+    Alias.objects.bulk_create([Alias(card=card, text=text) for card, item in written for text in item["aliases"]])
+    Distractor.objects.bulk_create(
+        [
+            Distractor(card=card, text=text, text_html=distractor_html[text], position=position)
+            for card, item in written
+            for position, text in enumerate(item["distractors"])
+        ]
+    )
+    KeyTerm.objects.bulk_create([KeyTerm(card=card, term=term) for card, item in written for term in item["key_terms"]])
+
+    # Versions as card_version_record makes them: none when the versioned content is as last recorded.
+    latest = {
+        version.card_id: version
+        for version in CardVersion.objects.filter(card__in=changed).order_by("card_id", "-number").distinct("card_id")
+    }
+    author = author if author is not None and author.is_authenticated else None
+    versions, pointed = [], []
+    for card, item in written:
+        data = {
+            "kind": card.kind,
+            **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
+            "archived": card.archived,
+            **{name: list(item[name]) for name in CARD_LIST_FIELDS},
+            **{target: getattr(card, target) for target in Card.RENDERED_FIELDS.values()},
+        }
+        current = latest.get(card.pk)
+        if current is not None and all(current.data.get(name) == data[name] for name in VERSIONED_FIELDS):
+            if card.current_version_id != current.pk:
+                card.current_version = current
+                pointed.append(card)
+            continue
+        number = current.number + 1 if current is not None else 1
+        version = CardVersion(card=card, number=number, author=author, note=note, data=data)
+        versions.append(version)
+        pointed.append(card)
+        card.current_version = version
+    CardVersion.objects.bulk_create(versions)
+    for card in pointed:
+        card.current_version_id = card.current_version.pk  # the new versions have their keys now
+    Card.objects.bulk_update(pointed, ["current_version"], batch_size=BULK_UPDATE_BATCH)
+
+
+def _step_aside(*, deck: Deck, taken: set[int], kept: list[str]) -> None:
+    """Cards of this deck that the file does not mention move out of the positions it uses, after the last."""
+    top = max([*taken, deck.cards.aggregate(top=Max("position"))["top"] or 0])
+    aside = list(deck.cards.exclude(uid__in=kept).filter(position__in=taken).order_by("position"))
+    for other in aside:
+        top += 1
+        other.position, other.updated_at = top, timezone.now()
+    Card.objects.bulk_update(aside, ["position", "updated_at"], batch_size=BULK_UPDATE_BATCH)
 
 
 def deck_import(
     *, data: dict, author: AbstractBaseUser | None = None, dry_run: bool = False, source: str = ""
 ) -> ImportReport:
-    """Creates or updates the deck and its cards by slug and uid, all in one transaction."""
+    """Creates or updates the deck and its cards by slug and uid, all in one transaction.
+
+    Each written card is rendered and versioned as card_save would, but in bulk: the number of queries
+    does not grow with the number of cards.
+    """
     _tex_check(data)
     report = ImportReport()
     note = f"Imported from {source}" if source else "Imported"
@@ -79,32 +180,91 @@ def deck_import(
             for name, value in deck_data.items():
                 setattr(deck, name, value)
             deck.save()
-        existing = {str(card.uid): card for card in Card.objects.filter(uid__in=[c["uid"] for c in data["cards"]])}
+        found = (
+            Card.objects.select_for_update(of=("self",))
+            .select_related("deck")
+            .filter(uid__in=[c["uid"] for c in data["cards"]])
+            .prefetch_related(*_lists_prefetch())
+        )
+        existing = {str(card.uid): card for card in found}
         for uid, card in existing.items():
             if card.deck_id != deck.pk:
                 raise TransferError(f"card {uid}", f"belongs to the deck {card.deck.slug!r}, not {deck.slug!r}")
-        # Cards of this deck that the file does not mention step aside from the positions it uses.
-        taken = {c["position"] for c in data["cards"]}
-        top = max([*taken, deck.cards.aggregate(top=Max("position"))["top"] or 0])
-        for other in deck.cards.exclude(uid__in=list(existing)).filter(position__in=taken).order_by("position"):
-            top += 1
-            other.position = top
-            other.save(update_fields=["position", "updated_at"])
+        if not report.deck_created:
+            _step_aside(deck=deck, taken={c["position"] for c in data["cards"]}, kept=list(existing))
+        written = []
         for item in data["cards"]:
             card = existing.get(item["uid"])
             label = f"#{item['position']} {' '.join(item['question'].split())[:70]}"
             wanted = {k: item[k] for k in ("kind", "position", "archived", *CARD_TEXT_FIELDS, *CARD_LIST_FIELDS)}
-            if card is not None and _snapshot(card) == wanted:
+            if card is not None and _card_data(card) == wanted:
                 report.unchanged.append(label)
                 continue
             (report.created if card is None else report.updated).append(label)
-            card = card or Card(uid=item["uid"], deck=deck)
-            for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS):
-                setattr(card, name, item[name])
-            card_save(card=card, author=author, note=note, **{name: item[name] for name in CARD_LIST_FIELDS})
+            written.append((card or Card(uid=item["uid"], deck=deck), item))
+        _cards_write(written=written, author=author, note=note)
         if dry_run:
             rollback_dry_run()
     return report
+
+
+@dataclass(frozen=True)
+class CheckedImport:
+    """A dry run's report, and the key under which its upload waits for the confirmation."""
+
+    key: str
+    name: str
+    report: ImportReport
+
+
+class ImportNotHeldError(Exception):
+    """No checked upload waits under that key for that user."""
+
+    message = (
+        "This upload is no longer waiting to be imported: it was imported already, it was checked more than "
+        f"{IMPORT_HOLD_SECONDS // 60} minutes ago, or the confirmation was altered. Upload the file again."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(self.message)
+
+
+def import_key(*, name: str, text: str) -> str:
+    """The sha256 of the file name and content: what the confirmation names."""
+    return hashlib.sha256(name.encode() + b"\0" + text.encode()).hexdigest()
+
+
+def _held(user: AbstractBaseUser, key: str) -> str:
+    # Per user: one instructor cannot confirm an upload another one checked.
+    return f"authoring:deck-import:{user.pk}:{key}"
+
+
+def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> CheckedImport:
+    """Dry-runs the upload and keeps it server-side for an hour, so the confirmation need not send it again.
+
+    Raises TransferError (and keeps nothing) when the file would not import.
+    """
+    report = deck_import(data=parse(text, name=name), dry_run=True, source=name)
+    key = import_key(name=name, text=text)
+    cache.set(_held(user, key), (name, zlib.compress(text.encode())), IMPORT_HOLD_SECONDS)
+    return CheckedImport(key=key, name=name, report=report)
+
+
+def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, ImportReport]:
+    """Imports exactly the upload `author` checked under `key`. Returns its file name and the report.
+
+    Raises ImportNotHeldError when no such upload waits (expired, already imported, or never checked),
+    TransferError when it no longer imports (the database changed since the check); nothing is written then.
+    """
+    held = cache.get(_held(author, key))
+    if held is None:
+        raise ImportNotHeldError
+    name, text = held[0], zlib.decompress(held[1]).decode()
+    if import_key(name=name, text=text) != key:
+        raise ImportNotHeldError
+    report = deck_import(data=parse(text, name=name), author=author, source=name)
+    cache.delete(_held(author, key))
+    return name, report
 
 
 def cards_archive(*, cards: QuerySet[Card], archived: bool, author: AbstractBaseUser) -> int:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.auth.decorators import permission_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Avg, Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.content.models import Card, CardVersion, render_stored
-from apps.content.selectors import style_rules_version
+from apps.content.models import Card, CardVersion
+from apps.content.rendering import render as render_text
+from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer
@@ -19,10 +22,19 @@ from apps.quiz.services import grading_card
 
 from .diffs import version_changes
 from .forms import GraderTryForm, ImportConfirmForm, ImportForm
-from .services import deck_import
-from .transfer import TransferError, parse
+from .services import (
+    IMPORT_HOLD_SECONDS,
+    IMPORT_PERMISSIONS,
+    ImportNotHeldError,
+    deck_import_check,
+    deck_import_confirm,
+)
+from .transfer import TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "explanation")
+# Each preview stylesheet URL stays well under the request-line limits of servers and proxies (gunicorn: 4094).
+PREVIEW_STYLES_QUERY_LENGTH = 1800
+PREVIEW_STYLES_MAX_RULES = 400
 
 
 def _require(request: HttpRequest, *perms: str) -> None:
@@ -30,8 +42,36 @@ def _require(request: HttpRequest, *perms: str) -> None:
         raise PermissionDenied
 
 
-def _preview(data) -> dict[str, str]:
-    return {f"{name}_html": render_stored(str(data.get(name, ""))[:20000]) for name in PREVIEW_FIELDS}
+def _preview_style_urls(styles: dict[str, str]) -> list[str]:
+    """Stylesheet URLs that define these classes, the declarations carried in the query: nothing is stored."""
+    base = reverse("admin:content_card_preview_styles")
+    urls, chunk, length = [], [], 0
+    for declarations in sorted(styles.values()):
+        compact = style_compact(declarations)
+        try:
+            style_expand(compact)
+        except ValueError:
+            continue  # a value this renderer never writes; the formula shows without that one rule
+        size = len(urlencode({"r": compact})) + 1
+        if chunk and length + size > PREVIEW_STYLES_QUERY_LENGTH:
+            urls.append(f"{base}?{urlencode({'r': chunk}, doseq=True)}")
+            chunk, length = [], 0
+        chunk.append(compact)
+        length += size
+    if chunk:
+        urls.append(f"{base}?{urlencode({'r': chunk}, doseq=True)}")
+    return urls
+
+
+def _preview(data) -> dict:
+    """The fields rendered as students would see them, and the stylesheets their maths needs. Writes nothing."""
+    preview, styles = {}, {}
+    for name in PREVIEW_FIELDS:
+        rendered = render_text(str(data.get(name, ""))[:20000])
+        preview[f"{name}_html"] = rendered.html
+        styles.update(rendered.styles)
+    preview["style_urls"] = _preview_style_urls(styles)
+    return preview
 
 
 def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
@@ -42,7 +82,7 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
         preview = {f"{name}_html": getattr(card, f"{name}_html") for name in PREVIEW_FIELDS}
     else:
         preview = {}
-    context = {"preview": preview, "preview_url": reverse("admin:content_card_preview")}
+    context = {"preview": preview}
     if card is None:
         return context
     versions = list(CardVersion.objects.filter(card=card).select_related("author").order_by("number"))
@@ -77,10 +117,26 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
 def preview(request: HttpRequest) -> HttpResponse:
     """The question, answer and explanation rendered exactly as students see them, from unsaved text."""
     _require(request, "content.change_card", "content.add_card")
-    preview = _preview(request.POST)
-    # A new formula may need style rules the page's stylesheet predates: the partial links a fresh copy.
-    context = {"preview": preview, "styles_version": style_rules_version()}
-    return render(request, "authoring/preview.html", context)
+    # A new formula may need style rules nobody has stored yet: the partial links stylesheets that carry them.
+    return render(request, "authoring/preview.html", {"preview": _preview(request.POST)})
+
+
+@require_GET
+def preview_styles(request: HttpRequest) -> HttpResponse:
+    """The CSS for the classes a preview's maths uses, built from the declarations in the URL alone."""
+    _require(request, "content.change_card", "content.add_card")
+    compact = request.GET.getlist("r")
+    if len(compact) > PREVIEW_STYLES_MAX_RULES:
+        return HttpResponseBadRequest("Too many rules.", content_type="text/plain; charset=utf-8")
+    try:
+        rules = dict(style_expand(item) for item in compact)
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    css = "\n".join(f".{name}{{{declarations}}}" for name, declarations in rules.items())
+    response = HttpResponse(css, content_type="text/css; charset=utf-8")
+    # The URL alone decides the content.
+    response["Cache-Control"] = "private, max-age=86400, immutable"
+    return response
 
 
 @require_http_methods(["POST"])
@@ -117,19 +173,18 @@ def revert(request: HttpRequest, pk: int, version: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
-    """Upload, see a dry-run summary, then confirm: the import itself is one transaction."""
-    _require(request, "content.add_deck")
-    if not all(request.user.has_perm(p) for p in ("content.change_deck", "content.add_card", "content.change_card")):
-        raise PermissionDenied
+    """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction."""
     context = {**admin.site.each_context(request), "title": "Import a deck", "form": ImportForm()}
     if request.method == "POST" and "confirm" in request.POST:
         confirm = ImportConfirmForm(request.POST)
-        if confirm.is_valid():
-            name, text = confirm.cleaned_data["name"], confirm.cleaned_data["content"]
+        if not confirm.is_valid():
+            context["error"] = ImportNotHeldError.message
+        else:
             try:
-                report = deck_import(data=parse(text, name=name), author=request.user, source=name)
-            except TransferError as exc:
+                name, report = deck_import_confirm(key=confirm.cleaned_data["key"], author=request.user)
+            except (ImportNotHeldError, TransferError) as exc:
                 context["error"] = str(exc)
             else:
                 messages.success(request, f"Imported {name}: {report.summary()}.")
@@ -140,11 +195,15 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             name, text = form.cleaned_data["file"]
             try:
-                context["report"] = deck_import(data=parse(text, name=name), dry_run=True, source=name)
+                checked = deck_import_check(name=name, text=text, user=request.user)
             except TransferError as exc:
                 context["error"] = f"{name}: {exc}"
             else:
-                context["confirm"] = ImportConfirmForm(initial={"name": name, "content": text})
-                context["file_name"] = name
+                context.update(
+                    report=checked.report,
+                    file_name=name,
+                    confirm=ImportConfirmForm(initial={"key": checked.key}),
+                    hold_minutes=IMPORT_HOLD_SECONDS // 60,
+                )
     status = 422 if context.get("error") or (request.method == "POST" and context["form"].errors) else 200
     return render(request, "authoring/import.html", context, status=status)

@@ -106,7 +106,7 @@ def _render_formula(tex: str, *, display: bool) -> str:
 
 
 def find_math(text: str) -> list[tuple[str, bool]]:
-    """The formulas in `text` as (tex, display), found exactly as `render_markdown` finds them."""
+    """The formulas in `text` as (tex, display), found exactly as `render` finds them."""
     collector = _MathCollector()
     html = _convert(collector, text)
     # Display math is matched in its own pass, so restore document order.
@@ -169,10 +169,6 @@ def render(text: str) -> Rendered:
     return styles_to_classes(sanitize(html).strip())
 
 
-def render_markdown(text: str) -> str:
-    return render(text).html
-
-
 _START_TAG = re.compile(r'<[a-zA-Z][^\s>/]*(?:\s+[^\s"\'>/=]+(?:="[^"]*")?)*\s*/?>')
 _STYLE_ATTR = re.compile(r'\s+style="([^"]*)"')
 _CLASS_ATTR = re.compile(r'(\s+class=")([^"]*)(")')
@@ -205,6 +201,31 @@ def styles_to_classes(html: str) -> Rendered:
         return f'{text[:end]} class="{name}"{text[end:]}'
 
     return Rendered(_START_TAG.sub(rewrite, html), styles)
+
+
+_IMPORTANT = " !important"
+_PLAIN_VALUE = re.compile(r"[\w#%.\- ]+", re.ASCII)
+
+
+def style_compact(declarations: str) -> str:
+    """Declarations as `styles_to_classes` writes them, without the `!important` each carries (for a URL)."""
+    return declarations.replace(_IMPORTANT, "")
+
+
+def style_expand(compact: str) -> tuple[str, str]:
+    """(class name, declarations) back from `style_compact`'s output.
+
+    ValueError unless every declaration is a property KaTeX writes with a plain value (letters, digits, `#%.-_`
+    and spaces: no quotes, slashes, braces or functions), so a rule built from text a browser sent is safe to serve.
+    """
+    parts = []
+    for part in compact.split(";"):
+        prop, colon, value = part.partition(":")
+        if not colon or prop not in _STYLE_PROPERTIES or not _PLAIN_VALUE.fullmatch(value):
+            raise ValueError(f"not a style this renderer writes: {part[:80]!r}")
+        parts.append(f"{prop}:{value}{_IMPORTANT}")
+    declarations = ";".join(parts)
+    return style_class(declarations), declarations
 
 
 _TAGS = {

@@ -15,10 +15,17 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_instructors_group_has_exactly_the_authoring_permissions():
-    codenames = set(Group.objects.get(name="Instructors").permissions.values_list("codename", flat=True))
-    assert {"view_deck", "add_deck", "change_deck", "change_card", "add_alias", "change_distractor"} <= codenames
-    assert "delete_deck" not in codenames
-    assert not any(code.endswith(("_answer", "_quizsession", "_user", "_group")) for code in codenames)
+    granted = set(Group.objects.get(name="Instructors").permissions.values_list("content_type__app_label", "codename"))
+    every = ("view", "add", "change", "delete")
+    expected = {
+        # Decks are never deleted by instructors; versions are only read (they are made by saving).
+        *(("content", f"{action}_deck") for action in ("view", "add", "change")),
+        *(("content", f"{action}_{model}") for model in ("card", "alias", "distractor", "keyterm") for action in every),
+        ("content", "view_cardversion"),
+        # Creating cohorts on the site; each cohort's own instructors alone see and change it.
+        ("cohorts", "add_cohort"),
+    }
+    assert granted == expected
 
 
 def _card_form(card: Card, **fields) -> dict:
@@ -77,6 +84,7 @@ def test_students_and_visitors_have_no_admin(client, student, who):
         response = client.get(url)
         assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert client.post(reverse("admin:content_card_preview"), {"question": "x"}).status_code == 302
+    assert client.get(reverse("admin:content_card_preview_styles"), {"r": "height:1em"}).status_code == 302
 
 
 def test_only_superusers_delete_decks(client, instructor, superuser):
@@ -112,3 +120,19 @@ def test_a_card_with_answers_cannot_be_deleted_but_can_be_archived(client, instr
     assert answered.versions.order_by("-number").first().note == "Archived"
     again = services.session_start(user=student, deck=deck, size=10, mode="recall", order="new")
     assert answered.pk not in set(again.items.values_list("card", flat=True))
+
+
+def test_a_card_in_a_quiz_not_yet_answered_cannot_be_deleted_either(client, instructor, student):
+    """The database protects a card that quiz items refer to, answered or not; the page says why, once."""
+    deck = make_deck()
+    card = make_card(deck=deck)
+    services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    client.force_login(instructor)
+    url = reverse("admin:content_card_delete", args=[card.pk])
+    for response in (client.get(url), client.post(url, {"post": "yes"})):
+        html = response.content.decode()
+        assert response.status_code == 200 and "Cannot delete" in html
+        assert "cannot be deleted" in html and "Archive it instead" in html
+        assert "Session item" not in html and "protected related objects" not in html  # no list of rows
+        assert reverse("admin:content_card_change", args=[card.pk]) in html
+    assert Card.objects.filter(pk=card.pk).exists()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
-from apps.content.models import Card
+from apps.content.models import Card, StyleRule
+from apps.content.rendering import render
 from tests.factories import make_card
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +62,73 @@ def test_preview_is_sanitised_like_the_stored_html(client, instructor, field, pa
     card = make_card(**{field: f"Hi {payload}"} if field != "explanation" else {"explanation": f"Hi {payload}"})
     stored = getattr(card, f"{field}_html")
     assert stored in html  # the preview is the stored rendering, not an approximation of it
+
+
+# Maths no stored card uses: its KaTeX layout needs style rules nobody has stored yet.
+NEW_MATH = r"Is $\sqrt[7]{q_{17}} \over \overbrace{z + w}^{9}$ or $$\int_{0}^{\infty} e^{-t^{3}}\,dt$$ new?"
+
+
+def _css_of(client, html: str) -> str:
+    links = [unescape(url) for url in re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)]
+    urls = [url for url in links if url.startswith(reverse("admin:content_card_preview_styles"))]
+    assert urls and all(len(url) < 2100 for url in urls)  # within any server's request-line limit
+    responses = [client.get(url) for url in urls]
+    assert all(r.status_code == 200 and r["Content-Type"].startswith("text/css") for r in responses)
+    return "\n".join(r.content.decode() for r in responses)
+
+
+def _assert_styled(client, html: str) -> None:
+    """Every class standing in for a KaTeX inline style has its rule in a stylesheet the page links."""
+    css = _css_of(client, html)
+    expected = render(NEW_MATH).styles
+    assert expected and set(expected) <= set(re.findall(r"\bs[0-9a-f]{10}\b", html))
+    for name, declarations in expected.items():
+        assert f".{name}{{{declarations}}}" in css
+
+
+def test_previewing_new_maths_stores_nothing_and_still_typesets_it(client, instructor, htmx):
+    client.force_login(instructor)
+    before = set(StyleRule.objects.values_list("name", flat=True))
+    assert not set(render(NEW_MATH).styles) <= before  # the draft needs rules that are not stored
+    response = client.post(reverse("admin:content_card_preview"), {"answer": NEW_MATH, "question": "Q?"}, **htmx)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<span class="katex">' in html and "<mroot>" in html and 'class="katex-display"' in html
+    assert " style=" not in html and "<style" not in html  # the CSP allows neither
+    assert set(StyleRule.objects.values_list("name", flat=True)) == before
+    _assert_styled(client, html)
+
+
+def test_the_preview_button_without_javascript_stores_no_styles_either(client, instructor):
+    card = make_card(answer="Old")
+    client.force_login(instructor)
+    before = StyleRule.objects.count()
+    response = client.post(
+        reverse("admin:content_card_change", args=[card.pk]), {**_form_data(card, answer=NEW_MATH), "_preview": "1"}
+    )
+    assert "Preview only: nothing was saved" in response.content.decode()
+    assert StyleRule.objects.count() == before
+    _assert_styled(client, response.content.decode())
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "color:red;}body{display:none",
+        "background-image:url(https://evil.example/x)",
+        "color:expression(alert(1))",
+        "top:1em !important",
+        'color:"red"',
+        "position:fixed",
+        "nonsense",
+    ],
+)
+def test_preview_styles_serve_only_what_the_renderer_writes(client, instructor, junk):
+    client.force_login(instructor)
+    response = client.get(reverse("admin:content_card_preview_styles"), {"r": ["height:1em", junk]})
+    assert response.status_code == 400
+    ok = client.get(reverse("admin:content_card_preview_styles"), {"r": ["height:1em;vertical-align:-0.2em"]})
+    assert ok.content.decode().endswith("{height:1em !important;vertical-align:-0.2em !important}")
 
 
 def test_preview_requires_post(client, instructor):

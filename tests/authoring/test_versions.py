@@ -9,6 +9,7 @@ from apps.authoring.diffs import text_diff, version_changes
 from apps.content.models import Card
 from apps.content.services import card_revert, card_save
 from apps.quiz import services
+from apps.quiz.models import Answer
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -40,12 +41,15 @@ def test_revert_puts_back_content_as_a_new_version(instructor):
     card.answer = "Second"
     card_save(card=card, author=instructor, aliases=[])
     assert card.versions.count() == 3
-    first = card.versions.get(number=1)
     new = card_revert(card=Card.objects.get(pk=card.pk), version=card.versions.get(number=2), author=instructor)
     card.refresh_from_db()
     assert (new.number, new.note) == (4, "Reverted to version 2")
     assert card.answer == "First" and list(card.aliases.values_list("text", flat=True)) == ["Premier"]
-    assert first.data["aliases"] == []
+    assert card.current_version == new
+    # The versions it went through are left as they were.
+    assert [(v.number, v.data["answer"], v.data["aliases"]) for v in card.versions.order_by("number")] == [
+        (1, "First", []), (2, "First", ["Premier"]), (3, "Second", []), (4, "First", ["Premier"]),
+    ]  # fmt: skip
 
 
 def test_revert_through_the_admin(client, instructor):
@@ -76,7 +80,10 @@ def test_answers_keep_the_version_they_were_given_against(client, student, instr
     new_answer, _ = services.answer_submit(
         user=student, session_id=second.pk, position=position, submission=services.Submission(response="whatever")
     )
+    stored = {a.pk: a for a in Answer.objects.select_related("card_version").filter(card=card)}
+    old_answer, new_answer = stored[old_answer.pk], stored[new_answer.pk]  # as stored, after the edit
     assert (old_answer.card_version.number, new_answer.card_version.number) == (1, 2)
+    assert old_answer.card_version.data["answer"] == "Old answer 0"
     assert old_answer.final_verdict == "correct"  # its verdict stands after the edit
 
     client.force_login(student)
@@ -87,3 +94,24 @@ def test_answers_keep_the_version_they_were_given_against(client, student, instr
     client.force_login(instructor)
     html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
     assert "1 answer, accuracy 100 %" in html and "1 answer, accuracy 0 %" in html
+
+
+def test_the_card_page_shows_a_readable_diff_between_versions(client, instructor):
+    card = make_card(question="Which unit is <fastest>?", answer="The CPU is fastest", short_answer="CPU")
+    card.answer = "The GPU is fastest"
+    card_save(card=card, author=instructor, aliases=["graphics card"])
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    versions = html[html.index('id="versions-heading"') :]
+    newest, oldest = versions.index("<h3>Version 2"), versions.index("<h3>Version 1")
+    assert newest < oldest  # newest first
+    second = versions[newest:oldest]
+    assert "carol" in second and "current" in second
+    # Only what changed, word by word: the old word struck out, the new one inserted.
+    assert "<dt>Answer</dt><dd>The <del>CPU</del><ins>GPU</ins> is fastest</dd>" in second
+    assert "<dt>Accepted answers</dt><dd><ul><li><ins>graphics card</ins></li></ul></dd>" in second
+    assert "<dt>Question</dt>" not in second
+    first = versions[oldest:]
+    # The first version lists its content, escaped: a question's "<fastest>" is text, not a tag.
+    assert "<dt>Question</dt><dd><ins>Which unit is &lt;fastest&gt;?</ins></dd>" in first
+    assert "Revert to version 1" in first and "Revert to version 2" not in html

@@ -32,6 +32,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from apps.authoring.services import import_key
 from apps.authoring.transfer import CSV_COLUMNS
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Assignment, Cohort, CohortCardStat, CohortResponseStat, Membership
@@ -811,14 +812,23 @@ def test_deck_import(world, data):
             response = send(client, "POST", url, {"file": upload, **data.draw(form())})
             confirm = response.context.get("confirm") if response.context else None
             if confirm is not None and data.draw(st.booleans()):
-                fields = {"confirm": "1", "name": confirm.initial["name"], "content": confirm.initial["content"]}
-                send(client, "POST", url, fields)
+                send(client, "POST", url, {"confirm": "1", "key": confirm.initial["key"]})
         else:
+            # The confirmation posted directly: the key of a file never checked, junk, or the old form's fields.
             name, content = data.draw(UPLOAD)
+            key = import_key(name=name, text=content.decode("utf-8", "replace"))
             fields = data.draw(
-                form(name=st.just(name), content=st.just(content.decode("utf-8", "replace")), confirm=st.just("1"))
+                form(
+                    key=st.sampled_from([key, "0" * 64, key.upper(), key[:10]]),
+                    name=st.just(name),
+                    content=st.just(content.decode("utf-8", "replace")),
+                    confirm=st.just("1"),
+                )
             )
             response = send(client, "POST", url, fields)
+            if persona in AUTHORS:
+                # Nothing was checked in this example, so nothing can be confirmed.
+                assert response.status_code == 422, response.status_code
         if persona not in AUTHORS:
             expect_refused(response, persona, admin=True)
 
@@ -856,7 +866,7 @@ def test_posts_without_a_csrf_token_are_refused_and_change_nothing(world):
         (instructor, reverse("cohorts:code", args=[cohort]), {}),
         (instructor, reverse("cohorts:student_remove", args=[cohort, world.users["student"].pk]), {}),
         (instructor, reverse("admin:content_card_preview"), {"question": "$x$"}),
-        (instructor, reverse("admin:content_deck_import"), {"confirm": "1", "name": "x.json", "content": "{}"}),
+        (instructor, reverse("admin:content_deck_import"), {"confirm": "1", "key": "0" * 64}),
         (anonymous, reverse("login"), {"username": "alice", "password": PASSWORD}),
         (
             anonymous,
@@ -955,13 +965,22 @@ def test_regression_deck_import_refuses_what_the_database_cannot_store(world, pr
         "format": "mlcourse-deck", "version": 1, "deck": {"slug": "imported", "title": "Imported"},
         "cards": [{**IMPORT_CARD, **BROKEN_IMPORTS[problem]}],
     }  # fmt: skip
-    response = _upload(_instructor_client(world), export)
+    client = _instructor_client(world)
+    response = _upload(client, export)
+    url = reverse("admin:content_deck_import")
     if problem.startswith("Markdown"):
-        # Too deep for Python-Markdown: shown as typed rather than failing.
+        # Too deep for Python-Markdown: shown as typed rather than failing, and it imports so.
         assert response.status_code == 200
+        assert client.post(url, {"confirm": "1", "key": response.context["confirm"].initial["key"]}).status_code == 302
+        assert Card.objects.get(deck__slug="imported").answer_html == f"<p>{'- ' * 600}x</p>"
     else:
         assert response.status_code == 422, problem
-    assert not Deck.objects.filter(slug="imported").exists()
+        assert response.context.get("confirm") is None  # nothing offered for confirmation
+        # Nor is the file kept: confirming it anyway imports nothing.
+        key = import_key(name="deck.json", text=json.dumps(export))
+        refused = client.post(url, {"confirm": "1", "key": key})
+        assert refused.status_code == 422 and "no longer waiting" in refused.content.decode()
+        assert not Deck.objects.filter(slug="imported").exists()
 
 
 def test_regression_deck_import_of_deeply_nested_json(world):
