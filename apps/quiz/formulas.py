@@ -63,6 +63,35 @@ def find_formulas(text: str) -> list[tuple[Formula, str]]:
     return found
 
 
+def _runs(plain: str) -> list[str]:
+    """Stretches of plain text made only of symbols, numbers, functions and operators: "(1/n) * sum l_i"."""
+    runs, current, last_end = [], [], 0
+    for match in _PIECE.finditer(plain):
+        piece = match.group()
+        joined = not plain[last_end : match.start()].strip()
+        if not (_mathy(piece) and (joined or not current)):
+            runs.append(current)
+            current = [piece] if _mathy(piece) else []
+        else:
+            current.append(piece)
+        last_end = match.end()
+    return [" ".join(run) for run in [*runs, current] if len(run) >= 3 and any(p in "+-*/^" for p in run)]
+
+
+def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
+    """Canonical forms of the expressions (not equations) in `text`: TeX segments, and unless `tex_only`
+    also runs of plain maths in prose. Only expressions with an operator count: a lone "$N$" is a name."""
+    found = set()
+    bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
+    if not tex_only:
+        bodies += _runs(tex_to_plain(_SEGMENT.sub(" ", text[:2000])))
+    for body in bodies[:20]:
+        formula = parse_formula(body)
+        if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):
+            found.add(formula.canonical)
+    return frozenset(found)
+
+
 @dataclass(frozen=True)
 class FormulaCheck:
     outcome: str  # correct | other (another formula of the answer) | aside | close | wrong | wrong_in_prose | none

@@ -7,7 +7,8 @@ Layers, first decisive one wins:
 2. the same targets with a tolerated typo per word (never containment: "CronJob" is not "Job");
 3. formulas, compared in a canonical form whatever the notation (TeX or plain);
 4. key-term coverage of the model answer (instructor key terms when given, else derived ones). A flashcard
-   whose short answer names a term (a few words, no verb) stops before this layer: it wants the term.
+   whose short answer names a term (a few words, no verb) stops before this layer: it wants the term; naming
+   only the product the term belongs to ("PyTorch" for "PyTorch Distributed Data Parallel") is partly right.
 
 Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INCORRECT.
 
@@ -19,7 +20,11 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
   right", then multiplied down when most of the response's own content words earn nothing (another concept,
   keyword stuffing) or when it is far longer than the model answer, and halved when it names a sibling of a
-  versioned term the answer needs (FP32 for FP16).
+  versioned term the answer needs (FP32 or "64-bit" for FP16). An expression of the answer written in any
+  notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments follow the shape of the question:
+  a fragment naming two or more key terms and nothing off target is at least PARTIAL however short, and a
+  question asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the
+  model answer only (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol
 
-from .formulas import check_formulas, find_formulas
+from .formulas import check_formulas, find_expressions, find_formulas
 from .keyterms import (
     Coverage,
     KeyTerm,
@@ -45,8 +50,9 @@ from .keyterms import (
     question_stems,
 )
 from .mathnorm import Formula
-from .targets import Target, TargetMatch, derive_targets, find_target, is_term
-from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+from .synonyms import spellings
+from .targets import Target, TargetMatch, derive_targets, find_target, is_term, qualifier
+from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
 
 logger = logging.getLogger(__name__)
 
@@ -57,10 +63,18 @@ HEDGE_SCORE = 0.5
 NEED_FRACTION = 0.4
 NEED_CAP = 4.5
 FORMULA_WEIGHT = 2.0
+EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts as one ordinary key term
 # Coverage ratio -> score is concave: naming one real element of a long answer is already "partly right".
 COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
+# "What is X and why/when/how ...?", "Compare A and B", "How does A differ from B?"
+_TWO_PART = re.compile(
+    r"^\s*(?:compare|contrast)\b|\b(?:differ|differs|difference|versus|vs)\b|\band\s+(?:why|when|how|what|which)\b",
+    re.IGNORECASE,
+)
+ONE_PART_CAP = 0.7
+FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
 
 class Verdict(StrEnum):
@@ -118,16 +132,19 @@ class _Profile:
     short_answer: str
     targets: tuple[Target, ...]
     term_mode: bool  # the short answer names a term: no credit for paraphrase
+    qualifier: str  # the product the term belongs to ("pytorch"): naming only it is partly right
     key_terms: tuple[KeyTerm, ...]
     authored: bool
     needed: float
     formulas: tuple[Formula, ...]
     core_formulas: tuple[Formula, ...]  # formulas that are the answer, not illustrations in it
+    expressions: frozenset[str]  # canonical forms of the answer's TeX expressions that are not equations
     question_norms: frozenset[str]
     question_stems: frozenset[str]
     question_content: frozenset[str]  # stems of the question's content words, for spotting a pasted question
     known: frozenset[str]
     answer_size: int
+    two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
 
 
 @lru_cache(maxsize=512)
@@ -156,11 +173,13 @@ def _profile(
         short_answer=short,
         targets=derive_targets(short, aliases),
         term_mode=kind == "flashcard" and bool(short) and is_term(short),
+        qualifier=qualifier(short, qnorms),
         key_terms=terms,
         authored=bool(authored),
         needed=needed,
         formulas=formulas,
         core_formulas=core,
+        expressions=find_expressions(answer, tex_only=True),
         question_norms=qnorms,
         question_stems=qstems,
         question_content=frozenset(
@@ -168,6 +187,7 @@ def _profile(
         ),
         known=known,
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
+        two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
     )
 
 
@@ -223,7 +243,14 @@ def _grade(profile: _Profile, text: str) -> Grade:
             return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
         bonus = FORMULA_WEIGHT if checked.outcome == "aside" else 0.0
         formula_note = f"Your formula does not match {checked.expected}." if checked.outcome == "wrong_in_prose" else ""
+    if not bonus and profile.expressions and find_expressions(text) & profile.expressions:
+        bonus = EXPRESSION_WEIGHT  # an expression of the answer, in any notation: "(1/N) * sum L_i"
     if profile.term_mode and not profile.authored:
+        named = {t.norm for t in content if t.norm not in profile.question_norms and t.norm not in GENERIC_HEADS}
+        if profile.qualifier and named == {profile.qualifier}:
+            short = profile.short_answer.rstrip(".!?;:")
+            feedback = f"Partly right: that alone is not specific enough; the answer is {short}."
+            return Grade(Verdict.PARTIAL, HEDGE_SCORE, feedback, (), (short,))
         return Grade(
             Verdict.INCORRECT,
             0.0,
@@ -267,6 +294,10 @@ def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: 
     ratio = result.ratio + bonus / profile.needed
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
+    if _focused(result, index):  # short, and every word of it on target: partly right however short
+        score = max(score, PARTIAL_AT)
+    if profile.two_part and len(result.sentences) < 2 and result.ratio < 1.0:
+        score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
     clash = _clashes(profile, tokens, result)
     if clash:
         score *= 0.5
@@ -284,17 +315,24 @@ def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[t
     missing = set(result.missing)
     wanted: dict[str, list[str]] = {}
     for term in profile.key_terms:
-        norm = term.alts[0][0]
-        family = re.sub(r"\d+", "", norm)
-        if term.exact and family != norm and len(family) >= 2:
-            wanted.setdefault(family, []).append(term.label)
+        for norm in (term.alts[0][0], *spellings(term.alts[0][0])) if term.exact else ():
+            family = re.sub(r"\d+", "", norm)  # "fp" of FP16, and "bit" of its spelling "16-bit"
+            if family != norm and len(family) >= 2 and term.label not in wanted.get(family, ()):
+                wanted.setdefault(family, []).append(term.label)
     out = []
     for token in tokens:
         family = re.sub(r"\d+", "", token.norm)
-        needed = wanted.get(family)
-        if needed and family != token.norm and token.norm not in profile.known and all(n in missing for n in needed):
-            out.append((token.surface, needed[0]))
+        if stem(token.norm) in result.used:  # it earned credit: "8-bit" for INT8 is not a stand-in for "32-bit"
+            continue
+        lacking = [n for n in wanted.get(family, ()) if n in missing]
+        if lacking and family != token.norm and token.norm not in profile.known:
+            out.append((token.surface, lacking[0]))
     return out
+
+
+def _focused(result: Coverage, index: ResponseIndex) -> bool:
+    """Two or more key terms named and nothing else of substance: a fragment of the answer, not a guess."""
+    return len(result.matched) >= FOCUSED_TERMS and len(index.content) >= 2 and result.precision >= 1.0
 
 
 def _penalty(result: Coverage, index: ResponseIndex, profile: _Profile) -> float:

@@ -38,6 +38,8 @@ class KeyTerm:
     weight: float
     exact: bool = False  # acronyms and words with digits: no typo or prefix tolerance
     head: str = ""  # stem of the last piece of a compound ("batch" of "mini-batch"): weaker evidence
+    sentences: frozenset[int] = frozenset()  # sentences of the model answer that use the term
+    word: str = ""  # the word as written, unstemmed: typos are judged on whole words
 
 
 def typo_budget(word: str) -> int:
@@ -98,7 +100,7 @@ def _chunks(sentence: str) -> list[tuple[str, float]]:
 def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
     qstems = question_stems(question)
-    found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head]
+    found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
     sentences = _SENTENCE_END.split(fold(plain_from_tex(answer)))
     for position, sentence in enumerate(sentences):
         for text, factor in _chunks(sentence):
@@ -120,12 +122,15 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
                     label = token.surface if token.surface.isupper() or token.technical else token.surface.lower()
                     head = stem(token.parts[-1]) if token.parts and len(token.parts[-1]) >= 4 else ""
                     head = "" if in_question(head, qstems) else head
-                    found[word_stem] = [label, weight, 1, is_exact_only(token), head]
+                    found[word_stem] = [label, weight, 1, is_exact_only(token), head, {position}, norm]
                 else:
                     entry[1], entry[2] = max(entry[1], weight), entry[2] + 1
+                    entry[5].add(position)
     return tuple(
-        KeyTerm(label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head)
-        for s, (label, weight, count, exact, head) in found.items()
+        KeyTerm(
+            label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head, frozenset(at), word
+        )
+        for s, (label, weight, count, exact, head, at, word) in found.items()
     )
 
 
@@ -151,15 +156,16 @@ def authored_key_terms(entries: tuple[str, ...]) -> tuple[KeyTerm, ...]:
 class ResponseIndex:
     stems: dict[str, tuple[str, ...]]  # a stem present, or joined from neighbours -> the response stems behind it
     by_prefix: dict[str, list[str]]
-    groups: dict[int, list[str]]  # synonym group evoked -> response stems that evoke it
+    groups: dict[int, list[tuple[str, ...]]]  # synonym group evoked -> the response stems that evoke it
     unknown: tuple[str, ...]  # words that may be typos (not in any vocabulary we know)
+    spelled: dict[str, str]  # stem -> the word as written, for judging typos on whole words
     content: frozenset[str]  # content stems, for the precision check
     length: int  # content words, repeats included
 
 
 def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset[str]) -> ResponseIndex:
     stems: dict[str, tuple[str, ...]] = {}
-    groups: dict[int, list[str]] = {}
+    groups: dict[int, list[tuple[str, ...]]] = {}
     plain = [stem(t.norm) for t in tokens]
     for i, token in enumerate(tokens):
         own = plain[i]
@@ -175,10 +181,10 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         if in_question(own, qstems):
             continue
         for group in groups_of(own):
-            groups.setdefault(group, []).append(own)
+            groups.setdefault(group, []).append((own,))
         if i + 1 < len(tokens) and not tokens[i + 1].boundary:
-            for group in groups_of_pair(own, plain[i + 1]):
-                groups.setdefault(group, []).append(own)
+            for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
+                groups.setdefault(group, []).append((own, plain[i + 1]))
     by_prefix: dict[str, list[str]] = {}
     for word_stem in stems:
         by_prefix.setdefault(word_stem[:5], []).append(word_stem)
@@ -193,31 +199,43 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         for s, t in zip(plain, tokens, strict=True)
         if t.norm not in FILLER and not is_generic(t.norm) and len(t.norm) > 2 and not _NUMBER.fullmatch(t.norm)
     ]
+    spelled = {s: t.norm for s, t in zip(plain, tokens, strict=True)}
     return ResponseIndex(
-        stems, by_prefix, groups, unknown, frozenset(s for s in content if not in_question(s, qstems)), len(content)
+        stems,
+        by_prefix,
+        groups,
+        unknown,
+        spelled,
+        frozenset(s for s in content if not in_question(s, qstems)),
+        len(content),
     )
 
 
-def _match_stem(word_stem: str, exact: bool, index: ResponseIndex, free: set[str], loose: bool) -> tuple[float, str]:
-    """Credit for one stem and the response stem that earns it; `loose` allows synonyms and typos."""
+def _match_stem(
+    word_stem: str, exact: bool, index: ResponseIndex, free: set[str], loose: bool, word: str = ""
+) -> tuple[float, tuple[str, ...]]:
+    """Credit for one stem and the response stems that earn it (all the words of a joined compound, so
+    "systolic array" spends both); `loose` allows synonyms and typos."""
     if not loose:
         hit = index.stems.get(word_stem)
         if hit is not None and hit[0] in free:
-            return 1.0, hit[0]
+            return 1.0, hit
         if not exact and len(word_stem) >= 5:
             for candidate in index.by_prefix.get(word_stem[:5], ()):
                 if stems_related(candidate, word_stem) and index.stems[candidate][0] in free:
-                    return 1.0, index.stems[candidate][0]
-        return 0.0, ""
+                    return 1.0, index.stems[candidate]
+        return 0.0, ()
     for group in groups_of(word_stem):
         for candidate in index.groups.get(group, ()):
-            if candidate in free:
+            if all(c in free for c in candidate):
                 return SYNONYM_CREDIT, candidate
     if not exact:
         for candidate in index.unknown:
-            if candidate in free and is_typo(candidate, word_stem):
-                return TYPO_CREDIT, candidate
-    return 0.0, ""
+            # Stems, or whole words: the stemmer may cut one spelling and not the other ("interoperabilty").
+            written = index.spelled.get(candidate, candidate)
+            if candidate in free and (is_typo(candidate, word_stem) or (word and is_typo(written, word))):
+                return TYPO_CREDIT, (candidate,)
+    return 0.0, ()
 
 
 def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool) -> tuple[float, tuple[str, ...]]:
@@ -225,7 +243,7 @@ def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool)
     best: tuple[float, tuple[str, ...]] = (0.0, ())
     for alt in term.alts:
         if len(alt) == 1:
-            results = [_match_stem(alt[0], term.exact, index, free, loose)]
+            results = [_match_stem(alt[0], term.exact, index, free, loose, term.word)]
         else:  # a phrase: each of its words may be matched exactly or through a synonym
             results = [_match_stem(s, term.exact, index, free, False) for s in alt]
             results = [
@@ -235,7 +253,7 @@ def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool)
             continue
         credit = min(r[0] for r in results)
         if credit > best[0]:
-            best = (credit, tuple(r[1] for r in results))
+            best = (credit, tuple(dict.fromkeys(s for r in results for s in r[1])))
     if loose and best[0] == 0.0 and term.head and term.head in index.stems and index.stems[term.head][0] in free:
         best = (HEAD_CREDIT, index.stems[term.head][:1])
     return best
@@ -247,6 +265,8 @@ class Coverage:
     matched: tuple[str, ...]
     missing: tuple[str, ...]
     precision: float  # share of the response's content words that earned credit
+    used: frozenset[str] = frozenset()  # response stems that earned credit
+    sentences: frozenset[int] = frozenset()  # sentences of the model answer that credited terms belong to alone
 
 
 def coverage(terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float) -> Coverage:
@@ -268,4 +288,7 @@ def coverage(terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float) ->
     missing = tuple(t.label for i, t in enumerate(ordered) if i not in credits)
     precision = len(index.content & used) / len(index.content) if index.content else 1.0
     got = sum(credits.values())
-    return Coverage(got / needed if needed > 0 else 0.0, matched, missing, precision)
+    # A term used in several sentences says nothing about which part of the answer was given.
+    alone = [t.sentences for i, t in enumerate(ordered) if i in credits and len(t.sentences) == 1]
+    sentences = frozenset().union(*alone)
+    return Coverage(got / needed if needed > 0 else 0.0, matched, missing, precision, frozenset(used), sentences)

@@ -2,7 +2,9 @@
 
 `q = \\text{round}\\left(\\frac{r}{s}\\right) + z`, `q=round(r / s)+z` and `q = z + round(r/s)` all become
 `q=round(r/s)+z`: TeX is rewritten to plain text, parsed into a small tree, and printed with the terms of
-sums, the factors of products and the two sides of an equation in a fixed order.
+sums, the factors of products and the two sides of an equation in a fixed order. Factors of 1 are dropped
+(`1/N * x` is `x/N`) and a lone symbol or integer added inside round/floor/ceil is moved out
+(`round(r/s + z)` is `round(r/s) + z`: rounding commutes with adding an integer such as a zero-point).
 """
 
 from __future__ import annotations
@@ -184,6 +186,9 @@ class _Parser:
         raise ParseError(f"unexpected {value!r}")
 
 
+_ONE = Node("num", "1")
+
+
 def _add(terms: list[Node], signs: list[bool]) -> Node:
     flat_terms, flat_signs = [], []
     for term, sign in zip(terms, signs, strict=True):
@@ -201,12 +206,16 @@ def _add(terms: list[Node], signs: list[bool]) -> Node:
 def _mul(factors: list[Node], signs: list[bool]) -> Node:
     flat, flat_signs = [], []
     for factor, sign in zip(factors, signs, strict=True):
+        if factor == _ONE and len(factors) > 1:  # 1/N * x is x/N
+            continue
         if factor.kind == "mul" and not sign:
             flat.extend(factor.args)
             flat_signs.extend(factor.signs)
         else:
             flat.append(factor)
             flat_signs.append(sign)
+    if not flat:
+        return _ONE
     if len(flat) == 1 and not flat_signs[0]:
         return flat[0]
     return Node("mul", args=tuple(flat), signs=tuple(flat_signs))
@@ -270,7 +279,35 @@ def parse_formula(text: str, strict: bool = False) -> Formula | None:
     except (ParseError, RecursionError, IndexError):
         return None
     shown = render(tree, ordered=False).replace("=", " = ").replace("+", " + ")
+    tree = _hoist_offsets(tree)
     return Formula(tree, render(tree), re.sub(r"(?<=\w)-(?=\w)", " - ", shown))
+
+
+_ROUNDING = frozenset({"round", "floor", "ceil"})
+
+
+def _offset(node: Node) -> bool:
+    """A term read as an integer offset: an integer literal or a lone symbol (a zero-point, an index)."""
+    return (node.kind == "num" and node.name.isdigit()) or (node.kind == "var" and len(node.name.split("_")[0]) == 1)
+
+
+def _hoist_offsets(node: Node) -> Node:
+    """round(x + z) -> round(x) + z: rounding commutes with adding an integer, so both notations are one formula.
+
+    Only lone symbols and integer literals are moved out; anything else stays inside the rounding.
+    """
+    args = tuple(_hoist_offsets(a) for a in node.args)
+    node = Node(node.kind, node.name, args, node.signs) if args != node.args else node
+    if node.kind != "call" or node.name not in _ROUNDING or len(args) != 1 or args[0].kind != "add":
+        return node
+    inner = args[0]
+    terms = list(zip(inner.args, inner.signs, strict=True))
+    kept = [(a, s) for a, s in terms if not _offset(a)] or [(a, s) for a, s in terms if a.kind != "num"]
+    moved = [(a, s) for a, s in terms if (a, s) not in kept]
+    if not kept or not moved:
+        return node
+    rounded = Node("call", node.name, (_add([a for a, _ in kept], [s for _, s in kept]),))
+    return _add([rounded] + [a for a, _ in moved], [False] + [s for _, s in moved])
 
 
 def is_relation(formula: Formula) -> bool:

@@ -68,9 +68,10 @@ thread, multithreading, multithreaded, threaded
 parallel, concurrent, concurrently, simultaneously
 precision, bitwidth, bit width, bit
 integer, int, fixed point
-fp32, float32, single precision, full precision
-fp16, float16, half precision
-bf16, bfloat16, brain float
+fp32, float32, single precision, full precision, 32bit, 32 bit
+fp16, float16, half precision, 16bit, 16 bit
+bf16, bfloat16, brain float, 16bit, 16 bit
+int8, 8bit, 8 bit
 accuracy, quality, performance
 fusion, fuse, merge, fused
 operator, op, operation
@@ -131,7 +132,10 @@ def _parse() -> tuple[dict[str, frozenset[int]], dict[tuple[str, str], frozenset
     single: dict[str, set[int]] = {}
     double: dict[tuple[str, str], set[int]] = {}
     for number, line in enumerate(filter(None, map(str.strip, _TABLE.splitlines()))):
-        for member in (_member(m) for m in line.split(",")):
+        for text in line.split(","):
+            member = _member(text)
+            if len(member) > 1:  # "multiply accumulate" is also written "multiply-accumulate"
+                single.setdefault(stem(canon("".join(text.split()))), set()).add(number)
             if len(member) == 1:
                 single.setdefault(member[0], set()).add(number)
             elif len(member) == 2:
@@ -154,6 +158,13 @@ def groups_of(word_stem: str) -> frozenset[int]:
         return frozenset()
     related = [groups for key, groups in _SINGLE.items() if stems_related(key, word_stem)]
     return frozenset().union(*related) if related else frozenset()
+
+
+@lru_cache(maxsize=1024)
+def spellings(word_stem: str) -> tuple[str, ...]:
+    """One-word members of the groups `word_stem` belongs to: "16bit" and "float16" for "fp16"."""
+    groups = _SINGLE.get(word_stem, frozenset())
+    return tuple(sorted(k for k, found in _SINGLE.items() if found & groups and k != word_stem))
 
 
 def groups_of_pair(first: str, second: str) -> frozenset[int]:

@@ -94,6 +94,23 @@ def is_term(short_answer: str) -> bool:
     return 0 < len(tokens) <= 4 and not any(t.norm in GENERIC_VERBS or t.norm in FILLER - _JOINERS for t in tokens)
 
 
+_PRODUCT = re.compile(r"[A-Z]{2,}[0-9]*|[A-Za-z]+[A-Z][A-Za-z0-9]*")
+
+
+@lru_cache(maxsize=512)
+def qualifier(short_answer: str, question_norms: frozenset[str]) -> str:
+    """The product a multi-word term belongs to, named first: "PyTorch" of "PyTorch Distributed Data Parallel".
+
+    Naming only it is partly right. Only a leading name written as one (PyTorch, MLflow, AWS) counts, so the
+    other words of the term ("Data Parallel", itself another term) never do.
+    """
+    match = _PARENTHETICAL.match(short_answer.strip())
+    tokens = tokenize(fold(f"{match.group(1)} {match.group(3)}" if match else short_answer))
+    if len(tokens) < 2 or not _PRODUCT.fullmatch(tokens[0].surface) or tokens[0].norm in question_norms:
+        return ""
+    return tokens[0].norm
+
+
 @lru_cache(maxsize=8192)
 def _same(written: Token, expected: Token) -> str:
     """ "" when unequal, "exact" when equal up to inflection, "typo" when a tolerated misspelling."""

@@ -16,12 +16,17 @@ _TRANSLATE = str.maketrans(
     }
 )  # fmt: skip
 _HTML_TAG = re.compile(r"<[^<>]{0,200}>")
+# TeX commands are notation, not words ("\frac", "\left"); those that name an operation are read as the word.
+_TEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_TEX_WORDS = frozenset({"sum", "prod", "max", "min", "exp", "log", "sqrt", "argmax", "argmin", "mean"})
 _TEX_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _TEX_TEXT = re.compile(r"\\(?:text|mathrm|operatorname|textrm|mathit|mathbf)\s*\{([^{}]*)\}")
 _WORD = re.compile(r"[^\W_]+(?:['.\-_][^\W_]+)*")
 # Punctuation between two words that ends a phrase ("Job, which ...", "Job (a resource)").
 _BOUNDARY = re.compile(r"[,;:!?()\[\]{}/|\"+=<>&*]|\.(?:\s|$)|(?:^|\s)-+(?:\s|$)|\n")
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9]+s?")
+# Short forms students write for a tool's name, read as the name itself: "K8s Job", "torch DDP".
+ABBREVIATIONS = {"k8s": "kubernetes", "kube": "kubernetes", "torch": "pytorch", "trt": "tensorrt"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +39,17 @@ class Token:
 
 
 def fold(text: str) -> str:
-    """NFKC, accents stripped, quotes and dashes unified, backticks and HTML tags removed. Case is kept."""
+    """NFKC, accents stripped, quotes and dashes unified, backticks, HTML tags and TeX notation removed.
+
+    Case is kept.
+    """
     text = html.unescape(text) if "&" in text else text
     text = unicodedata.normalize("NFKC", text)
     text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
-    return _HTML_TAG.sub(" ", text.translate(_TRANSLATE))
+    text = _HTML_TAG.sub(" ", text.translate(_TRANSLATE))
+    if "\\" not in text:
+        return text
+    return _TEX_COMMAND.sub(lambda m: f" {m.group(1)} " if m.group(1) in _TEX_WORDS else " ", text)
 
 
 def plain_from_tex(text: str) -> str:
@@ -64,6 +75,7 @@ def canon(word: str) -> str:
 def _token(surface: str, boundary: bool) -> Token:
     bare = surface.strip(".'-_")
     norm = canon(bare)
+    norm = ABBREVIATIONS.get(norm, norm)
     pieces = tuple(p for p in re.split(r"[.\-_]", bare.casefold()) if p)
     compound = len(pieces) > 1
     technical = compound or bool(_ACRONYM.fullmatch(bare)) or any(c.isdigit() for c in bare)
@@ -84,6 +96,16 @@ def tokenize(text: str, limit: int = 600) -> list[Token]:
 
 
 _SUFFIXES = ("ation", "ness", "ment", "ing", "ism", "ity", "ed", "ly", "er")
+# British spellings read as American ones (-ise is handled with the suffixes): behaviour, analyse, catalogue.
+_BRITISH = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"(?<=[a-z]{2}[bilmnpv])our(s|ed|ing|ite|ites)?$", r"or\1"),
+        (r"(?<=[a-z]{2})ys(e|es|ed|ing)$", r"yz\1"),
+        (r"(?<=[a-z]{2})(log|gog)ue(s)?$", r"\1\2"),
+        (r"^artefact", "artifact"),
+    )
+)
 
 
 @lru_cache(maxsize=16384)
@@ -93,6 +115,8 @@ def stem(word: str) -> str:
     if len(w) <= 3 or any(c.isdigit() for c in w):
         return w
     w = re.sub(r"is(e|es|ed|ing|ation|ations|er|ers)$", r"iz\1", w) if len(w) > 5 else w
+    for british, american in _BRITISH:
+        w = british.sub(american, w)
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
     elif w.endswith("sses"):
@@ -137,7 +161,8 @@ STOPWORDS = _words(
     isnt arent cant wont im youre thats theres whats while whereas because since though although instead rather
     usually typically often generally roughly mostly mainly primarily commonly always never sometimes e.g i.e thus
     therefore hence like unlike yes yeah ok okay well really quite way ways thing things something someone lot lots
-    same different new given whole called around along toward towards upon onto back ones
+    same different new given whole called around along toward towards upon onto back ones otherwise already still
+    yet even either neither whether
     """
 )
 

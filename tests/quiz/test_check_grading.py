@@ -15,6 +15,7 @@ from apps.content.models import Alias, Card
 
 pytestmark = pytest.mark.django_db
 SAMPLE = Path(settings.BASE_DIR) / "fixtures" / "grading-sample.csv"
+HOLDOUT = Path(settings.BASE_DIR) / "fixtures" / "grading-holdout.csv"
 JOB = (
     "When using Kubernetes for ML workload orchestration, "
     "what resource type is typically used to run a one-time batch training job?"
@@ -48,6 +49,15 @@ def test_the_shipped_sample_covers_every_seed_card_and_agrees_at_least_90_percen
     agreeing = sum(row["verdict"] == row["expected"] for row in report["rows"])
     assert report["agreement"] == round(agreeing / len(report["rows"]), 4)
     assert report["agreement"] >= 0.90, [r for r in report["rows"] if r["verdict"] != r["expected"]]
+
+
+def test_the_holdout_covers_every_seed_card_and_agrees_at_least_88_percent(seeded):
+    """Answers written from the cards alone, without looking at the grader: the sample's figure must carry over."""
+    output, _code = _run(HOLDOUT, "--json")
+    report = json.loads(output)
+    assert len(report["rows"]) >= 80
+    assert {row["question"] for row in report["rows"]} == set(Card.objects.values_list("question", flat=True))
+    assert report["agreement"] >= 0.88, [r for r in report["rows"] if r["verdict"] != r["expected"]]
 
 
 def test_full_agreement_prints_a_table_and_exits_zero(seeded, tmp_path):
