@@ -65,9 +65,10 @@ SEED_SQL = [
     "CREATE TEMP TABLE bench_user AS SELECT row_number() OVER (ORDER BY id) - 1 AS n, id FROM auth_user "
     "WHERE username LIKE 'dash-%%'",
     """
-    INSERT INTO quiz_quizsession (user_id, deck_id, mode, "order", size, seed, created_at, finished_at)
+    INSERT INTO quiz_quizsession (user_id, deck_id, mode, "order", size, seed, created_at, finished_at, item_count,
+                                  answered_count, score_sum)
     SELECT u.id, NULL, 'recall', 'random', %(items)s, s, now() - (s * interval '1 day') * 60 / %(sessions)s,
-           now() - (s * interval '1 day') * 60 / %(sessions)s + interval '10 minutes'
+           now() - (s * interval '1 day') * 60 / %(sessions)s + interval '10 minutes', %(items)s, 0, 0
     FROM bench_user u CROSS JOIN generate_series(1, %(sessions)s) s
     """,
     # 7919 is prime to the 2,000 cards, so the 20 cards of a session are all different.
@@ -104,6 +105,12 @@ SEED_SQL = [
                     ELSE 'Wrong guess ' || (floor(v.x * 1000)::int %% 6) END AS response,
                CASE WHEN v.verdict = 'incorrect' AND v.x > 0.98 THEN 'correct' ELSE '' END AS override
     ) r
+    """,
+    # The counters each quiz keeps on its own row, as answer_record maintains them.
+    """
+    UPDATE quiz_quizsession q SET answered_count = a.n, score_sum = a.total
+    FROM (SELECT session_id, count(*) AS n, sum(final_score) AS total FROM quiz_answer GROUP BY session_id) a
+    WHERE a.session_id = q.id
     """,
     """
     INSERT INTO cohorts_cohort (name, join_code, created_at) VALUES ('Bench cohort', 'BENCHDASH', now())
