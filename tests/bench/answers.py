@@ -1,8 +1,9 @@
 """Answer throughput: students take quizzes over real HTTP and every answer POST is timed.
 
 Each client logs in once, then starts quizzes and answers them as the HTMX page does (the POST gets
-the feedback partial) until the answer phase ends; then all of them GET /healthz back to back, the
-baseline the answer rate is compared with. One submit in ten goes out twice at once over two
+the feedback partial) until the answer phase ends; then all of them GET a signed-in page that does
+nothing (the floor under every quiz request), then /healthz back to back, the baseline the answer
+rate is compared with. One submit in ten goes out twice at once over two
 connections, as a double click would: both must get the same feedback, and the pair counts once in
 the rate. Afterwards the database must hold exactly one answer for each question a client was
 shown feedback for.
@@ -23,6 +24,7 @@ from .cpu import CpuMeter
 from .loadgen import HttpClient, HttpError, Response, hammer, run_users
 from .record import Recorder, percentile
 from .server import Target
+from .wsgi import SIGNED_IN_FLOOR_PATH
 
 PAIR_FRACTION = 0.10
 QUIZ_SIZE = 10
@@ -60,8 +62,12 @@ class Plan:
     def answers_window(self, start: float) -> tuple[float, float]:
         return start + self.warmup, start + self.warmup + self.answers
 
-    def healthz_window(self, start: float) -> tuple[float, float]:
+    def floor_window(self, start: float) -> tuple[float, float]:
         begin = self.answers_window(start)[1]
+        return begin + HEALTHZ_SETTLE_S, begin + self.healthz
+
+    def healthz_window(self, start: float) -> tuple[float, float]:
+        begin = self.floor_window(start)[1]
         return begin + HEALTHZ_SETTLE_S, begin + self.healthz
 
 
@@ -92,6 +98,8 @@ async def student(user: dict, params: dict, recorder: Recorder, ready: Callable[
         start = await ready()
         answers_end = plan.answers_window(start)[1]
         await _take_quizzes(client, twin, rng, params["decks"], until=answers_end, recorder=recorder)
+        floor_end = plan.floor_window(start)[1]
+        await hammer(client, SIGNED_IN_FLOOR_PATH, until=floor_end, recorder=recorder, name="signed_in")
         await hammer(client, "/healthz", until=plan.healthz_window(start)[1], recorder=recorder, name="healthz")
     finally:
         recorder.counts["resends"] += client.resends + twin.resends
@@ -214,7 +222,7 @@ def run(target: Target, options: argparse.Namespace) -> bool:
         "decks": list(target.deck_slugs),
         "plan": asdict(plan),
         "ready_timeout": 120.0,  # every client's login, PBKDF2 included
-        "run_timeout": plan.warmup + plan.answers + plan.healthz + 60.0,
+        "run_timeout": plan.warmup + plan.answers + 2 * plan.healthz + 60.0,
     }
     print(
         f"{options.clients} clients in {options.processes} processes: {plan.warmup:g} s warm-up, "
@@ -225,7 +233,7 @@ def run(target: Target, options: argparse.Namespace) -> bool:
 
     def on_start(start: float, load_pids: list[int]) -> None:
         meter.groups["load"] = load_pids
-        meter.start([*plan.answers_window(start), *plan.healthz_window(start)])
+        meter.start([*plan.answers_window(start), *plan.floor_window(start), *plan.healthz_window(start)])
 
     try:
         start, recorder = run_users(
@@ -233,7 +241,7 @@ def run(target: Target, options: argparse.Namespace) -> bool:
         )
     finally:
         meter.stop()
-    for line in meter.report(["answers", None, "healthz"]):
+    for line in meter.report(["answers", None, "signed-in", None, "healthz"]):
         print(line)
     healthy = report(recorder, start, plan)
     return check_database(recorder.keys["accepted"]) and healthy
@@ -246,8 +254,14 @@ def report(recorder: Recorder, start: float, plan: Plan) -> bool:
     answers = recorder.window("answer", answer_start, answer_end)
     operations = recorder.window("answer_op", answer_start, answer_end)
     healthz = recorder.window("healthz", healthz_start, healthz_end)
+    floor_start, floor_end = plan.floor_window(start)
+    signed_in = recorder.window("signed_in", floor_start, floor_end)
     answer_rps = len(operations) / (answer_end - answer_start)
     healthz_rps = len(healthz) / (healthz_end - healthz_start)
+    signed_in_rps = len(signed_in) / (floor_end - floor_start)
+    # Requests per answer: the question, the POST, and the quiz starts and double submits among them.
+    per_answer = sum(n for (name, _), n in recorder.statuses.items() if name != "healthz" and name != "signed_in")
+    per_answer /= max(1, len(recorder.samples["answer_op"]))
     ratio = answer_rps / healthz_rps if healthz_rps else float("nan")
     p50, p99 = percentile(answers, 0.50) * 1000, percentile(answers, 0.99) * 1000
     bad = Counter({key: n for key, n in recorder.statuses.items() if not 200 <= key[1] < 400})
@@ -274,8 +288,13 @@ def report(recorder: Recorder, start: float, plan: Plan) -> bool:
     print(f"answer_p50_ms={p50:.1f}")
     print(f"answer_p99_ms={p99:.1f}")
     print(f"healthz_rps={healthz_rps:.1f}")
-    print(f"answer_to_healthz_ratio={ratio:.3f}", flush=True)
-    return not bad and not recorder.failures and bool(answers) and bool(healthz)
+    print(f"answer_to_healthz_ratio={ratio:.3f}")
+    # The ceiling the session and auth floor leaves: every request of an answer doing no work of its own.
+    print(f"signed_in_noop_rps={signed_in_rps:.1f}")
+    print(f"requests_per_answer={per_answer:.2f}")
+    ceiling = signed_in_rps / per_answer / healthz_rps if healthz_rps and per_answer else float("nan")
+    print(f"ratio_ceiling_with_empty_views={ceiling:.3f}", flush=True)
+    return not bad and not recorder.failures and bool(answers) and bool(healthz) and bool(signed_in)
 
 
 def check_database(accepted: set[tuple[int, int]]) -> bool:

@@ -164,10 +164,10 @@ def _log_tail(lines: int = 40) -> str:
 
 @contextmanager
 def gunicorn(env: dict[str, str]) -> Iterator[tuple[int, int]]:
-    """Runs `gunicorn -c gunicorn.conf.py mlcourse.wsgi` on a free loopback port; yields (port, master's pid)."""
+    """Runs gunicorn with gunicorn.conf.py on tests/bench/wsgi.py on a free port; yields (port, master's pid)."""
     port = _free_port()
     LOG_FILE.parent.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "mlcourse.wsgi"]
+    command = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "tests.bench.wsgi"]
     # The control socket's default path is per user, so it would clash with any other gunicorn on the machine.
     command += ["--no-control-socket", "--error-logfile", "-"]
     with LOG_FILE.open("w") as log:
