@@ -112,18 +112,18 @@ class GradingCard:
 
 
 _FORMULA_GRADES = {
-    "correct": (Verdict.CORRECT, 1.0, "Correct: your formula matches {expected}."),
+    "correct": (Verdict.CORRECT, 1.0, "Your formula matches {expected}."),
     "other": (
         Verdict.PARTIAL,
         HEDGE_SCORE,
-        "Partly right: {given} is in the answer, but the question asks for {expected}.",
+        "{given} is in the answer, but the question asks for {expected}.",
     ),
     "close": (
         Verdict.PARTIAL,
         HEDGE_SCORE,
-        "Partly right: your formula {given} is close to {expected} but not the same.",
+        "Your formula {given} is close to {expected} but not the same.",
     ),
-    "wrong": (Verdict.INCORRECT, 0.0, "Not quite: your formula {given} does not match {expected}."),
+    "wrong": (Verdict.INCORRECT, 0.0, "Your formula {given} does not match {expected}."),
 }
 
 
@@ -249,12 +249,12 @@ def _grade(profile: _Profile, text: str) -> Grade:
         named = {t.norm for t in content if t.norm not in profile.question_norms and t.norm not in GENERIC_HEADS}
         if profile.qualifier and named == {profile.qualifier}:
             short = profile.short_answer.rstrip(".!?;:")
-            feedback = f"Partly right: that alone is not specific enough; the answer is {short}."
+            feedback = f"That alone is not specific enough; the answer is {short}."
             return Grade(Verdict.PARTIAL, HEDGE_SCORE, feedback, (), (short,))
         return Grade(
             Verdict.INCORRECT,
             0.0,
-            f"Not quite: the expected answer is {profile.short_answer.rstrip('.!?;:')}.",
+            f"The expected answer is {profile.short_answer.rstrip('.!?;:')}.",
             (),
             (profile.short_answer,),
         )
@@ -277,18 +277,18 @@ def _target_grade(match: TargetMatch) -> Grade:
         return Grade(
             Verdict.PARTIAL,
             HEDGE_SCORE,
-            f"Partly right: {shown} is the answer, but you also offered another one; commit to a single answer.",
+            f"{shown} is the answer, but you also offered another one; commit to a single answer.",
             (shown,),
         )
     if match.typos:
         typos = ", ".join(f"'{written}'" for written, _ in match.typos)
-        return Grade(Verdict.CORRECT, TYPO_SCORE, f"Correct (typo tolerated: {typos}).", (shown,))
-    return Grade(Verdict.CORRECT, 1.0, "Correct.", (shown,))
+        return Grade(Verdict.CORRECT, TYPO_SCORE, f"Typo tolerated: {typos}.", (shown,))
+    return Grade(Verdict.CORRECT, 1.0, "", (shown,))
 
 
 def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: str) -> Grade:
     if not profile.key_terms and not bonus:
-        return Grade(Verdict.INCORRECT, 0.0, "Not quite.")
+        return Grade(Verdict.INCORRECT, 0.0, "")
     index = index_response(tokens, profile.known, profile.question_stems)
     result = coverage(profile.key_terms, index, profile.needed)
     ratio = result.ratio + bonus / profile.needed
@@ -354,16 +354,16 @@ def _join(words: Sequence[str], conjunction: str = "and") -> str:
 def _coverage_feedback(verdict: Verdict, matched: tuple[str, ...], result: Coverage, note: str) -> str:
     got, lacking = matched[:3], result.missing[:3]
     if verdict is Verdict.CORRECT:
-        text = f"Correct: you covered {_join(got)}." if got else "Correct."
+        text = f"You covered {_join(got)}." if got else ""
         if lacking and len(result.missing) > len(result.matched):
             text += f" You could also mention {_join(lacking[:2])}."
     elif verdict is Verdict.PARTIAL and got:
-        text = f"Partly right: you covered {_join(got)}"
+        text = f"You covered {_join(got)}"
         text += f" but not {_join(lacking, 'or')}." if lacking else "."
     elif verdict is Verdict.PARTIAL:
-        text = "Partly right."
+        text = ""
     elif got:
-        text = f"Not quite: you mentioned {_join(got)}, but the answer turns on {_join(lacking)}."
+        text = f"You mentioned {_join(got)}, but the answer turns on {_join(lacking)}."
     else:
-        text = f"Not quite: a full answer mentions {_join(lacking)}." if lacking else "Not quite."
+        text = f"A full answer mentions {_join(lacking)}." if lacking else ""
     return f"{text} {note}".strip()

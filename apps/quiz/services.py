@@ -168,7 +168,7 @@ def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, 
             raise InvalidSubmissionError("Choose one of the options shown.")
         chosen = item.options[submission.option]["text"]
         if submission.option == item.correct_option:
-            return Verdict.CORRECT, 1.0, "Correct.", chosen
+            return Verdict.CORRECT, 1.0, "", chosen
         return Verdict.INCORRECT, 0.0, "Not this one: the right answer is marked below.", chosen
     response = submission.response.strip()
     if not response:

@@ -183,7 +183,7 @@ def test_try_the_grader_uses_the_real_grader(client, instructor, htmx):
     client.force_login(instructor)
     url = reverse("admin:content_card_try_grader", args=[card.pk])
     html = client.post(url, {"response": "data paralelism"}, **htmx).content.decode()
-    assert "Correct" in html and "typo tolerated" in html
+    assert "Correct" in html and "Typo tolerated" in html
     html = client.post(url, {"response": "model parallelism"}, **htmx).content.decode()
     assert "Incorrect" in html
     page = client.post(url, {"response": "Data parallelism"})

@@ -92,7 +92,7 @@ def test_the_seed_decks_hold_37_cards():
 def test_normalised_exact_answers_are_correct(prefix, response):
     result = grade(card(prefix), response)
     check(result, CORRECT, 1.0, 1.0)
-    assert result.feedback == "Correct."
+    assert result.feedback == ""  # the verdict says it all: no note under it
 
 
 @pytest.mark.parametrize(
@@ -289,7 +289,7 @@ def test_coverage_feedback_names_covered_and_missing_terms():
     assert result.verdict is PARTIAL
     assert "shard" in result.matched
     assert "gradients" in result.missing
-    assert result.feedback.startswith("Partly right: you covered")
+    assert result.feedback.startswith("You covered")
     assert "gradients" in result.feedback
     assert len(result.feedback) < 200
 
