@@ -60,10 +60,16 @@ def deck_export(*, deck: Deck) -> dict:
 
 @dataclass
 class ImportReport:
+    deck_title: str = ""
     deck_created: bool = False
+    deck_changed: bool = False  # its title, description or source
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.deck_created or self.deck_changed or bool(self.created or self.updated)
 
     def summary(self) -> str:
         deck = "new deck" if self.deck_created else "existing deck"
@@ -176,7 +182,9 @@ def deck_import(
         deck = Deck.objects.select_for_update().filter(slug=deck_data["slug"]).first()
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
-        if report.deck_created or any(getattr(deck, k) != v for k, v in deck_data.items()):
+        report.deck_title = deck_data["title"]
+        report.deck_changed = any(getattr(deck, k) != v for k, v in deck_data.items()) and not report.deck_created
+        if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)
             deck.save()

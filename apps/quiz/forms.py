@@ -12,7 +12,13 @@ _TOKEN_MAX_AGE = 60 * 60 * 24 * 7
 
 
 class StartForm(forms.Form):
-    size = forms.IntegerField(label="Number of questions", min_value=1, max_value=50, initial=10)
+    size = forms.IntegerField(
+        label="Number of questions",
+        min_value=1,
+        max_value=50,
+        initial=10,
+        help_text="From 1 to 50; a deck with fewer cards gives a shorter quiz.",
+    )
     mode = forms.ChoiceField(
         label="Question type",
         choices=QuizSession.Mode.choices,

@@ -24,6 +24,21 @@
     else form.submit();
   }
 
+  // A key pressed the moment the feedback arrives can beat HTMX to the new "Next" link: click() on a
+  // link HTMX has not processed yet loads a whole page. Asking HTMX directly swaps the stage either way.
+  function follow(link) {
+    const url = link.getAttribute("data-hx-get");
+    if (window.htmx && url) {
+      window.htmx.ajax("GET", url, {
+        source: link,
+        target: link.getAttribute("data-hx-target") || "#stage",
+        swap: link.getAttribute("data-hx-swap") || "outerHTML",
+      });
+    } else {
+      link.click();
+    }
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const root = stage();
@@ -62,7 +77,7 @@
       const reveal = form && form.querySelector("[data-reveal]");
       if (next) {
         event.preventDefault();
-        next.click();
+        follow(next);
       } else if (reveal) {
         event.preventDefault();
         submit(form, reveal);

@@ -68,7 +68,7 @@ def test_a_file_larger_than_a_request_may_carry_is_checked_then_imported(client,
 
     page = _upload(client, content)
     html = page.content.decode()
-    assert page.status_code == 200 and "new deck: 30 created, 0 updated, 0 unchanged" in html
+    assert page.status_code == 200 and "New deck: 30 created, 0 updated, 0 unchanged" in html
     assert "Nothing has been written yet; the checked file waits here for 60 minutes." in html
     assert not Deck.objects.filter(slug="imported").exists()
     # The confirmation carries a key, not the file.
@@ -234,3 +234,17 @@ def test_imported_cards_are_rendered_and_versioned_as_a_save_would(instructor):
     assert list(edited.aliases.values_list("text", flat=True)) == ["new alias"]
     moved = Card.objects.get(uid=second["uid"])
     assert moved.position == 3 and moved.versions.count() == 1 and moved.current_version.number == 1
+
+
+def test_a_file_the_deck_already_matches_says_there_is_nothing_to_import(client, instructor):
+    client.force_login(instructor)
+    data = _export([_card(1), _card(2)], title="Kubernetes basics")
+    _confirm(client, _key(_upload(client, data)))
+    assert Card.objects.filter(deck__slug="imported").count() == 2
+
+    html = _upload(client, data).content.decode()
+    assert "the deck “Kubernetes basics”" in html
+    assert "Nothing to import: the deck already matches this file (2 cards unchanged)." in html
+    assert "Import now" not in html
+    changed = _export([_card(1), _card(2, answer="Answer two")], title="Kubernetes basics")
+    assert "Import now" in _upload(client, changed).content.decode()

@@ -93,7 +93,7 @@ def test_answers_keep_the_version_they_were_given_against(client, student, instr
 
     client.force_login(instructor)
     html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
-    assert "1 answer, accuracy 100 %" in html and "1 answer, accuracy 0 %" in html
+    assert "1 answer, accuracy 100\u00a0%" in html and "1 answer, accuracy 0\u00a0%" in html
 
 
 def test_the_card_page_shows_a_readable_diff_between_versions(client, instructor):
