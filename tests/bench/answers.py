@@ -23,8 +23,7 @@ from dataclasses import asdict, dataclass
 from .cpu import CpuMeter
 from .loadgen import HttpClient, HttpError, Response, hammer, run_users
 from .record import Recorder, percentile
-from .server import Target
-from .wsgi import SIGNED_IN_FLOOR_PATH
+from .server import SIGNED_IN_FLOOR_PATH, Target
 
 PAIR_FRACTION = 0.10
 QUIZ_SIZE = 10

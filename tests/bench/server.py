@@ -22,6 +22,8 @@ LOG_FILE = PROJECT_DIR / "var" / "bench" / "gunicorn.log"
 HOST = "127.0.0.1"
 STUDENT_PASSWORD = "bench-student-2026"
 STUDENT_PREFIX = "bench-student-"
+# A signed-in page that does nothing, which tests/bench/wsgi.py adds to the app for the bench only.
+SIGNED_IN_FLOOR_PATH = "/bench/signed-in/"
 START_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 15.0
 

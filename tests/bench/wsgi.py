@@ -12,7 +12,7 @@ from django.urls import clear_url_caches, path
 
 from mlcourse.wsgi import application  # noqa: F401 - gunicorn serves it from here; it also sets Django up
 
-SIGNED_IN_FLOOR_PATH = "/bench/signed-in/"
+from .server import SIGNED_IN_FLOOR_PATH
 
 
 @login_required
