@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -112,6 +112,16 @@ def archived_cards_answered(*, users: QuerySet | list[int], deck_ids: list[int])
 
 def due_count(*, user: AbstractBaseUser, now: datetime | None = None) -> int:
     return cards_studied(user=user).filter(due__lte=now or timezone.now()).count()
+
+
+def review_outlook(*, user: AbstractBaseUser, now: datetime | None = None) -> dict:
+    """Cards due now, and when the next one falls due (None when none is scheduled). One query."""
+    now = now or timezone.now()
+    # Aliases other than "due": an aggregate named like the field would shadow it in the filters.
+    row = cards_studied(user=user).aggregate(
+        due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now))
+    )
+    return {"due": row["due_now"], "next": row["next_due"]}
 
 
 def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | None = None) -> dict[str, int]:

@@ -79,8 +79,8 @@ def review(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
         return response
     status = 422 if request.method == "POST" and form.errors else 200
-    due = selectors.due_count(user=request.user)
-    return render(request, "quiz/start.html", {"deck": None, "form": form, "counts": {"due": due}}, status=status)
+    counts = selectors.review_outlook(user=request.user)
+    return render(request, "quiz/start.html", {"deck": None, "form": form, "counts": counts}, status=status)
 
 
 @login_required

@@ -77,6 +77,16 @@ def test_review_with_nothing_due_says_so(student_client):
     assert QuizSession.objects.count() == 0
 
 
+def test_review_page_says_when_the_next_card_comes_back(student_client, student):
+    fresh = student_client.get(reverse("quiz:review")).content.decode()
+    assert "Nothing is due yet" in fresh and "comes back in" not in fresh
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response=session.items.get().card.answer)
+    later = student_client.get(reverse("quiz:review")).content.decode()
+    assert "Nothing is due right now. The next card comes back in" in later
+    assert "Start" not in later  # nothing to start yet: links onward instead
+
+
 def test_question_page_shows_one_question_and_resumes_at_the_first_unanswered(student_client, student):
     session = _session(student)
     html = student_client.get(session.get_absolute_url()).content.decode()
