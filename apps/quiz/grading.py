@@ -74,6 +74,7 @@ _TWO_PART = re.compile(
     re.IGNORECASE,
 )
 ONE_PART_CAP = 0.7
+PHRASE_WORDS = 3  # the longest run of key terms that feedback names as one phrase
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
 
@@ -145,6 +146,7 @@ class _Profile:
     known: frozenset[str]
     answer_size: int
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
+    answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
 
 
 @lru_cache(maxsize=512)
@@ -188,6 +190,7 @@ def _profile(
         known=known,
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
         two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
+        answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
     )
 
 
@@ -307,7 +310,33 @@ def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: 
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched
-    return Grade(verdict, score, _coverage_feedback(verdict, matched, result, note), matched[:8], result.missing[:8])
+    feedback = _coverage_feedback(verdict, _phrased(matched, profile), _phrased(result.missing, profile), result, note)
+    return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
+
+
+def _phrased(labels: tuple[str, ...], profile: _Profile) -> tuple[str, ...]:
+    """The key terms as the model answer writes them together: "limited dynamic range", not "dynamic, range
+    and limited". Terms next to each other in the answer (no punctuation between) make one phrase; the
+    phrases keep the order of their most important term, and a term shows once."""
+    rank = {label: i for i, label in enumerate(labels)}
+    by_word = {t.word: t.label for t in profile.key_terms if t.word and t.label in rank}
+    runs, run = [], []
+    for norm, after_punctuation in (*profile.answer_words, ("", True)):
+        if after_punctuation or norm not in by_word:
+            words = list(dict.fromkeys(run))
+            # At most three words a phrase: a longer run reads as a clause ("range avoids overflow").
+            runs += [tuple(words[i : i + PHRASE_WORDS]) for i in range(0, len(words), PHRASE_WORDS) if len(words) > 1]
+            run = []
+        if norm in by_word:
+            run.append(by_word[norm])
+    runs = [run for run in runs if len(run) > 1]
+    phrases, placed = [], set()
+    for phrase in sorted(runs, key=lambda words: min(rank[w] for w in words)):
+        if placed.isdisjoint(phrase):
+            phrases.append((min(rank[w] for w in phrase), " ".join(phrase)))
+            placed.update(phrase)
+    phrases += [(rank[label], label) for label in labels if label not in placed]
+    return tuple(text for _, text in sorted(phrases))
 
 
 def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[tuple[str, str]]:
@@ -351,8 +380,10 @@ def _join(words: Sequence[str], conjunction: str = "and") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
-def _coverage_feedback(verdict: Verdict, matched: tuple[str, ...], result: Coverage, note: str) -> str:
-    got, lacking = matched[:3], result.missing[:3]
+def _coverage_feedback(
+    verdict: Verdict, covered: tuple[str, ...], lacking: tuple[str, ...], result: Coverage, note: str
+) -> str:
+    got, lacking = covered[:3], lacking[:3]
     if verdict is Verdict.CORRECT:
         text = f"You covered {_join(got)}." if got else ""
         if lacking and len(result.missing) > len(result.matched):

@@ -760,3 +760,11 @@ def test_verdict_and_score_agree_on_the_holdout():
             assert grading.PARTIAL_AT <= result.score < grading.CORRECT_AT, row
         else:
             assert result.score < grading.PARTIAL_AT, row
+
+
+def test_feedback_names_key_terms_as_the_answer_writes_them_together():
+    result = grade(card(LOSS_SCALING), "it makes training faster")
+    assert result.verdict is INCORRECT
+    assert "limited dynamic range" in result.feedback  # one phrase, in the answer's order
+    assert "dynamic, range" not in result.feedback and "range and limited" not in result.feedback
+    assert set(result.missing) >= {"limited", "dynamic", "range"}  # the terms themselves stay separate
