@@ -37,6 +37,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol
 
+from .feedback import coverage_feedback, join_words, phrased
 from .formulas import check_formulas, find_expressions, find_formulas
 from .keyterms import (
     Coverage,
@@ -74,7 +75,6 @@ _TWO_PART = re.compile(
     re.IGNORECASE,
 )
 ONE_PART_CAP = 0.7
-PHRASE_WORDS = 3  # the longest run of key terms that feedback names as one phrase
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
 
@@ -304,39 +304,15 @@ def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: 
     clash = _clashes(profile, tokens, result)
     if clash:
         score *= 0.5
-        note = f"{_join(clash[0], 'is not')}."
+        note = f"{join_words(clash[0], 'is not')}."
     elif note:  # a wrong formula amid otherwise good prose
         score = min(score, CORRECT_AT - 0.05)
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched
-    feedback = _coverage_feedback(verdict, _phrased(matched, profile), _phrased(result.missing, profile), result, note)
+    covered, lacking = (phrased(terms, profile.key_terms, profile.answer_words) for terms in (matched, result.missing))
+    feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
-
-
-def _phrased(labels: tuple[str, ...], profile: _Profile) -> tuple[str, ...]:
-    """The key terms as the model answer writes them together: "limited dynamic range", not "dynamic, range
-    and limited". Terms next to each other in the answer (no punctuation between) make one phrase; the
-    phrases keep the order of their most important term, and a term shows once."""
-    rank = {label: i for i, label in enumerate(labels)}
-    by_word = {t.word: t.label for t in profile.key_terms if t.word and t.label in rank}
-    runs, run = [], []
-    for norm, after_punctuation in (*profile.answer_words, ("", True)):
-        if after_punctuation or norm not in by_word:
-            words = list(dict.fromkeys(run))
-            # At most three words a phrase: a longer run reads as a clause ("range avoids overflow").
-            runs += [tuple(words[i : i + PHRASE_WORDS]) for i in range(0, len(words), PHRASE_WORDS) if len(words) > 1]
-            run = []
-        if norm in by_word:
-            run.append(by_word[norm])
-    runs = [run for run in runs if len(run) > 1]
-    phrases, placed = [], set()
-    for phrase in sorted(runs, key=lambda words: min(rank[w] for w in words)):
-        if placed.isdisjoint(phrase):
-            phrases.append((min(rank[w] for w in phrase), " ".join(phrase)))
-            placed.update(phrase)
-    phrases += [(rank[label], label) for label in labels if label not in placed]
-    return tuple(text for _, text in sorted(phrases))
 
 
 def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[tuple[str, str]]:
@@ -373,28 +349,3 @@ def _penalty(result: Coverage, index: ResponseIndex, profile: _Profile) -> float
     if index.length > limit:
         factor *= limit / index.length
     return factor
-
-
-def _join(words: Sequence[str], conjunction: str = "and") -> str:
-    words = list(words)
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
-
-
-def _coverage_feedback(
-    verdict: Verdict, covered: tuple[str, ...], lacking: tuple[str, ...], result: Coverage, note: str
-) -> str:
-    got, lacking = covered[:3], lacking[:3]
-    if verdict is Verdict.CORRECT:
-        text = f"You covered {_join(got)}." if got else ""
-        if lacking and len(result.missing) > len(result.matched):
-            text += f" You could also mention {_join(lacking[:2])}."
-    elif verdict is Verdict.PARTIAL and got:
-        text = f"You covered {_join(got)}"
-        text += f" but not {_join(lacking, 'or')}." if lacking else "."
-    elif verdict is Verdict.PARTIAL:
-        text = ""
-    elif got:
-        text = f"You mentioned {_join(got)}, but the answer turns on {_join(lacking)}."
-    else:
-        text = f"A full answer mentions {_join(lacking)}." if lacking else ""
-    return f"{text} {note}".strip()
