@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 
@@ -84,7 +85,9 @@ def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
     found = set()
     bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
     if not tex_only:
-        bodies += _runs(tex_to_plain(_SEGMENT.sub(" ", text[:2000])))
+        # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
+        with contextlib.suppress(ParseError, RecursionError, IndexError):
+            bodies += _runs(tex_to_plain(_SEGMENT.sub(" ", text[:2000])))
     for body in bodies[:20]:
         formula = parse_formula(body)
         if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):

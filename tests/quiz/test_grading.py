@@ -768,3 +768,16 @@ def test_feedback_names_key_terms_as_the_answer_writes_them_together():
     assert "limited dynamic range" in result.feedback  # one phrase, in the answer's order
     assert "dynamic, range" not in result.feedback and "range and limited" not in result.feedback
     assert set(result.missing) >= {"limited", "dynamic", "range"}  # the terms themselves stay separate
+
+
+@pytest.mark.parametrize("fragment", ["\\frac{1}{T", "softer \\frac{x}", "\\sqrt{"])
+def test_a_stray_tex_fragment_does_not_stop_the_grader(fragment):
+    answer = (
+        "Temperature softens the probability distribution; a higher T gives softer probabilities that reveal "
+        "similarities between classes and a richer gradient signal for the student"
+    )
+    temperature = card("In knowledge distillation, what is the role")
+    clean = grade(temperature, answer)
+    result = grade(temperature, f"{answer} {fragment}")
+    assert "could not be graded" not in result.feedback
+    assert result.verdict is clean.verdict is CORRECT
