@@ -194,3 +194,20 @@ def test_a_process_that_has_not_seen_the_version_lately_links_the_plain_styleshe
     assert "?v=" in _stylesheet_link(client)
     monkeypatch.setattr(styles, "VERSION_TTL", -1.0)
     assert _stylesheet_link(client) == reverse("content:styles")
+
+
+@pytest.mark.django_db
+def test_the_stylesheet_version_names_the_rules_not_their_ids(client):
+    # A restored backup reuses ids: the same count and highest id must not pass for the same stylesheet.
+    from apps.content.models import StyleRule
+
+    StyleRule.objects.create(pk=1, name="sa", declarations="top:0")
+    second = StyleRule.objects.create(pk=2, name="sb", declarations="top:1em")
+    before = selectors.style_rules_version()
+    second.delete()
+    StyleRule.objects.create(pk=2, name="sc", declarations="top:2em")
+    after = selectors.style_rules_version()
+    assert after != before
+    immutable = client.get(f"{reverse('content:styles')}?v={after}")
+    assert "immutable" in immutable["Cache-Control"] and ".sc{" in immutable.content.decode()
+    assert "immutable" not in client.get(f"{reverse('content:styles')}?v={before}")["Cache-Control"]
