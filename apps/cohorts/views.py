@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.common.http import HttpResponseSeeOther
+from apps.common.http import HttpResponseSeeOther, render_page_or_partial
 
 from . import analytics, charts, exports, selectors, services
 from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
@@ -81,8 +81,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         decks, rows = analytics.cohort_matrix(cohort=cohort)
         per_day = charts.answers_per_day(member_ids=analytics.members(cohort=cohort).values("student_id"))
         context.update(activity=charts.activity_chart(per_day), accuracy=charts.accuracy_histogram(rows), decks=decks)
-    template = "cohorts/dashboard.html#panel" if request.htmx else "cohorts/dashboard.html"
-    return render(request, template, context)
+    return render_page_or_partial(request, "cohorts/dashboard.html", "panel", context)
 
 
 def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:

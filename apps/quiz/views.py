@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from apps.common.http import HttpResponseSeeOther
+from apps.common.http import HttpResponseSeeOther, render_page_or_partial
 from apps.content.selectors import deck_get
 
 from . import selectors, services
@@ -19,9 +19,8 @@ SESSION_TEMPLATE = "quiz/session.html"
 
 
 def _render_stage(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
-    """The whole page, or just its #stage partial when HTMX asks."""
-    template = f"{SESSION_TEMPLATE}#stage" if request.htmx else SESSION_TEMPLATE
-    return render(request, template, context, status=status)
+    """The whole page, or just its #stage partial when HTMX asks for it ("Next question" GETs the quiz's URL)."""
+    return render_page_or_partial(request, SESSION_TEMPLATE, "stage", context, status=status)
 
 
 def _start(request: HttpRequest, form: StartForm, *, deck) -> HttpResponse | None:

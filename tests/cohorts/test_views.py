@@ -91,6 +91,28 @@ def test_tabs_render_as_pages_and_as_htmx_partials(client, instructor, htmx):
     assert 'aria-sort="descending"' in sorted_html
 
 
+def test_htmx_history_restore_gets_the_whole_page_and_both_answers_vary_on_htmx(client, instructor, htmx):
+    """On Back, htmx (no history cache) refetches the URL with HX-Request and swaps the answer into <body>."""
+    cohort = _cohort(instructor, students=2, cards=2)
+    client.force_login(instructor)
+    url = reverse("cohorts:dashboard", args=[cohort.pk])
+    restore = {**htmx, "HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
+    for tab, marker in (("matrix", "student000"), ("items", "Discrimination"), ("charts", "Answers per day")):
+        response = client.get(url, {"tab": tab}, **restore)
+        html = response.content.decode()
+        assert response.status_code == 200 and "<html" in html
+        assert re.search(r'<header class="site-header"', html)
+        assert re.search(r"<h1>\s*Spring\s*</h1>", html)
+        assert html.count('<div id="panel" ') == 1 and marker in html
+        partial = client.get(url, {"tab": tab}, **htmx)
+        assert partial.content.decode().lstrip().startswith('<div id="panel" ')
+        assert "<header" not in partial.content.decode()
+        # The page and the partial share a URL: no cache, the browser's included, may hand one out for the other.
+        for answer in (response, partial, client.get(url, {"tab": tab})):
+            vary = {value.strip().lower() for value in answer.get("Vary", "").split(",")}
+            assert {"hx-request", "hx-history-restore-request"} <= vary, answer.get("Vary")
+
+
 class _Links(HTMLParser):
     """Each link of a page as (text, href, boosted): whether an ancestor has data-hx-boost="true"."""
 
