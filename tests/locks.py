@@ -1,4 +1,4 @@
-"""Runs an action while another connection holds a student's lock, to show the action waits for it."""
+"""Runs an action while another connection holds a lock, to show the action waits for it."""
 
 from __future__ import annotations
 
@@ -12,11 +12,16 @@ from apps.common.db import student_lock
 
 def waited_for_student_lock(user_id: int, action: Callable[[], object]) -> bool:
     """True when `action` was still blocked half a second after starting; it then runs to the end."""
+    return waited_for(lambda: student_lock(user_id), action)
+
+
+def waited_for(hold: Callable[[], object], action: Callable[[], object]) -> bool:
+    """Like waited_for_student_lock; `hold` runs in the other connection's transaction, which commits at release."""
     holding, release, errors = threading.Event(), threading.Event(), []
 
     def other_writer():
         with transaction.atomic():
-            student_lock(user_id)
+            hold()
             holding.set()
             release.wait(10)
         connection.close()

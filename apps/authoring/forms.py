@@ -7,6 +7,8 @@ from django.forms.models import BaseInlineFormSet
 from apps.content.models import Alias, Card, Distractor
 from apps.content.rendering import tex_errors
 
+from .transfer import case_clashes
+
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
@@ -66,7 +68,8 @@ class AliasFormSet(BaseInlineFormSet):
     """Accepted answers are unique per card regardless of case, a constraint on Lower(text).
 
     Django validates neither an expression constraint nor one on the inline's foreign key, so
-    "Job" beside "job" reached the database and failed there (a 500).
+    "Job" beside "job" reached the database and failed there (a 500). The comparison is the database's
+    own lower(), not str.lower(), which differs for some letters ("İ").
     """
 
     def clean(self) -> None:
@@ -82,11 +85,14 @@ class AliasFormSet(BaseInlineFormSet):
             # Rows the request did not include stay as they are.
             shown = [form.instance.pk for form in self.initial_forms]
             texts += Alias.objects.filter(card=self.instance).exclude(pk__in=shown).values_list("text", flat=True)
-        seen: set[str] = set()
-        for text in texts:
-            if text.lower() in seen:
-                raise ValidationError("“%(text)s” is listed twice; letter case does not count.", params={"text": text})
-            seen.add(text.lower())
+        clashes = case_clashes([texts])
+        if clashes:
+            _, first, second = clashes[0]
+            raise ValidationError(
+                "“%(first)s” and “%(second)s” are the same answer: letter case does not count. Keep one.",
+                params={"first": first, "second": second},
+                code="alias_twice",
+            )
 
 
 class GraderTryForm(forms.Form):

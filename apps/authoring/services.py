@@ -3,18 +3,19 @@ from __future__ import annotations
 import hashlib
 import zlib
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
 
-from apps.common.db import rollback_dry_run
+from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
 from apps.content.rendering import render, tex_errors
 from apps.content.services import VERSIONED_FIELDS, card_version_record
 
+from .models import ImportHold
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError, parse
 
 # Everything an import may do: create and change decks and cards.
@@ -179,6 +180,8 @@ def deck_import(
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
         deck_data = data["deck"]
+        # Two imports of a new slug (a double click, two instructors) would both try to create the deck.
+        name_lock(f"deck:{deck_data['slug']}")
         deck = Deck.objects.select_for_update().filter(slug=deck_data["slug"]).first()
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
@@ -242,11 +245,6 @@ def import_key(*, name: str, text: str) -> str:
     return hashlib.sha256(name.encode() + b"\0" + text.encode()).hexdigest()
 
 
-def _held(user: AbstractBaseUser, key: str) -> str:
-    # Per user: one instructor cannot confirm an upload another one checked.
-    return f"authoring:deck-import:{user.pk}:{key}"
-
-
 def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> CheckedImport:
     """Dry-runs the upload and keeps it server-side for an hour, so the confirmation need not send it again.
 
@@ -254,25 +252,33 @@ def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> Checke
     """
     report = deck_import(data=parse(text, name=name), dry_run=True, source=name)
     key = import_key(name=name, text=text)
-    cache.set(_held(user, key), (name, zlib.compress(text.encode())), IMPORT_HOLD_SECONDS)
+    now = timezone.now()
+    with transaction.atomic():
+        ImportHold.objects.filter(created_at__lt=now - timedelta(seconds=IMPORT_HOLD_SECONDS)).delete()
+        ImportHold.objects.update_or_create(
+            user=user, key=key, defaults={"name": name, "content": zlib.compress(text.encode()), "created_at": now}
+        )
     return CheckedImport(key=key, name=name, report=report)
 
 
 def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, ImportReport]:
-    """Imports exactly the upload `author` checked under `key`. Returns its file name and the report.
+    """Imports exactly the upload `author` checked under `key`, once. Returns its file name and the report.
 
     Raises ImportNotHeldError when no such upload waits (expired, already imported, or never checked),
     TransferError when it no longer imports (the database changed since the check); nothing is written then.
     """
-    held = cache.get(_held(author, key))
-    if held is None:
-        raise ImportNotHeldError
-    name, text = held[0], zlib.decompress(held[1]).decode()
-    if import_key(name=name, text=text) != key:
-        raise ImportNotHeldError
-    report = deck_import(data=parse(text, name=name), author=author, source=name)
-    cache.delete(_held(author, key))
-    return name, report
+    fresh = timezone.now() - timedelta(seconds=IMPORT_HOLD_SECONDS)
+    with transaction.atomic():
+        # Locked: a second confirmation (a double click) waits, then finds the hold gone.
+        hold = ImportHold.objects.select_for_update().filter(user=author, key=key, created_at__gte=fresh).first()
+        if hold is None:
+            raise ImportNotHeldError
+        text = zlib.decompress(bytes(hold.content)).decode()
+        if import_key(name=hold.name, text=text) != key:
+            raise ImportNotHeldError
+        report = deck_import(data=parse(text, name=hold.name), author=author, source=hold.name)
+        hold.delete()
+    return hold.name, report
 
 
 def cards_archive(*, cards: QuerySet[Card], archived: bool, author: AbstractBaseUser) -> int:

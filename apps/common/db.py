@@ -7,6 +7,7 @@ from psycopg import sql
 
 # The first key of the two-key pg_advisory_xact_lock, so per-student locks share no space with others.
 _STUDENT_LOCK_CLASS = 7468
+_NAME_LOCK_CLASS = 7469
 
 _INSERT_UNLESS_EXISTS = sql.SQL(
     "INSERT INTO {table} ({columns}) VALUES ({values}) ON CONFLICT ({conflict}) DO NOTHING RETURNING {key}"
@@ -53,6 +54,12 @@ def student_lock(*user_ids: int) -> None:
             "SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::int[]) AS u ORDER BY u",
             [_STUDENT_LOCK_CLASS, list(user_ids)],
         )
+
+
+def name_lock(name: str) -> None:
+    """Serialises work on one named thing (a deck slug) until the transaction ends, even before it has a row."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [_NAME_LOCK_CLASS, name])
 
 
 def rollback_dry_run() -> None:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 from io import StringIO
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.authoring.transfer import CSV_COLUMNS, FORMAT, FORMAT_VERSION, MAX_CARDS, TransferError, parse
 from apps.content.models import Card, CardVersion, Deck
 from apps.content.services import card_save
 from tests.factories import make_card, make_deck
@@ -107,6 +111,24 @@ def _bad_json(deck, mutate) -> str:
         (lambda d: d["cards"][1].update(position=1), "cards[1].position: 1 is used by another card too"),
         (lambda d: d["cards"][0].update(uid="not-a-uuid"), "cards[0].uid: must be a UUID"),
         (lambda d: d["cards"][0].update(aliases="fraction"), "cards[0].aliases: must be a list of non-empty texts"),
+        (
+            lambda d: d["cards"][0].update(aliases=["Job", "fraction", "job"]),
+            "cards[0].aliases: “Job” and “job” are the same answer to the database (letter case does not count)",
+        ),
+        # str.lower() makes "İ" an "i" and a combining dot, PostgreSQL's lower() (the constraint's) a plain "i":
+        # checked with the first, this file passed and its insert failed (a 500 in the admin).
+        (
+            lambda d: d["cards"][1].update(aliases=["İstanbul", "istanbul"]),
+            "cards[1].aliases: “İstanbul” and “istanbul” are the same answer to the database",
+        ),
+        (
+            lambda d: d["cards"][0].update(question="Lone \ud800 surrogate"),
+            "cards[0].question: contains a lone surrogate",
+        ),
+        (
+            lambda d: d["cards"][0].update(aliases=["ok", "\udfff"]),
+            "cards[0].aliases: has an entry that contains a lone surrogate",
+        ),
         (lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"), "field answer: $\\frac{1}{$: KaTeX parse error"),
         (lambda d: d["deck"].update(slug="Not A Slug"), "deck.slug: may contain only lowercase"),
         (lambda d: d.update(format="other"), "format: this is not an mlcourse-deck export"),
@@ -132,6 +154,14 @@ def test_malformed_json_names_the_field_and_writes_nothing(deck, tmp_path, mutat
         (lambda lines: [lines[0], lines[1], lines[1], lines[2]], "row 3, field record: a second deck row"),
         (lambda lines: [lines[0], *lines[2:]], "the file has no deck row"),
         (lambda lines: [lines[0], lines[1], lines[2].replace('""fraction""', "fraction")], "row 3, field aliases"),
+        (
+            lambda lines: [
+                lines[0],
+                lines[1],
+                lines[2].replace('""a quotient"", ""fraction""', '""İstanbul"", ""istanbul""'),
+            ],
+            "row 3, field aliases: “İstanbul” and “istanbul” are the same answer to the database",
+        ),
         (
             lambda lines: [lines[0], lines[1].replace("deck,", "dock,", 1), *lines[2:]],
             "row 2, field record: must be deck or card",
@@ -208,3 +238,53 @@ def test_csv_cells_cannot_run_as_formulas_and_still_round_trip(tmp_path):
     card = Card.objects.get()
     assert (card.question, card.answer, card.short_answer, card.explanation) == ("+1+1?", "-x", "@sum", "'=literal")
     assert Deck.objects.get().title == "=HYPERLINK(evil)"
+
+
+def test_aliases_only_python_would_count_as_one_are_imported(tmp_path, db):
+    """To str.lower() "İ" and "i" + a combining dot are one text, to PostgreSQL's lower() two: the database decides."""
+    deck = make_deck(slug="cities", title="Cities")
+    card_save(card=make_card(deck=deck, question="Largest city of Turkey?"), aliases=["İstanbul", "i\u0307stanbul"])
+    text = _export("cities", "json")
+    _wipe()
+    assert "new deck: 1 created" in _import(tmp_path, text, "cities.json")
+    assert _export("cities", "json") == text
+
+
+def _minimal_cards(count: int) -> list[dict]:
+    return [
+        {"uid": str(uuid.UUID(int=n)), "position": n, "kind": "flashcard", "question": "Q", "answer": "A"}
+        for n in range(1, count + 1)
+    ]
+
+
+def _minimal_csv(count: int) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n", restval="")
+    writer.writeheader()
+    writer.writerow({"record": "deck", "slug": "big", "title": "Big"})
+    for card in _minimal_cards(count):
+        writer.writerow({"record": "card", **card, "archived": "false", "aliases": "[]"})
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "where"),
+    [("json", "cards"), ("csv", "row 5003")],  # header, deck row, then the 5,001st card
+)
+def test_a_file_with_more_than_5000_cards_is_refused_before_the_database(tmp_path, db, fmt, where):
+    """More would exceed PostgreSQL's 65,535 bind parameters in the import's lookup, and the worker timeout."""
+    assert MAX_CARDS == 5_000
+    big = {"format": FORMAT, "version": FORMAT_VERSION, "deck": {"slug": "big", "title": "Big"}}
+    text = json.dumps({**big, "cards": _minimal_cards(5_001)}) if fmt == "json" else _minimal_csv(5_001)
+    message = f"{where}: a deck file holds at most 5,000 cards; this one has 5,001"
+    with CaptureQueriesContext(connection) as queries, pytest.raises(TransferError) as excinfo:
+        parse(text, name=f"big.{fmt}")
+    assert str(excinfo.value) == message and not queries.captured_queries
+    # The command says so, as a CommandError (printed without a traceback), and writes nothing.
+    with pytest.raises(CommandError) as excinfo:
+        _import(tmp_path, text, f"big.{fmt}")
+    assert message in str(excinfo.value) and "Nothing was written" in str(excinfo.value)
+    assert not Deck.objects.exists() and not Card.objects.exists()
+    # 5,000 is allowed.
+    allowed = json.dumps({**big, "cards": _minimal_cards(5_000)}) if fmt == "json" else _minimal_csv(5_000)
+    assert len(parse(allowed, name=f"big.{fmt}")["cards"]) == 5_000
