@@ -26,7 +26,11 @@ def deck_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return render(request, "content/card.html", {"card": selectors.card_get(slug=slug, pk=pk)})
+    # Closed by default, so a student can test themselves; a quiz's summary links here with it open.
+    show_answer = request.GET.get("answers") == "shown"
+    return render(
+        request, "content/card.html", {"card": selectors.card_get(slug=slug, pk=pk), "show_answer": show_answer}
+    )
 
 
 def _styles_etag(request: HttpRequest) -> str:

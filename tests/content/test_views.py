@@ -211,3 +211,16 @@ def test_the_stylesheet_version_names_the_rules_not_their_ids(client):
     immutable = client.get(f"{reverse('content:styles')}?v={after}")
     assert "immutable" in immutable["Cache-Control"] and ".sc{" in immutable.content.decode()
     assert "immutable" not in client.get(f"{reverse('content:styles')}?v={before}")["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_a_card_page_keeps_its_answer_closed_until_asked(client):
+    deck = make_deck()
+    first = make_card(deck=deck, question="Which object runs a batch task?", answer="A Job")
+    second = make_card(deck=deck, question="Which runs it on a schedule?", answer="A CronJob")
+    closed = client.get(first.get_absolute_url()).content.decode()
+    assert re.search(r'<details class="card-answer">\s*<summary>Show the answer</summary>', closed)
+    assert "A Job" in closed  # in the page, for no-JavaScript browsers too: <details> needs no script
+    opened = client.get(f"{first.get_absolute_url()}?answers=shown").content.decode()
+    assert '<details class="card-answer" open>' in opened
+    assert f'href="{second.get_absolute_url()}?answers=shown"' in opened  # the next card opens the same way

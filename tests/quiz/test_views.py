@@ -246,7 +246,7 @@ def test_summary_lists_each_question_with_its_verdict_and_card_link(student_clie
     html = student_client.get(session.get_absolute_url()).content.decode()
     assert "Your results: 50\u00a0%" in html
     for item in session.items.all():
-        assert item.card.get_absolute_url() in html
+        assert f'href="{item.card.get_absolute_url()}?answers=shown"' in html  # the card, its answer open
     assert html.count('class="badge badge-correct"') == 1 and html.count('class="badge badge-incorrect"') == 1
 
 
