@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import CharField, Value
+from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
 from apps.content.models import Alias, Card, Distractor
@@ -71,6 +73,19 @@ class AliasFormSet(BaseInlineFormSet):
     "Job" beside "job" reached the database and failed there (a 500). The comparison is the database's
     own lower(), not str.lower(), which differs for some letters ("İ").
     """
+
+    def save_existing_objects(self, commit: bool = True) -> list:
+        # Rows are updated one at a time and the unique index on lower(text) cannot wait for the last one:
+        # renaming "Job", "Task" to "Task", "Job" would clash halfway. Changed rows first take a placeholder
+        # that clashes with nothing.
+        if commit:
+            changed = [
+                form.instance.pk
+                for form in self.initial_forms
+                if form.instance.pk and form.has_changed() and not self._should_delete_form(form)
+            ]
+            Alias.objects.filter(pk__in=changed).update(text=Concat(Value("\u2060renaming "), Cast("pk", CharField())))
+        return super().save_existing_objects(commit)
 
     def clean(self) -> None:
         super().clean()

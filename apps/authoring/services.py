@@ -20,6 +20,8 @@ from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION
 
 # Everything an import may do: create and change decks and cards.
 IMPORT_PERMISSIONS = ("content.add_deck", "content.change_deck", "content.add_card", "content.change_card")
+# Imports take turns under this advisory lock (see deck_import).
+IMPORT_LOCK = "deck-import"
 # How long a checked upload waits for its confirmation.
 IMPORT_HOLD_SECONDS = 60 * 60
 # A bulk UPDATE is one CASE over its rows; batches keep each statement's cost linear.
@@ -180,8 +182,9 @@ def deck_import(
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
         deck_data = data["deck"]
-        # Two imports of a new slug (a double click, two instructors) would both try to create the deck.
-        name_lock(f"deck:{deck_data['slug']}")
+        # One import at a time: two of a new slug (a double click) would both create the deck, and two
+        # files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
+        name_lock(IMPORT_LOCK)
         deck = Deck.objects.select_for_update().filter(slug=deck_data["slug"]).first()
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
@@ -245,6 +248,10 @@ def import_key(*, name: str, text: str) -> str:
     return hashlib.sha256(name.encode() + b"\0" + text.encode()).hexdigest()
 
 
+def _holds_expire(*, now) -> None:
+    ImportHold.objects.filter(created_at__lt=now - timedelta(seconds=IMPORT_HOLD_SECONDS)).delete()
+
+
 def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> CheckedImport:
     """Dry-runs the upload and keeps it server-side for an hour, so the confirmation need not send it again.
 
@@ -254,7 +261,9 @@ def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> Checke
     key = import_key(name=name, text=text)
     now = timezone.now()
     with transaction.atomic():
-        ImportHold.objects.filter(created_at__lt=now - timedelta(seconds=IMPORT_HOLD_SECONDS)).delete()
+        _holds_expire(now=now)
+        if not report.changes_anything:
+            return CheckedImport(key=key, name=name, report=report)  # nothing to confirm, so nothing kept
         ImportHold.objects.update_or_create(
             user=user, key=key, defaults={"name": name, "content": zlib.compress(text.encode()), "created_at": now}
         )
@@ -267,7 +276,9 @@ def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, Imp
     Raises ImportNotHeldError when no such upload waits (expired, already imported, or never checked),
     TransferError when it no longer imports (the database changed since the check); nothing is written then.
     """
-    fresh = timezone.now() - timedelta(seconds=IMPORT_HOLD_SECONDS)
+    now = timezone.now()
+    _holds_expire(now=now)
+    fresh = now - timedelta(seconds=IMPORT_HOLD_SECONDS)
     with transaction.atomic():
         # Locked: a second confirmation (a double click) waits, then finds the hold gone.
         hold = ImportHold.objects.select_for_update().filter(user=author, key=key, created_at__gte=fresh).first()

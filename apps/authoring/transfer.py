@@ -28,9 +28,9 @@ CSV_COLUMNS = (
 KINDS = ("flashcard", "syllabus")
 LIMITS = {"slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200}
 MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
-# More would exceed PostgreSQL's 65,535 bind parameters in the import's uid__in lookup, and the check
-# and the import (2-3 ms a card) a worker's 30 s timeout.
-MAX_CARDS = 5_000
+# The check and the import each take 2-10 ms a card (more with maths to typeset): a larger deck would
+# keep a request open past the usual 30-60 s proxy timeouts.
+MAX_CARDS = 2_000
 
 
 class TransferError(ValueError):

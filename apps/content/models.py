@@ -28,7 +28,9 @@ def style_rules_add(rules: dict[str, str]) -> None:
     """Stores the style rules (name -> declarations) that rendered HTML relies on; known ones are skipped."""
     if rules:
         StyleRule.objects.bulk_create(
-            [StyleRule(name=name, declarations=css) for name, css in rules.items()], ignore_conflicts=True
+            # In name order: two transactions adding the same new rules then lock them in the same order.
+            [StyleRule(name=name, declarations=css) for name, css in sorted(rules.items())],
+            ignore_conflicts=True,
         )
         styles.version_forget()
 

@@ -140,6 +140,7 @@ def site(transactional_db) -> Site:
         PageSpec("deck", f"/decks/{SYLLABUS}/", math=True),
         PageSpec("deck with answers", f"/decks/{SYLLABUS}/?answers=shown", math=True),
         PageSpec("card", affine.get_absolute_url(), math=True),
+        PageSpec("card with its answer", f"{affine.get_absolute_url()}?answers=shown", math=True),
         PageSpec("sign in", "/accounts/login/?next=/progress/"),
         PageSpec("sign up", "/accounts/signup/"),
         PageSpec("quiz start", f"/decks/{FLASHCARDS}/quiz/", user="alice"),

@@ -247,3 +247,18 @@ def test_aliases_only_python_would_count_as_one_are_saved(client, instructor):
     data = _form_data(card, **_aliases("İzmir", "i\u0307zmir"))
     assert client.post(reverse("admin:content_card_change", args=[card.pk]), data).status_code == 302
     assert sorted(card.aliases.values_list("text", flat=True)) == sorted(["İzmir", "i\u0307zmir"])
+
+
+@pytest.mark.parametrize(
+    ("renamed", "expected"), [(("Task", "Job"), ["Task", "Job"]), (("task", "Other"), ["task", "Other"])]
+)
+def test_stored_aliases_can_swap_or_take_each_others_text(client, instructor, renamed, expected):
+    client.force_login(instructor)
+    # Saved row by row, the first rename used to clash with the second row's old text (a 500).
+    card = card_save(card=make_card(), aliases=["Job", "Task"])
+    stored = list(card.aliases.order_by("pk"))
+    data = _form_data(card, **{"aliases-TOTAL_FORMS": 2, "aliases-INITIAL_FORMS": 2})
+    for index, (alias, text) in enumerate(zip(stored, renamed, strict=True)):
+        data.update({f"aliases-{index}-id": alias.pk, f"aliases-{index}-card": card.pk, f"aliases-{index}-text": text})
+    assert client.post(reverse("admin:content_card_change", args=[card.pk]), data).status_code == 302
+    assert list(card.aliases.order_by("pk").values_list("text", flat=True)) == expected

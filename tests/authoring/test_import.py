@@ -159,7 +159,7 @@ def test_a_new_deck_imported_twice_at_once_is_created_once():
     data = parse(json.dumps(_export([_card(1)])), name="deck.json")
 
     def first_import():
-        name_lock("deck:imported")
+        name_lock(services.IMPORT_LOCK)
         Deck.objects.create(slug="imported", title="Imported")
 
     assert waited_for(first_import, lambda: deck_import(data=data, source="deck.json"))
@@ -274,6 +274,7 @@ def test_a_file_the_deck_already_matches_says_there_is_nothing_to_import(client,
     assert "the deck “Kubernetes basics”" in html
     assert "Nothing to import: the deck already matches this file (2 cards unchanged)." in html
     assert "Import now" not in html
+    assert not ImportHold.objects.exists()  # nothing to confirm, so the file is not kept
     changed = _export([_card(1), _card(2, answer="Answer two")], title="Kubernetes basics")
     assert "Import now" in _upload(client, changed).content.decode()
 
@@ -299,14 +300,14 @@ def test_aliases_the_database_counts_as_one_are_a_clear_error(client, instructor
     assert not Deck.objects.filter(slug="imported").exists() and not Card.objects.exists()
 
 
-def test_a_file_with_more_than_5000_cards_is_a_clear_error(client, instructor):
+def test_a_file_with_more_than_2000_cards_is_a_clear_error(client, instructor):
     client.force_login(instructor)
     cards = [
         {"uid": str(uuid.UUID(int=n)), "position": n, "kind": "flashcard", "question": "Q", "answer": "A"}
-        for n in range(1, 5_002)
+        for n in range(1, 2_002)
     ]
     page = _upload(client, _export(cards))
     html = page.content.decode()
     assert page.status_code == 422 and "Nothing was written" in html
-    assert "cards: a deck file holds at most 5,000 cards; this one has 5,001" in html
+    assert "cards: a deck file holds at most 2,000 cards; this one has 2,001" in html
     assert page.context.get("confirm") is None and not Deck.objects.filter(slug="imported").exists()

@@ -269,14 +269,14 @@ def _minimal_csv(count: int) -> str:
 
 @pytest.mark.parametrize(
     ("fmt", "where"),
-    [("json", "cards"), ("csv", "row 5003")],  # header, deck row, then the 5,001st card
+    [("json", "cards"), ("csv", "row 2003")],  # header, deck row, then the 2,001st card
 )
-def test_a_file_with_more_than_5000_cards_is_refused_before_the_database(tmp_path, db, fmt, where):
+def test_a_file_with_more_than_2000_cards_is_refused_before_the_database(tmp_path, db, fmt, where):
     """More would exceed PostgreSQL's 65,535 bind parameters in the import's lookup, and the worker timeout."""
-    assert MAX_CARDS == 5_000
+    assert MAX_CARDS == 2_000
     big = {"format": FORMAT, "version": FORMAT_VERSION, "deck": {"slug": "big", "title": "Big"}}
-    text = json.dumps({**big, "cards": _minimal_cards(5_001)}) if fmt == "json" else _minimal_csv(5_001)
-    message = f"{where}: a deck file holds at most 5,000 cards; this one has 5,001"
+    text = json.dumps({**big, "cards": _minimal_cards(2_001)}) if fmt == "json" else _minimal_csv(2_001)
+    message = f"{where}: a deck file holds at most 2,000 cards; this one has 2,001"
     with CaptureQueriesContext(connection) as queries, pytest.raises(TransferError) as excinfo:
         parse(text, name=f"big.{fmt}")
     assert str(excinfo.value) == message and not queries.captured_queries
@@ -285,6 +285,6 @@ def test_a_file_with_more_than_5000_cards_is_refused_before_the_database(tmp_pat
         _import(tmp_path, text, f"big.{fmt}")
     assert message in str(excinfo.value) and "Nothing was written" in str(excinfo.value)
     assert not Deck.objects.exists() and not Card.objects.exists()
-    # 5,000 is allowed.
-    allowed = json.dumps({**big, "cards": _minimal_cards(5_000)}) if fmt == "json" else _minimal_csv(5_000)
-    assert len(parse(allowed, name=f"big.{fmt}")["cards"]) == 5_000
+    # 2,000 is allowed.
+    allowed = json.dumps({**big, "cards": _minimal_cards(2_000)}) if fmt == "json" else _minimal_csv(2_000)
+    assert len(parse(allowed, name=f"big.{fmt}")["cards"]) == 2_000
