@@ -110,10 +110,6 @@ def archived_cards_answered(*, users: QuerySet | list[int], deck_ids: list[int])
     return {(user_id, deck_id): n for user_id, deck_id, n in rows}
 
 
-def due_count(*, user: AbstractBaseUser, now: datetime | None = None) -> int:
-    return cards_studied(user=user).filter(due__lte=now or timezone.now()).count()
-
-
 def review_outlook(*, user: AbstractBaseUser, now: datetime | None = None) -> dict:
     """Cards due now, and when the next one falls due (None when none is scheduled). One query."""
     now = now or timezone.now()

@@ -168,12 +168,6 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def progress(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "quiz/progress.html",
-        {
-            "decks": selectors.progress_by_deck(user=request.user),
-            "sessions": selectors.sessions_recent(user=request.user),
-            "due": selectors.due_count(user=request.user),
-        },
-    )
+    decks = selectors.progress_by_deck(user=request.user)
+    context = {"decks": decks, "sessions": selectors.sessions_recent(user=request.user)}
+    return render(request, "quiz/progress.html", {**context, "due": sum(deck.due_now for deck in decks)})

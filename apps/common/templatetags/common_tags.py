@@ -1,10 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-
 from django import template
-from django.utils import timezone
-from django.utils.timesince import timesince
 
 register = template.Library()
 
@@ -23,13 +19,3 @@ def seconds(milliseconds: int | None) -> str:
         return "—"
     total = round(milliseconds / 1000)
     return f"{total // 60} min {total % 60} s" if total >= 60 else f"{total} s"
-
-
-@register.filter
-def ago(moment: datetime | None) -> str:
-    """How long ago, in words: "just now" under a minute (timesince would say "0 minutes"), "never" for None."""
-    if moment is None:
-        return "never"
-    if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment)} ago"
