@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
-from apps.content.rendering import render, tex_errors
+from apps.content.rendering import tex_errors
 from apps.content.services import VERSIONED_FIELDS, card_version_record
 
 from .models import ImportHold
@@ -86,12 +86,6 @@ def _tex_check(data: dict) -> None:
                 raise TransferError(f"card {index + 1} ({card['uid']}), field {name}", f"${formula}$: {message}")
 
 
-def _render(text: str, styles: dict[str, str]) -> str:
-    rendered = render(text)
-    styles.update(rendered.styles)
-    return rendered.html
-
-
 def _cards_write(*, written: list[tuple[Card, dict]], author: AbstractBaseUser | None, note: str) -> None:
     """Saves the cards, their lists and a version of each, rendered, in a number of queries that does not grow
     with the number of cards: what card_save does one card at a time."""
@@ -101,12 +95,13 @@ def _cards_write(*, written: list[tuple[Card, dict]], author: AbstractBaseUser |
     for card, item in written:
         for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS):
             setattr(card, name, item[name])
-        for source, target in Card.RENDERED_FIELDS.items():
-            setattr(card, target, _render(getattr(card, source), styles))
+        card.render(styles=styles)
         card.updated_at = now
         for text in item["distractors"]:
             if text not in distractor_html:
-                distractor_html[text] = _render(text, styles)
+                distractor = Distractor(text=text)
+                distractor.render(styles=styles)
+                distractor_html[text] = distractor.text_html
     style_rules_add(styles)
     new = [card for card, _ in written if card.pk is None]
     changed = [card for card, _ in written if card.pk is not None]

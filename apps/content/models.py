@@ -25,21 +25,19 @@ class StyleRule(models.Model):
 
 
 def style_rules_add(rules: dict[str, str]) -> None:
-    """Stores the style rules (name -> declarations) that rendered HTML relies on; known ones are skipped."""
-    if rules:
+    """Stores the style rules (name -> declarations) that rendered HTML relies on; known ones are skipped.
+
+    Most saves need no new rule (KaTeX uses a small set), so the common case is one read, no write, and
+    the stylesheet version this process links stays as it is.
+    """
+    new = set(rules) - set(StyleRule.objects.filter(name__in=list(rules)).values_list("name", flat=True))
+    if new:
         StyleRule.objects.bulk_create(
             # In name order: two transactions adding the same new rules then lock them in the same order.
-            [StyleRule(name=name, declarations=css) for name, css in sorted(rules.items())],
+            [StyleRule(name=name, declarations=rules[name]) for name in sorted(new)],
             ignore_conflicts=True,
         )
         styles.version_forget()
-
-
-def render_stored(text: str) -> str:
-    """Renders `text` for storing, and records the style rules its HTML relies on."""
-    rendered = render(text)
-    style_rules_add(rendered.styles)
-    return rendered.html
 
 
 class RenderedFields:
@@ -47,9 +45,16 @@ class RenderedFields:
 
     RENDERED_FIELDS: dict[str, str] = {}
 
-    def render(self, fields: dict[str, str] | None = None) -> None:
+    def render(self, fields: dict[str, str] | None = None, *, styles: dict[str, str] | None = None) -> None:
+        """Renders the sources into their html fields. The style rules they need are stored at once, or,
+        given `styles`, gathered there for the caller to store with others (style_rules_add)."""
+        gathered = {} if styles is None else styles
         for source, target in (self.RENDERED_FIELDS if fields is None else fields).items():
-            setattr(self, target, render_stored(getattr(self, source)))
+            rendered = render(getattr(self, source))
+            setattr(self, target, rendered.html)
+            gathered.update(rendered.styles)
+        if styles is None:
+            style_rules_add(gathered)
 
     def save(self, *args, **kwargs) -> None:
         update_fields = kwargs.get("update_fields")

@@ -9,7 +9,8 @@ from django.db.models import Max
 from apps.common.db import rollback_dry_run
 
 from .loader import ParsedCard, ParsedDeck
-from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, render_stored
+from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
+from .rendering import render
 
 # What a version compares and a diff shows; the *_html fields ride along for display.
 VERSIONED_FIELDS = (
@@ -209,19 +210,23 @@ def content_load(*, decks: list[ParsedDeck], overwrite: bool = False, dry_run: b
 
 def content_rerender() -> int:
     """Re-renders every stored HTML field, e.g. after a KaTeX upgrade. Returns the rows changed."""
-    changed = 0
+    changed, styles = 0, {}
     with transaction.atomic():
         for model in (Deck, Card, Distractor):
             targets = list(model.RENDERED_FIELDS.values())
             for row in model.objects.select_for_update().order_by("pk").iterator(chunk_size=200):
                 before = {name: getattr(row, name) for name in targets}
-                row.render()
+                row.render(styles=styles)
                 after = {name: getattr(row, name) for name in targets}
                 if before != after:
                     model.objects.filter(pk=row.pk).update(**after)
                     changed += 1
         for version in CardVersion.objects.select_for_update().iterator(chunk_size=200):
-            rendered = {f"{name}_html": render_stored(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
-            if any(version.data.get(key) != value for key, value in rendered.items()):
-                CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **rendered})
+            rendered = {f"{name}_html": render(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
+            for result in rendered.values():
+                styles.update(result.styles)
+            html = {key: result.html for key, result in rendered.items()}
+            if any(version.data.get(key) != value for key, value in html.items()):
+                CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **html})
+        style_rules_add(styles)
     return changed

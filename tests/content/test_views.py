@@ -224,3 +224,14 @@ def test_a_card_page_keeps_its_answer_closed_until_asked(client):
     opened = client.get(f"{first.get_absolute_url()}?answers=shown").content.decode()
     assert '<details class="card-answer" open>' in opened
     assert f'href="{second.get_absolute_url()}?answers=shown"' in opened  # the next card opens the same way
+
+
+@pytest.mark.django_db
+def test_saving_maths_whose_rules_are_known_keeps_the_long_cached_stylesheet(client):
+    card = make_card(answer="$\\frac{a}{b}$")
+    client.get(reverse("content:styles"))  # this process learns the version
+    linked = _stylesheet_link(client)
+    assert "?v=" in linked
+    card.explanation = "Again $\\frac{a}{b}$"
+    card.save()  # the same rules: nothing new to fetch, so the browser's copy stays good
+    assert _stylesheet_link(client) == linked
