@@ -271,17 +271,13 @@ def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, Imp
     Raises ImportNotHeldError when no such upload waits (expired, already imported, or never checked),
     TransferError when it no longer imports (the database changed since the check); nothing is written then.
     """
-    now = timezone.now()
-    _holds_expire(now=now)
-    fresh = now - timedelta(seconds=IMPORT_HOLD_SECONDS)
+    _holds_expire(now=timezone.now())
     with transaction.atomic():
         # Locked: a second confirmation (a double click) waits, then finds the hold gone.
-        hold = ImportHold.objects.select_for_update().filter(user=author, key=key, created_at__gte=fresh).first()
+        hold = ImportHold.objects.select_for_update().filter(user=author, key=key).first()
         if hold is None:
             raise ImportNotHeldError
         text = zlib.decompress(bytes(hold.content)).decode()
-        if import_key(name=hold.name, text=text) != key:
-            raise ImportNotHeldError
         report = deck_import(data=parse(text, name=hold.name), author=author, source=hold.name)
         hold.delete()
     return hold.name, report

@@ -217,7 +217,7 @@ class ItemRow:
 
 _ITEM_TOTALS_SQL = """
 SELECT card_id, attempts, students, score_sum, overrides
-FROM cohorts_cohortcardstat WHERE cohort_id = %(cohort)s AND attempts > 0
+FROM cohorts_cohortcardstat WHERE cohort_id = %(cohort)s AND card_id = ANY(%(cards)s) AND attempts > 0
 """
 # Moodle's discrimination index: the correlation, over students, between the score on
 # this card and the score on the rest (here the mean of the student's other cards).
@@ -295,11 +295,11 @@ def cohort_items(
     }
     params = {"cohort": cohort.pk, "decks": deck_ids, "top": top}
     with connection.cursor() as cursor:
-        cursor.execute(_ITEM_TOTALS_SQL, params)
+        # Only the assigned decks' cards: the totals hold every card the students ever answered.
+        cursor.execute(_ITEM_TOTALS_SQL, {**params, "cards": list(rows)})
         for card_id, attempts, students, score_sum, overrides in cursor.fetchall():
-            if card_id in rows:
-                row = rows[card_id]
-                row.attempts, row.students, row.score_sum, row.overrides = attempts, students, score_sum, overrides
+            row = rows[card_id]
+            row.attempts, row.students, row.score_sum, row.overrides = attempts, students, score_sum, overrides
         ordered = sorted(rows.values(), key=lambda r: (r.deck_title, r.position))
         needs_all = sort.lstrip("-") == "discrimination"
         if not needs_all:

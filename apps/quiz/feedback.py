@@ -22,7 +22,7 @@ def phrased(
         if after_punctuation or norm not in by_word:
             words = list(dict.fromkeys(run))
             # At most three words a phrase: a longer run reads as a clause ("range avoids overflow").
-            runs += [tuple(words[i : i + PHRASE_WORDS]) for i in range(0, len(words), PHRASE_WORDS) if len(words) > 1]
+            runs += [tuple(words[i : i + PHRASE_WORDS]) for i in range(0, len(words), PHRASE_WORDS)]
             run = []
         if norm in by_word:
             run.append(by_word[norm])

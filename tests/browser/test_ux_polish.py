@@ -19,6 +19,7 @@ def _sign_in(page, base: str, username: str, next_url: str = "/") -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_load_state("load")
+    assert "/accounts/login/" not in page.url, f"{username} could not sign in"  # else every check below is moot
 
 
 def _seed(live_server):

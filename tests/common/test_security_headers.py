@@ -76,10 +76,17 @@ client = Client(HTTP_HOST="quiz.example.edu")
 plain = client.get("/accounts/login/")
 tls = client.get("/accounts/login/", headers={"X-Forwarded-Proto": "https", "X-Request-ID": "req-abc"})
 client.get("/no-such-page/", headers={"X-Forwarded-Proto": "https", "X-Request-ID": "req-404"})
+from django.contrib.auth import get_user_model
+get_user_model().objects.create_user("hsts", password="served-over-tls-2026")
+signed_in = client.post(
+    "/accounts/login/", {"username": "hsts", "password": "served-over-tls-2026"}, headers={"X-Forwarded-Proto": "https"}
+)
 print(json.dumps({
     "plain": [plain.status_code, plain.get("Location")],
     "tls": [tls.status_code, tls.get("Strict-Transport-Security")],
-    "cookies": {name: [bool(c["secure"]), bool(c["httponly"])] for name, c in tls.cookies.items()},
+    "cookies": {
+        name: [bool(c["secure"]), bool(c["httponly"])] for name, c in [*tls.cookies.items(), *signed_in.cookies.items()]
+    },
 }))
 """
 
@@ -94,7 +101,8 @@ def test_production_behind_the_tls_proxy_sends_hsts_secure_cookies_and_json_logs
     served = json.loads(result.stdout.strip().splitlines()[-1])
     assert served["plain"] == [301, "https://quiz.example.edu/accounts/login/"]
     assert served["tls"] == [200, "max-age=31536000; includeSubDomains; preload"]
-    assert served["cookies"]["csrftoken"][0] is True
+    assert served["cookies"]["csrftoken"][0] is True  # secure (JavaScript reads it for HTMX: not HttpOnly)
+    assert served["cookies"]["sessionid"] == [True, True]  # secure and HttpOnly
     logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     not_found = [line for line in logged if line.get("status_code") == 404]
     assert [line["request_id"] for line in not_found] == ["req-404"]

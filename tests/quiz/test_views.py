@@ -285,6 +285,15 @@ def test_question_and_submit_use_a_constant_number_of_queries(
         student_client.post(
             reverse("quiz:item", args=[session.pk, 1]), {"token": question_token(item), "response": "x"}, **htmx
         )
+    with django_assert_num_queries(4):  # "Next question": the HTMX GET that shows the next one
+        next_question = student_client.get(session.get_absolute_url(), **htmx)
+    assert 'data-state="question"' in next_question.content.decode()
+    item = session.items.get(position=2)
+    with django_assert_num_queries(12):  # without JavaScript: the POST that redirects to the feedback
+        response = student_client.post(
+            reverse("quiz:item", args=[session.pk, 2]), {"token": question_token(item), "response": "x"}
+        )
+    assert response.status_code == 303
 
 
 @pytest.mark.parametrize("scale", [1, 5])

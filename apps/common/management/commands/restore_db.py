@@ -27,11 +27,11 @@ class Command(BaseCommand):
                 f"the database {name!r} already has {tables} tables; restore into an empty database "
                 "(createdb a new one and point DATABASE_URL at it)"
             )
-        connection.close()
         try:
-            pg_restore = tool("pg_restore")
+            pg_restore = tool("pg_restore")  # asks the server its version: before the connection is closed
         except PgToolError as exc:
             raise CommandError(str(exc)) from exc
+        connection.close()
         args, env = connection_args()
         result = subprocess.run(  # noqa: S603 - fixed binary, arguments from settings
             [pg_restore, "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", *args, str(file)],
