@@ -92,16 +92,21 @@ def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
     answer_recorded.send(sender=Answer, answer=answer, first_on_card=attempts == 1)
 
 
-def stats_record_override(*, answer: Answer, score_before: float, overridden_before: bool) -> None:
-    """Moves the running totals by an override's change of final score."""
+def stats_record_override(*, answer: Answer, score_before: float, verdict_before: str, overridden_before: bool) -> None:
+    """Moves the running totals by an override's change of final score, then tells other apps' totals."""
     delta = answer.final_score - score_before
     overrides = int(bool(answer.override_verdict)) - int(overridden_before)
     if not delta and not overrides:
         return
-    # An override sets the final score to exactly 1 or 0, so the verdict it replaced can be told from it.
-    verdict_before = (
-        (Verdict.CORRECT if score_before == 1.0 else Verdict.INCORRECT) if overridden_before else answer.auto_verdict
-    )
+    params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
+    with connection.cursor() as cursor:
+        cursor.execute(_CARD_ADJUST, params)
+        row = cursor.fetchone()
+        if row is None:  # totals missing (e.g. answers bulk-loaded): rebuild this student's from scratch
+            stats_rebuild(user_ids=[answer.user_id])
+        else:
+            attempts, deck_id = row
+            cursor.execute(_DECK_ADJUST, {**params, "attempts": attempts, "deck": deck_id})
     answer_rescored.send(
         sender=Answer,
         answer=answer,
@@ -109,15 +114,6 @@ def stats_record_override(*, answer: Answer, score_before: float, overridden_bef
         overrides_delta=overrides,
         wrong_before=verdict_before != Verdict.CORRECT,
     )
-    params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
-    with connection.cursor() as cursor:
-        cursor.execute(_CARD_ADJUST, params)
-        row = cursor.fetchone()
-        if row is None:  # totals missing (e.g. answers bulk-loaded): rebuild this student's from scratch
-            stats_rebuild(user_ids=[answer.user_id])
-            return
-        attempts, deck_id = row
-        cursor.execute(_DECK_ADJUST, {**params, "attempts": attempts, "deck": deck_id})
 
 
 def stats_rebuild(*, user_ids: list[int] | None = None) -> None:

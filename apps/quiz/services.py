@@ -185,11 +185,16 @@ def response_key(response: str) -> str:
     return " ".join(fold(response).casefold().split()).strip(" .,;:!?\"'")[:200]
 
 
+def _card_state(*, user: AbstractBaseUser, card: Card, at: datetime) -> CardState:
+    """The student's memory state of `card`, or a new one; the caller holds the student's lock."""
+    return CardState.objects.filter(user=user, card=card).first() or CardState(
+        user=user, card=card, deck_id=card.deck_id, due=at
+    )
+
+
 def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: datetime) -> CardState:
     """Applies one review; the caller holds the student's lock, so read-then-write cannot race."""
-    state = CardState.objects.filter(user=user, card=card).first()
-    if state is None:
-        state = CardState(user=user, card=card, deck_id=card.deck_id, due=at)
+    state = _card_state(user=user, card=card, at=at)
     scheduling.review(state, rating=rating, at=at)
     state.save()
     return state
@@ -302,13 +307,13 @@ def session_finish(*, user: AbstractBaseUser, session_id: int, now: datetime | N
 
 
 def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
-    """Replays every answer of `user` on `card`, e.g. after an override changed a rating."""
+    """Replays every answer of `user` on `card`, e.g. after an override changed a rating.
+
+    The caller holds the student's lock (apps.common.db.student_lock).
+    """
     answers = Answer.objects.filter(user=user, card=card).order_by("answered_at", "pk")
     reviews = list(answers.values_list("rating", "answered_at"))
-    CardState.objects.bulk_create(
-        [CardState(user=user, card=card, deck_id=card.deck_id, due=timezone.now())], ignore_conflicts=True
-    )
-    state = CardState.objects.select_for_update().get(user=user, card=card)
+    state = _card_state(user=user, card=card, at=timezone.now())
     scheduling.replay(state, reviews)
     state.save()
     return state
@@ -327,7 +332,8 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         )
         if answer.mode != "recall" or answer.revealed:
             raise InvalidSubmissionError("Only free-recall answers can be marked right or wrong by hand.")
-        score_before, overridden_before = answer.final_score, bool(answer.override_verdict)
+        score_before, verdict_before = answer.final_score, answer.final_verdict
+        overridden_before = bool(answer.override_verdict)
         answer.override_verdict = verdict
         if verdict:
             answer.final_verdict = verdict
@@ -339,7 +345,9 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         QuizSession.objects.filter(pk=answer.session_id).update(
             score_sum=F("score_sum") + answer.final_score - score_before
         )
-        stats_record_override(answer=answer, score_before=score_before, overridden_before=overridden_before)
+        stats_record_override(
+            answer=answer, score_before=score_before, verdict_before=verdict_before, overridden_before=overridden_before
+        )
         card_state_rebuild(user=user, card=answer.card)
     return answer
 
