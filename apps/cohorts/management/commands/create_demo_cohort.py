@@ -3,7 +3,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from apps.cohorts.models import Assignment, Cohort, Membership
+from apps.cohorts import services
+from apps.cohorts.models import Assignment, Cohort
 from apps.content.models import Deck
 
 DEMO_NAME = "Demo cohort"
@@ -26,9 +27,9 @@ class Command(BaseCommand):
             raise CommandError("Run create_demo_accounts first.")
         cohort = Cohort.objects.filter(name=DEMO_NAME, instructors=instructor).first()
         if cohort is None:
-            cohort = Cohort.objects.create(name=DEMO_NAME)
-            cohort.instructors.add(instructor)
-        Membership.objects.get_or_create(cohort=cohort, student=student)
+            cohort = services.cohort_create(name=DEMO_NAME, instructor=instructor)
+        # Through the service, so the cohort's running totals take in the student's earlier answers.
+        services.cohort_join(student=student, code=cohort.join_code)
         for deck in Deck.objects.all():
             Assignment.objects.get_or_create(cohort=cohort, deck=deck)
         self.stdout.write(f"demo cohort: {cohort.name}, join code {cohort.join_code}")
