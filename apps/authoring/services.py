@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
 from apps.content.rendering import tex_errors
-from apps.content.services import VERSIONED_FIELDS, card_version_record
+from apps.content.services import card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError, parse
@@ -130,15 +130,9 @@ def _cards_write(*, written: list[tuple[Card, dict]], author: AbstractBaseUser |
     author = author if author is not None and author.is_authenticated else None
     versions, pointed = [], []
     for card, item in written:
-        data = {
-            "kind": card.kind,
-            **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
-            "archived": card.archived,
-            **{name: list(item[name]) for name in CARD_LIST_FIELDS},
-            **{target: getattr(card, target) for target in Card.RENDERED_FIELDS.values()},
-        }
+        data = card_snapshot(card, lists={name: item[name] for name in CARD_LIST_FIELDS})
         current = latest.get(card.pk)
-        if current is not None and all(current.data.get(name) == data[name] for name in VERSIONED_FIELDS):
+        if version_is_current(current, data):
             if card.current_version_id != current.pk:
                 card.current_version = current
                 pointed.append(card)

@@ -18,7 +18,15 @@ VERSIONED_FIELDS = (
 )  # fmt: skip
 
 
-def card_snapshot(card: Card) -> dict:
+def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:
+    """What a version records of the card. `lists` (aliases, distractors, key_terms) saves reading them when
+    the caller has them already (a bulk import)."""
+    if lists is None:
+        lists = {
+            "aliases": [alias.text for alias in card.aliases.order_by("pk")],
+            "distractors": [distractor.text for distractor in card.distractors.order_by("position", "pk")],
+            "key_terms": [term.term for term in card.key_terms.order_by("pk")],
+        }
     return {
         "kind": card.kind,
         "question": card.question,
@@ -26,13 +34,16 @@ def card_snapshot(card: Card) -> dict:
         "short_answer": card.short_answer,
         "explanation": card.explanation,
         "archived": card.archived,
-        "aliases": [alias.text for alias in card.aliases.order_by("pk")],
-        "distractors": [distractor.text for distractor in card.distractors.order_by("position", "pk")],
-        "key_terms": [term.term for term in card.key_terms.order_by("pk")],
+        **{name: list(lists[name]) for name in ("aliases", "distractors", "key_terms")},
         "question_html": card.question_html,
         "answer_html": card.answer_html,
         "explanation_html": card.explanation_html,
     }
+
+
+def version_is_current(current: CardVersion | None, data: dict) -> bool:
+    """Whether `current` already records this snapshot's content: then no new version is made."""
+    return current is not None and all(current.data.get(name) == data[name] for name in VERSIONED_FIELDS)
 
 
 def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, note: str = "") -> CardVersion:
@@ -41,7 +52,7 @@ def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, n
         Card.objects.select_for_update().filter(pk=card.pk).values("pk").get()
         data = card_snapshot(card)
         current = CardVersion.objects.filter(card=card).order_by("-number").first()
-        if current is not None and all(current.data.get(f) == data[f] for f in VERSIONED_FIELDS):
+        if version_is_current(current, data):
             version = current
         else:
             number = (CardVersion.objects.filter(card=card).aggregate(top=Max("number"))["top"] or 0) + 1
