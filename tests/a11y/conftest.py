@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 JAVA = os.environ.get("JAVA", "java")
 
 FLASHCARDS = "technology-digital-tools-flashcards"
@@ -165,11 +164,6 @@ def site(transactional_db) -> Site:
         recall_quiz=recall.get_absolute_url(),
         choice_quiz=choice.get_absolute_url(),
     )
-
-
-def need_chromium() -> None:
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.skip(f"Chromium not found at {CHROMIUM}; `make test` installs Debian's chromium when it can")
 
 
 def need_file(path: Path) -> None:
