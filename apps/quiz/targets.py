@@ -85,10 +85,19 @@ def derive_targets(short_answer: str, aliases: tuple[str, ...]) -> tuple[Target,
     return tuple(out)
 
 
+def _named_words(short_answer: str) -> tuple[Token, ...]:
+    """The words a short answer names, without its parenthetical: "Long Name" of "Long Name (LN)".
+
+    is_term and qualifier both judge the name itself, so both must read it the same way; a gloss or acronym
+    in brackets would otherwise count as extra words.
+    """
+    match = _PARENTHETICAL.match(short_answer.strip())
+    return tuple(tokenize(fold(f"{match.group(1)} {match.group(3)}" if match else short_answer)))
+
+
 def is_term(short_answer: str) -> bool:
     """A short answer that names a term (a few words, no verb), rather than a sentence to paraphrase."""
-    match = _PARENTHETICAL.match(short_answer.strip())
-    tokens = tokenize(fold(f"{match.group(1)} {match.group(3)}" if match else short_answer))
+    tokens = _named_words(short_answer)
     while len(tokens) > 1 and tokens[0].norm in _ARTICLES:
         tokens = tokens[1:]
     return 0 < len(tokens) <= 4 and not any(t.norm in GENERIC_VERBS or t.norm in FILLER - _JOINERS for t in tokens)
@@ -104,8 +113,7 @@ def qualifier(short_answer: str, question_norms: frozenset[str]) -> str:
     Naming only it is partly right. Only a leading name written as one (PyTorch, MLflow, AWS) counts, so the
     other words of the term ("Data Parallel", itself another term) never do.
     """
-    match = _PARENTHETICAL.match(short_answer.strip())
-    tokens = tokenize(fold(f"{match.group(1)} {match.group(3)}" if match else short_answer))
+    tokens = _named_words(short_answer)
     if len(tokens) < 2 or not _PRODUCT.fullmatch(tokens[0].surface) or tokens[0].norm in question_norms:
         return ""
     return tokens[0].norm
