@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.db import transaction
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
 
 # Known to everyone who reads the README; the command refuses to run with DEBUG off.
 DEMO_ACCOUNTS = {
@@ -25,3 +28,26 @@ def demo_accounts_ensure() -> list[AbstractUser]:
         user.groups.set(Group.objects.filter(name__in=spec["groups"]))
         users.append(user)
     return users
+
+
+def _reset_email(group: str, request: HttpRequest) -> str:
+    # The reset form finds accounts by email__iexact, so ALICE@… must share alice@…'s limit.
+    return request.POST.get("email", "").strip().casefold()
+
+
+def password_reset_refused(*, request: HttpRequest) -> bool:
+    """Counts a reset request against its client address and, only if that address may still ask, its email.
+
+    The address comes first and a request it refuses stops there: counting it against the email too would let
+    one address over its limit keep naming someone's email and lock her out of resetting from her own address.
+    The other way round, every request counts against its address, refused for the email or not, since that
+    limit bounds what one client may send whatever it asks for. Both answers look alike and neither depends on
+    whether the email has an account. Group names and keys are the ones the view's decorators used, so counts
+    already in the cache carry over.
+    """
+    rate = settings.PASSWORD_RESET_RATE
+    if is_ratelimited(request, group="password-reset-ip", key="ip", rate=rate, method="POST", increment=True):
+        return True
+    return is_ratelimited(
+        request, group="password-reset-email", key=_reset_email, rate=rate, method="POST", increment=True
+    )

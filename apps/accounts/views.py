@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
-from django_ratelimit.decorators import ratelimit
 
 from .forms import SignupForm
+from .services import password_reset_refused
 
 
 def safe_next(request: HttpRequest, default: str = "/") -> str:
@@ -36,19 +35,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
 
 
-def _reset_rate(group: str, request: HttpRequest) -> str:
-    return settings.PASSWORD_RESET_RATE
-
-
-def _reset_email(group: str, request: HttpRequest) -> str:
-    # The reset form finds accounts by email__iexact, so ALICE@… must share alice@…'s limit.
-    return request.POST.get("email", "").strip().casefold()
-
-
-@ratelimit(key="ip", rate=_reset_rate, method="POST", block=False, group="password-reset-ip")
-@ratelimit(key=_reset_email, rate=_reset_rate, method="POST", block=False, group="password-reset-email")
 def password_reset(request: HttpRequest) -> HttpResponse:
     """Django's reset form, limited per address and per email so it cannot be used to flood an inbox."""
-    if getattr(request, "limited", False):
+    if password_reset_refused(request=request):
         return render(request, "registration/rate_limited.html", status=429)
     return PasswordResetView.as_view()(request)

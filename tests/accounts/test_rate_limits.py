@@ -62,3 +62,31 @@ def test_password_reset_is_rate_limited_per_address_and_per_email(client, studen
     assert other.status_code == 429  # this address has used its three
     fresh = client.post(url, {"email": "bob@example.com"}, REMOTE_ADDR="203.0.113.3")
     assert fresh.status_code == 302
+
+
+def test_requests_refused_for_their_address_leave_the_email_allowance_alone(client, student, settings):
+    """An address over its limit cannot lock the owner out by naming her email: its refused requests are not hers."""
+    settings.PASSWORD_RESET_RATE = "3/h"
+    url = reverse("password_reset")
+    attacker = "198.51.100.66"
+    for n in range(3):
+        assert client.post(url, {"email": f"nobody{n}@example.com"}, REMOTE_ADDR=attacker).status_code == 302
+    for _ in range(5):
+        assert client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR=attacker).status_code == 429
+    assert mail.outbox == []
+    own = client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR="203.0.113.20")
+    assert own.status_code == 302
+    assert [message.to for message in mail.outbox] == [["alice@example.com"]]
+
+
+def test_requests_refused_for_their_email_still_count_against_the_address(client, student, other_student, settings):
+    """The address limit bounds every request a client makes, so asking again for a spent email is not free."""
+    settings.PASSWORD_RESET_RATE = "3/h"
+    url = reverse("password_reset")
+    for n in range(3):
+        assert client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR=f"203.0.113.3{n}").status_code == 302
+    prober = "198.51.100.77"
+    for _ in range(3):
+        assert client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR=prober).status_code == 429
+    assert client.post(url, {"email": "bob@example.com"}, REMOTE_ADDR=prober).status_code == 429
+    assert len(mail.outbox) == 3
