@@ -68,14 +68,6 @@ class QuizSession(models.Model):
         return self.deck.title if self.deck_id else "Review due cards"
 
     @property
-    def total(self) -> int:
-        return self.item_count
-
-    @property
-    def answered(self) -> int:
-        return self.answered_count
-
-    @property
     def score(self) -> float | None:
         """The mean final score of the answers so far."""
         return self.score_sum / self.answered_count if self.answered_count else None

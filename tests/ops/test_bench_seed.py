@@ -25,7 +25,7 @@ def test_the_bench_seed_writes_what_the_app_writes_and_the_dashboard_shows_it(cl
 
     assert Answer.objects.count() == students * sessions * items
     quiz = QuizSession.objects.order_by("pk").first()
-    assert (quiz.total, quiz.answered) == (items, items)
+    assert (quiz.item_count, quiz.answered_count) == (items, items)
     assert quiz.score_sum == pytest.approx(sum(quiz.answers.values_list("final_score", flat=True)))
     client.post(reverse("login"), {"username": bench.INSTRUCTOR, "password": bench.INSTRUCTOR_PASSWORD})
     page = client.get(reverse("cohorts:dashboard", args=[Cohort.objects.get(join_code="BENCHDASH").pk]))
