@@ -388,6 +388,11 @@ def test_non_string_input_does_not_raise():
     check(grade(card(JOB), None), INCORRECT, 0.0, 0.0)
 
 
+# The agreement of the sample (at least 90 %) and of the holdout (at least 88 %) is measured once, through
+# `manage.py check_grading` as an instructor runs it, in test_check_grading.py. The tests here check the files'
+# coverage and properties of every verdict the grader gives on them.
+
+
 def _sample_rows() -> list[dict[str, str]]:
     with SAMPLE.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh))
@@ -454,19 +459,6 @@ def test_the_sample_covers_every_seed_card_at_least_twice():
     assert {row["expected"] for row in rows} == {"correct", "partial", "incorrect"}
     for question in seed_cards():
         assert sum(row["question"] == question for row in rows) >= 2, question
-
-
-def test_sample_agreement_is_at_least_90_percent():
-    rows = _sample_rows()
-    disagreements = []
-    for row in rows:
-        result = grade(seed_cards()[row["question"]], row["answer"])
-        if str(result.verdict) != row["expected"]:
-            disagreements.append(
-                f"{row['expected']} != {result.verdict} ({result.score}): {row['question'][:50]!r} / {row['answer']!r}"
-            )
-    agreement = 1 - len(disagreements) / len(rows)
-    assert agreement >= 0.90, f"agreement {agreement:.3f}; disagreements:\n" + "\n".join(disagreements)
 
 
 # --- General rules added after measuring a holdout written independently of the grader -------------------
@@ -735,20 +727,6 @@ def test_the_holdout_covers_every_seed_card_with_every_label():
     assert {row["question"] for row in rows} == set(seed_cards())
     sample = {(row["question"], row["answer"].strip().casefold()) for row in _sample_rows()}
     assert not [row for row in rows if (row["question"], row["answer"].strip().casefold()) in sample]
-
-
-def test_holdout_agreement_is_at_least_88_percent():
-    """Rows written from the seed cards without looking at the grader: a check that rules generalise."""
-    rows = _holdout_rows()
-    disagreements = []
-    for row in rows:
-        result = grade(seed_cards()[row["question"]], row["answer"])
-        if str(result.verdict) != row["expected"]:
-            disagreements.append(
-                f"{row['expected']} != {result.verdict} ({result.score}): {row['question'][:50]!r} / {row['answer']!r}"
-            )
-    agreement = 1 - len(disagreements) / len(rows)
-    assert agreement >= 0.88, f"agreement {agreement:.3f}; disagreements:\n" + "\n".join(disagreements)
 
 
 def test_verdict_and_score_agree_on_the_holdout():
