@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import PASSWORD
 
 
 def pytest_collection_modifyitems(items):
@@ -16,3 +19,24 @@ def page(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def sign_in(live_server):
+    """`sign_in(page, username, next_url)`: signs a persona in through the real login form, landing on next_url.
+
+    It waits for next_url, so a sign-in that fails stops the test here: no check after it can pass (or fail
+    confusingly) on the login page. `login` is the form's page: the admin has its own; None means the page already
+    shows the form, as after the redirect from a page that needs an account.
+    """
+
+    def sign_in(page, username: str, next_url: str = "/", *, login: str | None = "/accounts/login/") -> None:
+        if login is not None:
+            page.goto(f"{live_server.url}{login}?next={next_url}")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(PASSWORD)
+        # The site's button says "Sign in", the admin's "Log in".
+        page.get_by_role("button", name="Sign in").or_(page.get_by_role("button", name="Log in")).click()
+        expect(page, f"{username} could not sign in").to_have_url(f"{live_server.url}{next_url}")
+
+    return sign_in

@@ -10,19 +10,14 @@ from playwright.sync_api import expect
 
 from apps.content.models import Card
 from apps.quiz import services
-from tests.conftest import PASSWORD, make_instructor, make_user
+from tests.conftest import make_instructor, make_user
 
 AFFINE = "Give the standard affine quantization formula mapping a real value to an integer."
 
 
-def _sign_in(page, url: str, username: str) -> None:
-    page.goto(url)
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").or_(page.get_by_role("button", name="Log in")).click()
-
-
-def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(live_server, browser, transactional_db):
+def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(
+    live_server, browser, sign_in, transactional_db
+):
     call_command("load_content", verbosity=0)
     make_instructor("carol")
     student = make_user("alice")
@@ -38,7 +33,7 @@ def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(li
     )  # fmt: skip
 
     teacher = browser.new_context().new_page()
-    _sign_in(teacher, f"{live_server.url}/admin/login/?next=/admin/content/card/{card.pk}/change/", "carol")
+    sign_in(teacher, "carol", f"/admin/content/card/{card.pk}/change/", login="/admin/login/")
     answer_box = teacher.locator("#id_answer")
     answer_box.fill("")
     answer_box.press_sequentially("The ratio $\\frac{a}{b}$ scaled.")
@@ -51,7 +46,7 @@ def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(li
     assert Card.objects.get(pk=card.pk).answer == "The ratio $\\frac{a}{b}$ scaled."
 
     learner = browser.new_context().new_page()
-    _sign_in(learner, f"{live_server.url}/accounts/login/?next=/quiz/review/", "alice")
+    sign_in(learner, "alice", "/quiz/review/")
     learner.get_by_label("Free recall").check()
     learner.get_by_role("button", name="Start").click()
     expect(learner.locator(".question-text")).to_contain_text("affine quantization")

@@ -10,26 +10,18 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from apps.quiz.models import Answer
-from tests.conftest import PASSWORD, make_instructor, make_user
+from tests.conftest import make_instructor, make_user
 
 DECK = "Technology & Digital Tools Flashcards"
 
 
-def _sign_in(page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-
-
-def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, transactional_db):
+def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, sign_in, transactional_db):
     call_command("load_content", verbosity=0)
     make_instructor("carol")
     make_user("alice")
-    base = live_server.url
 
     instructor = browser.new_context(accept_downloads=True).new_page()
-    _sign_in(instructor, base, "carol", "/cohorts/")
+    sign_in(instructor, "carol", "/cohorts/")
     instructor.get_by_role("link", name="Create a cohort").click()
     instructor.get_by_label("Name").fill("Autumn 2026")
     instructor.get_by_role("button", name="Create").click()
@@ -40,7 +32,7 @@ def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, transac
     code = instructor.locator(".join-code code").inner_text()
 
     student = browser.new_context().new_page()
-    _sign_in(student, base, "alice", "/cohorts/")
+    sign_in(student, "alice", "/cohorts/")
     student.get_by_label("Join code").fill(code.lower())
     student.get_by_role("button", name="Join a cohort").click()
     expect(student.locator(".messages")).to_contain_text("You joined Autumn 2026")

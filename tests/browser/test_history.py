@@ -14,15 +14,7 @@ from playwright.sync_api import expect
 from apps.cohorts import services
 from apps.content.models import Deck
 from apps.quiz import services as quiz
-from tests.conftest import PASSWORD, make_instructor, make_user
-
-
-def _sign_in(page, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(f"{base}{next_url}")
+from tests.conftest import make_instructor, make_user
 
 
 def _whole_page(page, title: str) -> None:
@@ -31,10 +23,10 @@ def _whole_page(page, title: str) -> None:
     expect(page.locator("h1")).to_have_text(title)
 
 
-def test_back_and_forward_over_dashboard_tabs_restore_whole_pages(live_server, page, transactional_db):
+def test_back_and_forward_over_dashboard_tabs_restore_whole_pages(live_server, page, sign_in, transactional_db):
     cohort = services.cohort_create(name="Autumn 2026", instructor=make_instructor("carol"))
     url = f"/cohorts/{cohort.pk}/"
-    _sign_in(page, live_server.url, "carol", url)
+    sign_in(page, "carol", url)
     _whole_page(page, "Autumn 2026")
     page.evaluate("window.stillTheSamePage = true")
 
@@ -78,14 +70,16 @@ def test_back_and_forward_over_dashboard_tabs_restore_whole_pages(live_server, p
     _whole_page(page, "Autumn 2026")
 
 
-def test_back_to_a_quiz_page_after_htmx_fetched_its_url_shows_the_whole_page(live_server, page, transactional_db):
+def test_back_to_a_quiz_page_after_htmx_fetched_its_url_shows_the_whole_page(
+    live_server, page, sign_in, transactional_db
+):
     """HTMX's "Next question" fetches the quiz's own URL as a partial: the browser must not keep that as the page."""
     call_command("load_content", verbosity=0)
     user = make_user("alice")
     deck = Deck.objects.get(slug="technology-digital-tools-flashcards")
     session = quiz.session_start(user=user, deck=deck, size=3, mode="recall", order="new")
     url = session.get_absolute_url()
-    _sign_in(page, live_server.url, "alice", url)
+    sign_in(page, "alice", url)
     _whole_page(page, session.title)
 
     stage = page.locator("#stage")

@@ -7,7 +7,7 @@ import re
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import make_user
 
 DECK = "technology-digital-tools-flashcards"
 
@@ -40,17 +40,14 @@ def _answer_current_question(page, *, use_keyboard: bool) -> str:
     return mode
 
 
-def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, transactional_db):
+def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, sign_in, transactional_db):
     call_command("load_content", verbosity=0)
     make_user("alice")
     start = f"/decks/{DECK}/quiz/"
 
     page.goto(f"{live_server.url}{start}")
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(f"{live_server.url}{start}")
+    sign_in(page, "alice", start, login=None)  # on the form the redirect showed, which brings her back
 
     page.get_by_label("Number of questions").fill("4")
     page.get_by_label("Mixed").check()

@@ -6,20 +6,11 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from apps.content.models import Deck
-from tests.conftest import PASSWORD, make_instructor, make_user
+from tests.conftest import make_instructor, make_user
 
 FLASHCARDS = "technology-digital-tools-flashcards"
 SYLLABUS = "deep-learning-frameworks-production-syllabus"
 PAGE_SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > window.innerWidth"
-
-
-def _sign_in(page, base: str, username: str, next_url: str = "/") -> None:
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("load")
-    assert "/accounts/login/" not in page.url, f"{username} could not sign in"  # else every check below is moot
 
 
 def _seed(live_server):
@@ -40,14 +31,14 @@ def _seed(live_server):
     return cohort, session
 
 
-def test_tables_on_a_phone_scroll_in_their_box_not_the_whole_page(live_server, browser, transactional_db):
+def test_tables_on_a_phone_scroll_in_their_box_not_the_whole_page(live_server, browser, sign_in, transactional_db):
     cohort, session = _seed(live_server)
     for username, paths in (
         ("alice", ["/progress/", session.get_absolute_url()]),
         ("carol", [f"/cohorts/{cohort.pk}/?tab=matrix", f"/cohorts/{cohort.pk}/?tab=charts"]),
     ):
         page = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
-        _sign_in(page, live_server.url, username)
+        sign_in(page, username)  # fails here if it cannot, else every check below is moot
         for path in paths:
             page.goto(f"{live_server.url}{path}")
             assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), f"{path} is wider than a 375 px screen"
@@ -55,10 +46,10 @@ def test_tables_on_a_phone_scroll_in_their_box_not_the_whole_page(live_server, b
 
 
 def test_an_override_does_not_leave_the_graders_contradicting_feedback_as_the_verdict(
-    live_server, page, transactional_db
+    live_server, page, sign_in, transactional_db
 ):
     _, session = _seed(live_server)
-    _sign_in(page, live_server.url, "alice", f"/quiz/{session.pk}/q/1/")
+    sign_in(page, "alice", f"/quiz/{session.pk}/q/1/")
     feedback = page.locator(".feedback-text")
     expect(page.locator(".verdict")).to_contain_text("Not quite")
     note = feedback.inner_text().strip()
@@ -70,10 +61,10 @@ def test_an_override_does_not_leave_the_graders_contradicting_feedback_as_the_ve
     expect(feedback).to_have_count(0)
 
 
-def test_showing_the_answer_is_named_as_such_once(live_server, page, transactional_db):
+def test_showing_the_answer_is_named_as_such_once(live_server, page, sign_in, transactional_db):
     call_command("load_content", verbosity=0)
     make_user("alice")
-    _sign_in(page, live_server.url, "alice", f"/decks/{FLASHCARDS}/quiz/")
+    sign_in(page, "alice", f"/decks/{FLASHCARDS}/quiz/")
     page.get_by_label("Number of questions").fill("1")
     page.get_by_label("Multiple choice").check()
     page.get_by_role("button", name="Start").click()
@@ -82,10 +73,12 @@ def test_showing_the_answer_is_named_as_such_once(live_server, page, transaction
     expect(page.get_by_text("You asked to see the answer.")).to_have_count(1)
 
 
-def test_review_with_nothing_due_offers_a_way_on_instead_of_a_disabled_button(live_server, page, transactional_db):
+def test_review_with_nothing_due_offers_a_way_on_instead_of_a_disabled_button(
+    live_server, page, sign_in, transactional_db
+):
     call_command("load_content", verbosity=0)
     make_user("alice")
-    _sign_in(page, live_server.url, "alice", "/quiz/review/")
+    sign_in(page, "alice", "/quiz/review/")
     expect(page.get_by_text("Nothing is due yet", exact=False)).to_be_visible()
     expect(page.locator("button[disabled]")).to_have_count(0)
     page.get_by_role("link", name="Quiz a deck instead").click()
