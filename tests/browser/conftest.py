@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from playwright.sync_api import expect
 
@@ -32,7 +34,7 @@ def sign_in(live_server):
 
     def sign_in(page, username: str, next_url: str = "/", *, login: str | None = "/accounts/login/") -> None:
         if login is not None:
-            page.goto(f"{live_server.url}{login}?next={next_url}")
+            page.goto(f"{live_server.url}{login}?{urlencode({'next': next_url})}")
         page.get_by_label("Username").fill(username)
         page.get_by_label("Password").fill(PASSWORD)
         # The site's button says "Sign in", the admin's "Log in".
