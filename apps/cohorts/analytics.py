@@ -8,8 +8,10 @@ current students. Nothing here scans or loops over answers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any, Literal, get_args
 
 from django.db import connection
 from django.db.models import Count, Q
@@ -164,25 +166,38 @@ _CELL_SORTS = {
 }
 
 
-def matrix_sort_key(key: str, decks: list[AssignedDeck]) -> str:
-    """`key` if it names a column of this matrix (optionally with a leading "-"), else "name"."""
-    name = key[1:] if key.startswith("-") else key
-    deck_keys = {f"deck-{d.deck_id}-{metric}" for d in decks for metric in _CELL_SORTS}
-    return key if name in _SORTS or name in deck_keys else "name"
+@dataclass(frozen=True)
+class MatrixSort:
+    """A column of the matrix and a direction. Made by `matrix_sort`, the one place a raw ?sort= is checked."""
+
+    key: str  # as the URL and the column headers spell it: "name", "-accuracy", "deck-12-mastered"
+    value: Callable[[StudentRow], Any]
+    descending: bool = False
 
 
-def sort_rows(rows: list[StudentRow], decks: list[AssignedDeck], key: str) -> list[StudentRow]:
-    """Sorts by a column key such as "name", "-accuracy" or "deck-12-mastered"; unknown keys sort by name."""
-    descending = key.startswith("-")
-    name = key.lstrip("-")
-    if name.startswith("deck-"):
-        _, deck_id, metric = [*name.split("-"), "", ""][:3]
-        position = next((i for i, d in enumerate(decks) if str(d.deck_id) == deck_id), None)
-        if position is not None and metric in _CELL_SORTS:
-            metric_key = _CELL_SORTS[metric]
-            return sorted(rows, key=lambda row: metric_key(row.cells[position]), reverse=descending)
-    sorter = _SORTS.get(name, _SORTS["name"])
-    return sorted(rows, key=sorter, reverse=descending)
+BY_NAME = MatrixSort("name", _SORTS["name"])
+
+
+def _cell_value(position: int, metric: str) -> Callable[[StudentRow], Any]:
+    return lambda row: _CELL_SORTS[metric](row.cells[position])
+
+
+def matrix_sort(*, raw: str | None, decks: list[AssignedDeck]) -> MatrixSort:
+    """The column `raw` names in this matrix (optionally with a leading "-"); anything else sorts by name."""
+    raw = raw or ""
+    descending = raw.startswith("-")
+    name = raw[1:] if descending else raw
+    if name in _SORTS:
+        return MatrixSort(raw, _SORTS[name], descending)
+    # The deck columns exist only for the decks assigned now: a removed deck's key is unknown, not a 500.
+    cells = {f"deck-{d.deck_id}-{metric}": (i, metric) for i, d in enumerate(decks) for metric in _CELL_SORTS}
+    if name in cells:
+        return MatrixSort(raw, _cell_value(*cells[name]), descending)
+    return BY_NAME
+
+
+def sort_rows(*, rows: list[StudentRow], sort: MatrixSort) -> list[StudentRow]:
+    return sorted(rows, key=sort.value, reverse=sort.descending)
 
 
 # --- item statistics ---------------------------------------------------------------------
@@ -247,43 +262,37 @@ SELECT card_id, mode, response_key, sample, count FROM (
 ORDER BY card_id, mode, count DESC
 """
 
-ITEM_SORTS = (
-    "facility",
-    "-facility",
-    "discrimination",
-    "-discrimination",
-    "-attempts",
-    "attempts",
-    "-overrides",
-    "overrides",
-)
+ItemSort = Literal[
+    "facility", "-facility", "discrimination", "-discrimination", "-attempts", "attempts", "-overrides", "overrides"
+]
+_ITEM_MEASURES: dict[str, Callable[[ItemRow], float | None]] = {
+    "facility": lambda row: row.facility,
+    "discrimination": lambda row: row.discrimination,
+    "attempts": lambda row: row.attempts,
+    "overrides": lambda row: row.override_rate,
+}
 
 
-def _item_sort_key(key: str):
-    name = key.lstrip("-")
-    missing_last = float("inf") if not key.startswith("-") else float("-inf")
+def item_sort(*, raw: str | None) -> ItemSort:
+    """`raw` if it is a sort of the items tab, else "facility" (hardest first): the one place ?sort= is checked."""
+    return next((key for key in get_args(ItemSort) if key == raw), "facility")
 
-    def value(row: ItemRow):
-        if name == "discrimination":
-            return missing_last if row.discrimination is None else row.discrimination
-        if name == "attempts":
-            return row.attempts
-        if name == "overrides":
-            return missing_last if row.override_rate is None else row.override_rate
-        return missing_last if row.facility is None else row.facility
 
-    return value
+def _item_sort_key(sort: ItemSort) -> Callable[[ItemRow], float]:
+    measure = _ITEM_MEASURES[sort.lstrip("-")]
+    # Cards without the figure (no attempts, or no variance for discrimination) come last either way.
+    missing_last = float("-inf") if sort.startswith("-") else float("inf")
+    return lambda row: missing_last if (value := measure(row)) is None else value
 
 
 def cohort_items(
-    *, cohort: Cohort, sort: str = "facility", offset: int = 0, limit: int | None = 50, top: int = 3
+    *, cohort: Cohort, sort: ItemSort = "facility", offset: int = 0, limit: int | None = 50, top: int = 3
 ) -> tuple[list[ItemRow], int]:
     """Item statistics of the assigned decks' cards, hardest first by default; (rows, total). Five queries.
 
     Totals and wrong answers come from the cohort's running totals; discrimination is computed
-    live, for the listed cards only unless the sort needs every card.
+    live, for the listed cards only unless the sort needs every card. `sort` is one `item_sort` returned.
     """
-    sort = sort if sort in ITEM_SORTS else "facility"
     decks = assigned_decks(cohort=cohort)
     deck_ids = [d.deck_id for d in decks]
     titles = {d.deck_id: d.title for d in decks}

@@ -22,7 +22,7 @@ def matrix_csv(*, cohort: Cohort) -> HttpResponse:
         # Deck titles are typed by instructors, so the header is text from users like any cell.
         header += [safe_text(f"{deck.title} {metric}") for metric in ("attempted", "accuracy", "mastered")]
     body = []
-    for row in analytics.sort_rows(rows, decks, "name"):
+    for row in analytics.sort_rows(rows=rows, sort=analytics.BY_NAME):
         line = [
             safe_text(row.username),
             row.joined_at.isoformat(),

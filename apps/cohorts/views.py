@@ -92,18 +92,17 @@ def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
         rows = [row for row in rows if row.flags]
     elif flag in analytics.FLAGS:
         rows = [row for row in rows if flag in row.flags]
-    sort = analytics.matrix_sort_key(request.GET.get("sort", "name"), decks)
-    rows = analytics.sort_rows(rows, decks, sort)
+    sort = analytics.matrix_sort(raw=request.GET.get("sort"), decks=decks)
+    rows = analytics.sort_rows(rows=rows, sort=sort)
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
     return {
-        "decks": decks, "page": page, "rows": page.object_list, "sort": sort, "flag": flag, "total": len(rows),
+        "decks": decks, "page": page, "rows": page.object_list, "sort": sort.key, "flag": flag, "total": len(rows),
         "deck_columns": DECK_COLUMNS, "colspan": 4 + len(DECK_COLUMNS) * len(decks),
     }  # fmt: skip
 
 
 def _items_context(request: HttpRequest, cohort: Cohort) -> dict:
-    sort = request.GET.get("sort", "facility")
-    sort = sort if sort in analytics.ITEM_SORTS else "facility"
+    sort = analytics.item_sort(raw=request.GET.get("sort"))
     number = _int(request.GET.get("page"))
     items, total = analytics.cohort_items(cohort=cohort, sort=sort, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))

@@ -68,18 +68,30 @@ def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(co
 def test_only_real_columns_sort_the_matrix(cohort):
     decks, _rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
     deck_key = f"-deck-{decks[0].deck_id}-mastered"
-    assert analytics.matrix_sort_key(deck_key, decks) == deck_key
-    assert analytics.matrix_sort_key("-accuracy", decks) == "-accuracy"
-    for junk in ("deck-999999-accuracy", "x&flag=any", "--name", ""):
-        assert analytics.matrix_sort_key(junk, decks) == "name"
+    assert analytics.matrix_sort(raw=deck_key, decks=decks).key == deck_key
+    assert analytics.matrix_sort(raw="-accuracy", decks=decks).key == "-accuracy"
+    for junk in ("deck-999999-accuracy", f"deck-{decks[0].deck_id}-x", "x&flag=any", "--name", "", None):
+        assert analytics.matrix_sort(raw=junk, decks=decks) == analytics.BY_NAME
 
 
 def test_matrix_sorting(cohort):
     decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
-    assert [r.username for r in analytics.sort_rows(rows, decks, "-accuracy")] == ["s1", "s2", "s3"]
-    key = f"deck-{decks[0].deck_id}-attempted"
-    assert next(r.username for r in analytics.sort_rows(rows, decks, key)) == "s2"
-    assert next(r.username for r in analytics.sort_rows(rows, decks, "-flags")) == "s2"
+
+    def names(raw):
+        return [r.username for r in analytics.sort_rows(rows=rows, sort=analytics.matrix_sort(raw=raw, decks=decks))]
+
+    assert names("-accuracy") == ["s1", "s2", "s3"]
+    assert names(f"deck-{decks[0].deck_id}-attempted")[0] == "s2"
+    assert names("-flags")[0] == "s2"
+    assert names("-name") == ["s3", "s2", "s1"]
+    assert names("deck-999999-accuracy") == names("name") == ["s1", "s2", "s3"]
+
+
+def test_only_known_sorts_sort_the_items():
+    for key in ("facility", "-facility", "discrimination", "-discrimination", "attempts", "-attempts", "overrides"):
+        assert analytics.item_sort(raw=key) == key
+    for junk in ("-overrides ", "name", "--facility", "", None):
+        assert analytics.item_sort(raw=junk) == "facility"
 
 
 def test_item_statistics(cohort):

@@ -189,6 +189,21 @@ def test_sort_and_page_links_keep_the_other_parameters(client, instructor):
     )
 
 
+def test_an_unknown_sort_shows_the_default_order_on_either_tab(client, hand):
+    url = reverse("cohorts:dashboard", args=[hand.pk])
+    deck_id = Assignment.objects.filter(cohort=hand).first().deck_id
+    tabs = (("matrix", "data matrix", "name", "Student"), ("items", "data items", "facility", "Facility"))
+    for tab, table, default, header in tabs:
+        expected = _table_rows(client.get(url, {"tab": tab}).content.decode(), table)
+        for junk in ("bogus", "--name", "-", f"deck-{deck_id}-bogus", "deck-999999-accuracy", "-attempts\n"):
+            response = client.get(url, {"tab": tab, "sort": junk})
+            assert response.status_code == 200, junk
+            html = response.content.decode()
+            assert _table_rows(html, table) == expected, junk
+            # The header shows the order used, not the one asked for, and its link flips that order.
+            assert re.search(rf'aria-sort="ascending"><a href="[^"]*sort=-{default}">{header}</a>', html), junk
+
+
 def test_at_risk_filter(client, instructor):
     cohort = _cohort(instructor, students=3, cards=3)
     idle = make_user("idle")
