@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -11,8 +12,6 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from apps.quiz.models import Answer
-
-from .analytics import StudentRow
 
 WIDTH, HEIGHT = 640, 270
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 44
@@ -116,17 +115,18 @@ def activity_chart(per_day: list[tuple[date, int]]) -> BarChart:
     )
 
 
-def accuracy_histogram(rows: list[StudentRow]) -> BarChart:
-    """Students per band of accuracy (0–10 %, …, 90–100 %); students with no answers are left out."""
+def accuracy_histogram(accuracies: Collection[float | None]) -> BarChart:
+    """Students per band of accuracy (0–10 %, …, 90–100 %), one accuracy per student; None (no answers) is left out."""
     bins = [0] * 10
-    for row in rows:
-        if (accuracy := row.accuracy) is not None:
+    for accuracy in accuracies:
+        if accuracy is not None:
             bins[min(int(accuracy * 10), 9)] += 1
     counted = sum(bins)
+    without = len(accuracies) - counted
     return bar_chart(
         slug="accuracy",
         title="Distribution of student accuracy",
-        description=f"Students with answers, by accuracy band: {counted}; without answers yet: {len(rows) - counted}.",
+        description=f"Students with answers, by accuracy band: {counted}; without answers yet: {without}.",
         x_label="Accuracy",
         y_label="Students",
         data=[(f"{10 * i}–{10 * (i + 1)} %", n) for i, n in enumerate(bins)],

@@ -78,9 +78,9 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     elif tab == "items":
         context.update(_items_context(request, cohort))
     else:
-        decks, rows = analytics.cohort_matrix(cohort=cohort)
         per_day = charts.answers_per_day(member_ids=analytics.members(cohort=cohort).values("student_id"))
-        context.update(activity=charts.activity_chart(per_day), accuracy=charts.accuracy_histogram(rows), decks=decks)
+        accuracies = analytics.student_accuracies(cohort=cohort).values()
+        context.update(activity=charts.activity_chart(per_day), accuracy=charts.accuracy_histogram(accuracies))
     return render_page_or_partial(request, "cohorts/dashboard.html", "panel", context)
 
 

@@ -14,6 +14,8 @@ from apps.content.models import Card
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import CardState
 from tests.cohorts.handmade import NOW, answer, make_hand_cohort
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -124,9 +126,35 @@ def test_items_sorted_hardest_first_and_paged(cohort):
     assert [item.question for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
 
 
-def test_accuracy_histogram_and_activity(cohort):
+def test_student_accuracies_are_the_matrix_figures_in_one_query(cohort, django_assert_num_queries):
+    """The charts tab reads one accuracy per student without the matrix; it must be the matrix's figure."""
+    s1, s2 = (Membership.objects.get(cohort=cohort, student__username=name).student for name in ("s1", "s2"))
+    answer(s2, Card.objects.get(question="Archived?"), 1.0)  # an archived card's answers still count
+    answer(s1, make_card(deck=make_deck(title="Unassigned")), 0.0)  # a deck the cohort was not given does not
+    answer(s1, Card.objects.get(question="Q3?"), 0.3, response="half")  # a score that is not a binary fraction
+    Membership.objects.create(cohort=cohort, student=make_user("idle"))  # no answers: no accuracy
+    stats_rebuild()
     _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
-    histogram = charts.accuracy_histogram(rows)
+    with django_assert_num_queries(1):
+        accuracies = analytics.student_accuracies(cohort=cohort)
+    assert set(accuracies) == {row.student_id for row in rows}
+    for row in rows:
+        expected = accuracies[row.student_id]
+        assert (row.accuracy is None) == (expected is None) and row.accuracy == pytest.approx(expected), row.username
+    by_name = {row.username: accuracies[row.student_id] for row in rows}
+    assert by_name == {"s1": pytest.approx(2.3 / 4), "s2": pytest.approx(2 / 3), "s3": 0.25, "idle": None}
+    # More students, still one query.
+    for name in ("s6", "s7", "s8"):
+        student = make_user(name)
+        Membership.objects.create(cohort=cohort, student=student)
+        answer(student, Card.objects.get(question="Q1?"), 1.0)
+    stats_rebuild()
+    with django_assert_num_queries(1):
+        assert len(analytics.student_accuracies(cohort=cohort)) == 7
+
+
+def test_accuracy_histogram_and_activity(cohort):
+    histogram = charts.accuracy_histogram(analytics.student_accuracies(cohort=cohort).values())
     assert [bar.value for bar in histogram.bars] == [0, 0, 1, 0, 0, 1, 1, 0, 0, 0]  # 25 %, 50 %, 67 %
     member_ids = analytics.members(cohort=cohort).values("student_id")
     per_day = dict(charts.answers_per_day(member_ids=member_ids, now=NOW))
