@@ -87,11 +87,12 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
     decks, rows = analytics.cohort_matrix(cohort=cohort)
     flag = request.GET.get("flag", "")
-    flag = flag if flag == "any" or flag in analytics.FLAGS else ""
     if flag == "any":
         rows = [row for row in rows if row.flags]
     elif flag in analytics.FLAGS:
         rows = [row for row in rows if flag in row.flags]
+    else:
+        flag = ""  # unknown: every student, and the filter shows "all"
     sort = analytics.matrix_sort(raw=request.GET.get("sort"), decks=decks)
     rows = analytics.sort_rows(rows=rows, sort=sort)
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))

@@ -241,6 +241,12 @@ def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, s
         assert 'href="?flag=any&amp;sort=-name&amp;tab=matrix"' in sorted_html
 
 
+def test_an_unknown_filter_shows_every_student_unfiltered(client, hand):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"flag": "bogus"}).content.decode()
+    assert sorted(row[0] for row in _table_rows(html, "data matrix")) == ["s1", "s2", "s3"]
+    assert "3 students" in _text(html) and "flagged" not in _text(html)
+
+
 def _page_cells(html: str) -> dict[str, list[str]]:
     rows = {}
     html = html.replace("\xa0", " ")
