@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
 import markdown
@@ -97,14 +97,6 @@ def math_error_html(tex: str, message: str, *, display: bool) -> str:
     )
 
 
-def _render_formula(tex: str, *, display: bool) -> str:
-    try:
-        html = render_tex(tex, display=display)
-    except KatexParseError as exc:
-        return math_error_html(tex, str(exc), display=display)
-    return html
-
-
 def find_math(text: str) -> list[tuple[str, bool]]:
     """The formulas in `text` as (tex, display), found exactly as `render` finds them."""
     collector = _MathCollector()
@@ -152,6 +144,9 @@ def _convert(collector: _MathCollector, text: str) -> str:
 class Rendered:
     html: str
     styles: dict[str, str]  # class name -> CSS declarations that replaced an inline style attribute
+    # (formula, KaTeX message) for each formula KaTeX rejected, in document order, as tex_errors has them:
+    # the html shows these as math_error_html, and a caller that must refuse them need not typeset twice.
+    errors: tuple[tuple[str, str], ...] = ()
 
 
 def render(text: str) -> Rendered:
@@ -159,14 +154,25 @@ def render(text: str) -> Rendered:
 
     KaTeX positions glyphs with inline `style` attributes; a strict Content Security
     Policy forbids those, so each becomes a class whose rule is served as a stylesheet.
+    A formula KaTeX rejects shows as its source with KaTeX's message, and is listed in `errors`.
     """
     if not text.strip():
         return Rendered("", {})
     collector = _MathCollector()
     html = _convert(collector, text)
-    formulas = [_render_formula(tex, display=display) for tex, display in collector.formulas]
-    html = collector.pattern().sub(lambda m: formulas[int(m[1])], html)
-    return styles_to_classes(sanitize(html).strip())
+    errors = []
+
+    def typeset(marker: re.Match[str]) -> str:
+        tex, display = collector.formulas[int(marker[1])]
+        try:
+            return render_tex(tex, display=display)
+        except KatexParseError as exc:
+            errors.append((tex, str(exc)))
+            return math_error_html(tex, str(exc), display=display)
+
+    # Typeset as the markers come (document order, as find_math has them), so errors keep that order too.
+    html = collector.pattern().sub(typeset, html)
+    return replace(styles_to_classes(sanitize(html).strip()), errors=tuple(errors))
 
 
 _START_TAG = re.compile(r'<[a-zA-Z][^\s>/]*(?:\s+[^\s"\'>/=]+(?:="[^"]*")?)*\s*/?>')

@@ -108,6 +108,17 @@ def test_tex_errors_names_the_formula_and_the_katex_message():
     assert tex_errors(AFFINE) == []
 
 
+def test_render_lists_the_formulas_katex_rejects_as_tex_errors_does():
+    """The deck import checks TeX with these errors, so that it typesets each formula once, not to check then to
+    render. In document order: display blocks are collected before inline maths, yet the block here comes last."""
+    text = "Fine $x^2$, broken $\\frac{1}{$ and `$\\oops{$` in code\n\n$$\\sqrt{$$"
+    rendered = render(text)
+    assert rendered.errors == tuple(tex_errors(text))
+    assert [formula for formula, _ in rendered.errors] == [r"\frac{1}{", r"\sqrt{"]
+    assert rendered.html.count('class="katex-error"') == 2
+    assert render(AFFINE).errors == ()
+
+
 def test_find_math_ignores_code_and_money():
     assert find_math("`$a$` costs $5 and $6; real $b$ and $$c$$") == [("b", False), ("c", True)]
 
