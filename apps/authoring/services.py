@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
-from apps.content.rendering import tex_errors
+from apps.content.rendering import Rendered, render
 from apps.content.services import card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
@@ -79,23 +79,41 @@ class ImportReport:
         return f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
 
 
-def _tex_check(data: dict) -> None:
+def _cards_render(data: dict) -> dict[str, Rendered]:
+    """Every card text of the file rendered, by text, each distinct text once.
+
+    Raises TransferError naming the card and field of the first formula KaTeX rejects, before anything is
+    written. The import writes these results (Card.render's `known`): checking the TeX by typesetting it and
+    then rendering the text typeset each formula twice.
+    """
+    rendered: dict[str, Rendered] = {}
     for index, card in enumerate(data["cards"]):
-        for name in ("question", "answer", "explanation"):
-            for formula, message in tex_errors(card[name]):
+        for name in Card.RENDERED_FIELDS:
+            text = card[name]
+            if text not in rendered:
+                rendered[text] = render(text)
+            for formula, message in rendered[text].errors:
                 raise TransferError(f"card {index + 1} ({card['uid']}), field {name}", f"${formula}$: {message}")
+    return rendered
 
 
-def _cards_write(*, written: list[tuple[Card, dict]], author: AbstractBaseUser | None, note: str) -> None:
+def _cards_write(
+    *,
+    written: list[tuple[Card, dict]],
+    rendered: dict[str, Rendered],
+    author: AbstractBaseUser | None,
+    note: str,
+) -> None:
     """Saves the cards, their lists and a version of each, rendered, in a number of queries that does not grow
-    with the number of cards: what card_save does one card at a time."""
+    with the number of cards: what card_save does one card at a time. `rendered` holds the cards' texts
+    rendered already (_cards_render)."""
     now = timezone.now()
     styles: dict[str, str] = {}
     distractor_html: dict[str, str] = {}
     for card, item in written:
         for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS):
             setattr(card, name, item[name])
-        card.render(styles=styles)
+        card.render(styles=styles, known=rendered)
         card.updated_at = now
         for text in item["distractors"]:
             if text not in distractor_html:
@@ -166,7 +184,7 @@ def deck_import(
     Each written card is rendered and versioned as card_save would, but in bulk: the number of queries
     does not grow with the number of cards.
     """
-    _tex_check(data)
+    rendered = _cards_render(data)
     report = ImportReport()
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
@@ -205,7 +223,7 @@ def deck_import(
                 continue
             (report.created if card is None else report.updated).append(label)
             written.append((card or Card(uid=item["uid"], deck=deck), item))
-        _cards_write(written=written, author=author, note=note)
+        _cards_write(written=written, rendered=rendered, author=author, note=note)
         if dry_run:
             rollback_dry_run()
     return report

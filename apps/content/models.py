@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.db import models
@@ -11,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import styles
-from .rendering import render
+from .rendering import Rendered, render
 
 
 class StyleRule(models.Model):
@@ -45,12 +46,23 @@ class RenderedFields:
 
     RENDERED_FIELDS: dict[str, str] = {}
 
-    def render(self, fields: dict[str, str] | None = None, *, styles: dict[str, str] | None = None) -> None:
+    def render(
+        self,
+        fields: dict[str, str] | None = None,
+        *,
+        styles: dict[str, str] | None = None,
+        known: Mapping[str, Rendered] | None = None,
+    ) -> None:
         """Renders the sources into their html fields. The style rules they need are stored at once, or,
-        given `styles`, gathered there for the caller to store with others (style_rules_add)."""
+        given `styles`, gathered there for the caller to store with others (style_rules_add).
+
+        `known` maps source texts the caller has rendered already to their results, which are used as they are:
+        KaTeX is the slow part, and a caller that rendered a text to check its TeX need not typeset it again.
+        """
         gathered = {} if styles is None else styles
         for source, target in (self.RENDERED_FIELDS if fields is None else fields).items():
-            rendered = render(getattr(self, source))
+            text = getattr(self, source)
+            rendered = known[text] if known is not None and text in known else render(text)
             setattr(self, target, rendered.html)
             gathered.update(rendered.styles)
         if styles is None:

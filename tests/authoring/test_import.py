@@ -23,6 +23,7 @@ from apps.authoring.models import ImportHold
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import parse
 from apps.common.db import name_lock
+from apps.content import katex
 from apps.content.models import Card, Deck, StyleRule
 from apps.content.rendering import render
 from apps.content.services import card_save, card_snapshot
@@ -311,3 +312,33 @@ def test_a_file_with_more_than_2000_cards_is_a_clear_error(client, instructor):
     assert page.status_code == 422 and "Nothing was written" in html
     assert "cards: a deck file holds at most 2,000 cards; this one has 2,001" in html
     assert page.context.get("confirm") is None and not Deck.objects.filter(slug="imported").exists()
+
+
+@pytest.fixture
+def typeset(monkeypatch) -> list[str]:
+    """The TeX of every formula KaTeX typesets, counted at the node worker: the real renderer still runs."""
+    calls: list[str] = []
+    real = katex._worker.render
+
+    def counting(tex: str, *, display: bool) -> str:
+        calls.append(tex)
+        return real(tex, display=display)
+
+    monkeypatch.setattr(katex._worker, "render", counting)
+    return calls
+
+
+def test_each_formula_of_an_import_is_typeset_once_per_request(client, instructor, typeset):
+    """The TeX check typeset every formula of the cards' texts, then the render typeset each again."""
+    client.force_login(instructor)
+    data = _export([_card(i) for i in range(1, 6)])
+    # Per card one formula in the question and one in a distractor, no two alike.
+    formulas = sorted([*(f"\\sqrt[{i + 2}]{{x_{i}}}" for i in range(1, 6)), *(f"y^{i}" for i in range(1, 6))])
+
+    page = _upload(client, data)
+    assert page.status_code == 200 and sorted(typeset) == formulas
+    typeset.clear()
+    assert _confirm(client, _key(page)).status_code == 302
+    assert sorted(typeset) == formulas
+    card = Card.objects.get(uid=data["cards"][0]["uid"])
+    assert card.question_html == render(data["cards"][0]["question"]).html and "<mroot>" in card.question_html
