@@ -68,14 +68,15 @@ class RenderedFields:
         if styles is None:
             style_rules_add(gathered)
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args, known: Mapping[str, Rendered] | None = None, **kwargs) -> None:
+        """Renders the sources (those in `update_fields`, when given), then saves. `known`: as for render."""
         update_fields = kwargs.get("update_fields")
         fields = self.RENDERED_FIELDS
         if update_fields is not None:
             # A save of other columns (a position, a flag) need not run KaTeX again.
             fields = {source: target for source, target in fields.items() if source in update_fields}
             kwargs["update_fields"] = {*update_fields, *fields.values()}
-        self.render(fields)
+        self.render(fields, known=known)
         super().save(*args, **kwargs)
 
 
