@@ -79,21 +79,33 @@ class ImportReport:
         return f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
 
 
-def _cards_render(data: dict) -> dict[str, Rendered]:
-    """Every card text of the file rendered, by text, each distinct text once.
+def _texts_render(data: dict) -> dict[str, Rendered]:
+    """Every text of the file that is stored rendered, by text, each distinct text once: the deck's description,
+    and each card's question, answer, explanation and distractors.
 
-    Raises TransferError naming the card and field of the first formula KaTeX rejects, before anything is
-    written. The import writes these results (Card.render's `known`): checking the TeX by typesetting it and
+    Raises TransferError naming the field of the first formula KaTeX rejects, as the admin's forms refuse it
+    (validate_tex), before anything is written: `deck (slug), field description` or `card 2 (uid), field
+    answer`; a distractor by its index in the card's list, from 0 as in the file (`field distractors[1]`).
+    The import writes these results (RenderedFields.render's `known`): checking the TeX by typesetting it and
     then rendering the text typeset each formula twice.
     """
     rendered: dict[str, Rendered] = {}
+
+    def check(text: str, where: str) -> None:
+        if text not in rendered:
+            rendered[text] = render(text)
+        for formula, message in rendered[text].errors:
+            raise TransferError(where, f"${formula}$: {message}")
+
+    deck = data["deck"]
+    for name in Deck.RENDERED_FIELDS:
+        check(deck[name], f"deck ({deck['slug']}), field {name}")
     for index, card in enumerate(data["cards"]):
+        where = f"card {index + 1} ({card['uid']}), field"
         for name in Card.RENDERED_FIELDS:
-            text = card[name]
-            if text not in rendered:
-                rendered[text] = render(text)
-            for formula, message in rendered[text].errors:
-                raise TransferError(f"card {index + 1} ({card['uid']}), field {name}", f"${formula}$: {message}")
+            check(card[name], f"{where} {name}")
+        for position, text in enumerate(card["distractors"]):
+            check(text, f"{where} distractors[{position}]")
     return rendered
 
 
@@ -105,21 +117,20 @@ def _cards_write(
     note: str,
 ) -> None:
     """Saves the cards, their lists and a version of each, rendered, in a number of queries that does not grow
-    with the number of cards: what card_save does one card at a time. `rendered` holds the cards' texts
-    rendered already (_cards_render)."""
+    with the number of cards: what card_save does one card at a time. `rendered` holds the cards' texts and
+    distractors rendered already (_texts_render)."""
     now = timezone.now()
     styles: dict[str, str] = {}
-    distractor_html: dict[str, str] = {}
+    distractors: list[Distractor] = []
     for card, item in written:
         for name in ("kind", "position", "archived", *CARD_TEXT_FIELDS):
             setattr(card, name, item[name])
         card.render(styles=styles, known=rendered)
         card.updated_at = now
-        for text in item["distractors"]:
-            if text not in distractor_html:
-                distractor = Distractor(text=text)
-                distractor.render(styles=styles)
-                distractor_html[text] = distractor.text_html
+        for position, text in enumerate(item["distractors"]):
+            distractor = Distractor(card=card, text=text, position=position)
+            distractor.render(styles=styles, known=rendered)
+            distractors.append(distractor)
     style_rules_add(styles)
     new = [card for card, _ in written if card.pk is None]
     changed = [card for card, _ in written if card.pk is not None]
@@ -131,13 +142,7 @@ def _cards_write(
             model.objects.filter(card__in=changed).delete()
     # In list order, so the primary keys keep it (card_snapshot orders by them).
     Alias.objects.bulk_create([Alias(card=card, text=text) for card, item in written for text in item["aliases"]])
-    Distractor.objects.bulk_create(
-        [
-            Distractor(card=card, text=text, text_html=distractor_html[text], position=position)
-            for card, item in written
-            for position, text in enumerate(item["distractors"])
-        ]
-    )
+    Distractor.objects.bulk_create(distractors)  # built in list order above; the new cards have their keys now
     KeyTerm.objects.bulk_create([KeyTerm(card=card, term=term) for card, item in written for term in item["key_terms"]])
 
     # Versions as card_version_record makes them: none when the versioned content is as last recorded.
@@ -184,7 +189,7 @@ def deck_import(
     Each written card is rendered and versioned as card_save would, but in bulk: the number of queries
     does not grow with the number of cards.
     """
-    rendered = _cards_render(data)
+    rendered = _texts_render(data)
     report = ImportReport()
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
@@ -200,7 +205,7 @@ def deck_import(
         if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)
-            deck.save()
+            deck.save(known=rendered)
         found = (
             Card.objects.select_for_update(of=("self",))
             .select_related("deck")

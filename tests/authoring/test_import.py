@@ -21,10 +21,10 @@ from django.utils import timezone
 from apps.authoring import services
 from apps.authoring.models import ImportHold
 from apps.authoring.services import deck_import
-from apps.authoring.transfer import parse
+from apps.authoring.transfer import TransferError, parse
 from apps.common.db import name_lock
 from apps.content import katex
-from apps.content.models import Card, Deck, StyleRule
+from apps.content.models import Card, CardVersion, Deck, StyleRule
 from apps.content.rendering import render
 from apps.content.services import card_save, card_snapshot
 from tests.conftest import make_instructor, make_user
@@ -329,11 +329,21 @@ def typeset(monkeypatch) -> list[str]:
 
 
 def test_each_formula_of_an_import_is_typeset_once_per_request(client, instructor, typeset):
-    """The TeX check typeset every formula of the cards' texts, then the render typeset each again."""
+    """The TeX check typeset every formula of the cards' texts, then the render typeset each again. The
+    distractors and the deck's description are checked too, and written from that one typesetting."""
     client.force_login(instructor)
-    data = _export([_card(i) for i in range(1, 6)])
-    # Per card one formula in the question and one in a distractor, no two alike.
-    formulas = sorted([*(f"\\sqrt[{i + 2}]{{x_{i}}}" for i in range(1, 6)), *(f"y^{i}" for i in range(1, 6))])
+    data = _export([_card(i, distractors=[f"$y^{i}$", "$\\hat z$", "Wrong"]) for i in range(1, 6)])
+    data["deck"]["description"] = "Expectations: $\\mathbb{E}[x]$."
+    # Per card one formula in the question and one in a distractor, no two alike; one distractor every card
+    # shares, and the description.
+    formulas = sorted(
+        [
+            *(f"\\sqrt[{i + 2}]{{x_{i}}}" for i in range(1, 6)),
+            *(f"y^{i}" for i in range(1, 6)),
+            "\\hat z",
+            "\\mathbb{E}[x]",
+        ]
+    )
 
     page = _upload(client, data)
     assert page.status_code == 200 and sorted(typeset) == formulas
@@ -342,3 +352,55 @@ def test_each_formula_of_an_import_is_typeset_once_per_request(client, instructo
     assert sorted(typeset) == formulas
     card = Card.objects.get(uid=data["cards"][0]["uid"])
     assert card.question_html == render(data["cards"][0]["question"]).html and "<mroot>" in card.question_html
+    assert [d.text_html for d in card.distractors.order_by("position")] == [
+        render(text).html for text in data["cards"][0]["distractors"]
+    ]
+    deck = Deck.objects.get(slug="imported")
+    assert deck.description_html == render(data["deck"]["description"]).html and "katex" in deck.description_html
+
+
+BAD = "$\\frac{1}{$"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "where"),
+    [
+        (
+            lambda d: d["cards"][1].update(distractors=["Fine $y$", f"Wrong {BAD}"]),
+            f"card 2 ({uuid.UUID(int=2)}), field distractors[1]",
+        ),
+        (lambda d: d["cards"][2].update(distractors=[BAD]), f"card 3 ({uuid.UUID(int=3)}), field distractors[0]"),
+        (lambda d: d["deck"].update(description=f"About {BAD}"), "deck (imported), field description"),
+    ],
+)
+def test_a_formula_katex_rejects_in_a_distractor_or_the_description_is_refused(client, instructor, mutate, where):
+    """The admin's distractor form refuses such TeX (validate_tex); the import took it, and it showed as an error box.
+    Refused at the check, naming the card and the field: no deck, no card, nothing kept for confirmation."""
+    client.force_login(instructor)
+    data = _export([_card(1), _card(2), _card(3)])
+    mutate(data)
+    content = json.dumps(data)
+    page = _upload(client, content)
+    html = page.content.decode()
+    assert page.status_code == 422 and "Nothing was written" in html
+    assert f"deck.json: {where}: {BAD}: KaTeX parse error" in html
+    assert page.context.get("confirm") is None and not ImportHold.objects.exists()
+    refused = _confirm(client, services.import_key(name="deck.json", text=content))
+    assert refused.status_code == 422
+    assert not Deck.objects.exists() and not Card.objects.exists()
+
+
+def test_a_bad_distractor_formula_leaves_an_existing_deck_as_it_was(instructor):
+    """The first cards of the file are fine and would change, the last one's distractor is not: nothing moves."""
+    data = _export([_card(1), _card(2), _card(3)])
+    deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json")
+    before = [card_snapshot(card) for card in Card.objects.order_by("position")]
+    data["deck"]["title"] = "Renamed"
+    for item in data["cards"]:
+        item["answer"] = "Changed"
+    data["cards"][2]["distractors"] = ["Fine", "Also $x$", BAD]
+    with pytest.raises(TransferError, match=re.escape(f"card 3 ({uuid.UUID(int=3)}), field distractors[2]: {BAD}")):
+        deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json")
+    assert Deck.objects.get(slug="imported").title == "Imported"
+    assert [card_snapshot(card) for card in Card.objects.order_by("position")] == before
+    assert CardVersion.objects.count() == 3

@@ -130,6 +130,14 @@ def _bad_json(deck, mutate) -> str:
             "cards[0].aliases: has an entry that contains a lone surrogate",
         ),
         (lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"), "field answer: $\\frac{1}{$: KaTeX parse error"),
+        (
+            lambda d: d["cards"][0].update(distractors=["A sum", "Bad $\\frac{1}{$"]),
+            "field distractors[1]: $\\frac{1}{$: KaTeX parse error",
+        ),
+        (
+            lambda d: d["deck"].update(description="Bad $\\frac{1}{$"),
+            "deck (serving), field description: $\\frac{1}{$: KaTeX parse error",
+        ),
         (lambda d: d["deck"].update(slug="Not A Slug"), "deck.slug: may contain only lowercase"),
         (lambda d: d.update(format="other"), "format: this is not an mlcourse-deck export"),
         (lambda d: d.update(version=99), "version: unsupported version 99"),
