@@ -17,6 +17,8 @@ from pathlib import Path
 
 from django.utils.text import slugify
 
+from .rendering import tex_errors
+
 _ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
 # Syllabus prompts that are instructions rather than questions.
 _IMPERATIVES = (
@@ -176,6 +178,19 @@ def _check_unique(deck: ParsedDeck) -> None:
         if card.key in seen:
             raise LoaderError(deck.path, card.line, f"the same question already appears at line {seen[card.key]}")
         seen[card.key] = card.line
+
+
+def check_formulas(deck: ParsedDeck) -> None:
+    """Raises LoaderError at a card's line for the first formula KaTeX cannot typeset.
+
+    Loaded as it is, such a card would show KaTeX's error box to students; the admin and the deck import
+    refuse the same formula.
+    """
+    for card in deck.cards:
+        for name in ("question", "answer", "explanation"):
+            for formula, message in tex_errors(getattr(card, name)):
+                where = f"the {name} of the question {_excerpt(card.question)}"
+                raise LoaderError(deck.path, card.line, f"{where}: KaTeX cannot typeset ${formula}$: {message}")
 
 
 def _excerpt(text: str, length: int = 60) -> str:

@@ -189,6 +189,18 @@ def test_malformed_file_fails_naming_file_and_line_and_writes_nothing(tmp_path):
 
 
 @pytest.mark.django_db
+def test_a_formula_katex_rejects_fails_naming_file_and_card_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "maths.txt"
+    bad.write_text("Maths\n\nWhat is one half?\n\nAnswer: $\\frac{1}{2}$\n\nWhat is $x$?\n\nAnswer: $\\frac{1}{$\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(SYLLABUS, bad)
+    message = str(excinfo.value)
+    assert f"{bad}:7: the answer of the question 'What is $x$?': KaTeX cannot typeset $\\frac{{1}}{{$:" in message
+    assert "Nothing was written" in message
+    assert Deck.objects.count() == 0 and Card.objects.count() == 0
+
+
+@pytest.mark.django_db
 def test_empty_file_fails_naming_the_file(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("")
