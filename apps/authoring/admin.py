@@ -15,7 +15,7 @@ from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
 from . import views
-from .forms import AliasFormSet, CardAdminForm, DistractorForm
+from .forms import AliasFormSet, CardAdminForm, DeckAdminForm, DistractorForm
 from .services import cards_archive, deck_export
 from .transfer import to_csv, to_json
 
@@ -155,6 +155,7 @@ def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
 
 @admin.register(Deck)
 class DeckAdmin(admin.ModelAdmin):
+    form = DeckAdminForm
     list_display = ("title", "slug", "cards", "answers", "accuracy", "updated_at")
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}

@@ -6,7 +6,7 @@ from django.db.models import CharField, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
-from apps.content.models import Alias, Card, Distractor
+from apps.content.models import Alias, Card, Deck, Distractor
 from apps.content.rendering import tex_errors
 
 from .transfer import case_clashes
@@ -23,6 +23,16 @@ def validate_tex(text: str) -> None:
     ]
     if errors:
         raise ValidationError(errors)
+
+
+class DeckAdminForm(forms.ModelForm):
+    class Meta:
+        model = Deck
+        fields = ("title", "slug", "description")
+
+    def clean_description(self) -> str:
+        validate_tex(self.cleaned_data["description"])
+        return self.cleaned_data["description"]
 
 
 class CardAdminForm(forms.ModelForm):
