@@ -272,7 +272,7 @@ def parse_csv(text: str) -> dict:
             for name in CARD_LIST_FIELDS:
                 try:
                     raw[name] = json.loads(row[name] or "[]")
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     raise TransferError(where(name), 'must be a JSON list such as ["a", "b"]') from None
             cards.append({**_card(raw, where), "_where": where})
         else:

@@ -174,6 +174,11 @@ def test_malformed_json_names_the_field_and_writes_nothing(deck, tmp_path, mutat
             lambda lines: [lines[0], lines[1].replace("deck,", "dock,", 1), *lines[2:]],
             "row 2, field record: must be deck or card",
         ),
+        (
+            # Nested past Python's recursion limit: the JSON decoder gives up with RecursionError, not a 500.
+            lambda lines: [lines[0], lines[1], lines[2].replace('""a quotient"", ""fraction""', "[" * 100_000)],
+            "row 3, field aliases: must be a JSON list",
+        ),
     ],
 )
 def test_malformed_csv_names_the_row_and_field(deck, tmp_path, edit, message):
