@@ -13,15 +13,13 @@ from django.utils import timezone
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
 from apps.content.rendering import Rendered, render
-from apps.content.services import card_snapshot, card_version_record, version_is_current
+from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError, parse
 
 # Everything an import may do: create and change decks and cards.
 IMPORT_PERMISSIONS = ("content.add_deck", "content.change_deck", "content.add_card", "content.change_card")
-# Imports take turns under this advisory lock (see deck_import).
-IMPORT_LOCK = "deck-import"
 # How long a checked upload waits for its confirmation.
 IMPORT_HOLD_SECONDS = 60 * 60
 # A bulk UPDATE is one CASE over its rows; batches keep each statement's cost linear.
@@ -194,9 +192,9 @@ def deck_import(
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
         deck_data = data["deck"]
-        # One import at a time: two of a new slug (a double click) would both create the deck, and two
-        # files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
-        name_lock(IMPORT_LOCK)
+        # One import (or seed load) at a time: two of a new slug (a double click) would both create the deck,
+        # and two files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
+        name_lock(DECK_WRITES_LOCK)
         deck = Deck.objects.select_for_update().filter(slug=deck_data["slug"]).first()
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])

@@ -6,13 +6,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from apps.common.db import rollback_dry_run
+from apps.common.db import name_lock, rollback_dry_run
 
 from .loader import ParsedCard, ParsedDeck
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
 from .rendering import render
 
 # What a version compares and a diff shows; the *_html fields ride along for display.
+# Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
+# cards and then writes them, so two at once would both create the same deck or cards.
+DECK_WRITES_LOCK = "deck-import"
 VERSIONED_FIELDS = (
     "kind", "question", "answer", "short_answer", "explanation", "archived", "aliases", "distractors", "key_terms",
 )  # fmt: skip
@@ -164,7 +167,8 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
         deck.save(update_fields=["title", "source", "updated_at"])
         report.decks_updated.append(deck.slug)
 
-    existing = list(deck.cards.all())
+    # Locked: an admin edit still being saved is waited for and then seen (a conflict, kept), not overwritten.
+    existing = list(deck.cards.order_by("position").select_for_update(of=("self",)))
     pairs = _match(existing, parsed.cards)
     matched = {card.pk for card in pairs.values()}
     last_position = max([len(parsed.cards), *(card.position for card in existing)], default=0)
@@ -212,6 +216,7 @@ def content_load(*, decks: list[ParsedDeck], overwrite: bool = False, dry_run: b
     """Creates or updates decks and cards from parsed seed files, all or nothing."""
     report = LoadReport()
     with transaction.atomic():
+        name_lock(DECK_WRITES_LOCK)
         for parsed in decks:
             _deck_load(parsed, report=report, overwrite=overwrite)
         if dry_run:

@@ -26,7 +26,7 @@ from apps.common.db import name_lock
 from apps.content import katex
 from apps.content.models import Card, CardVersion, Deck, StyleRule
 from apps.content.rendering import render
-from apps.content.services import card_save, card_snapshot
+from apps.content.services import DECK_WRITES_LOCK, card_save, card_snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 from tests.locks import waited_for
@@ -160,7 +160,7 @@ def test_a_new_deck_imported_twice_at_once_is_created_once():
     data = parse(json.dumps(_export([_card(1)])), name="deck.json")
 
     def first_import():
-        name_lock(services.IMPORT_LOCK)
+        name_lock(DECK_WRITES_LOCK)
         Deck.objects.create(slug="imported", title="Imported")
 
     assert waited_for(first_import, lambda: deck_import(data=data, source="deck.json"))

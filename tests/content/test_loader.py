@@ -270,6 +270,27 @@ def test_load_never_silently_overwrites_a_card_edited_in_the_admin(tmp_path, ins
     ]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_load_waits_for_an_admin_edit_being_saved_and_keeps_it(tmp_path, instructor):
+    from apps.content.services import card_save
+    from tests.locks import waited_for
+
+    _load()
+    card = Card.objects.get(short_answer="Job")
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+
+    def admin_edit():  # saved, not yet committed, when the load starts
+        card.answer = card.short_answer = "Job (batch/v1)"
+        card_save(card=card, author=instructor, note="Edited in the admin")
+
+    outputs = []
+    assert waited_for(admin_edit, lambda: outputs.append(_load(copy)))
+    assert "conflict: technology-digital-tools-flashcards #4" in outputs[0]
+    card.refresh_from_db()
+    assert card.answer == "Job (batch/v1)"
+
+
 NEW_FIRST_CARD = (
     "Which tool tracks data versions beside git?\n\nAnswer: DVC\n\n"
     "DVC stores pointers in git and the data elsewhere.\n\n"
