@@ -195,7 +195,8 @@ def deck_import(
         # One import (or seed load) at a time: two of a new slug (a double click) would both create the deck,
         # and two files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
         name_lock(DECK_WRITES_LOCK)
-        deck = Deck.objects.select_for_update().filter(slug=deck_data["slug"]).first()
+        # NO KEY UPDATE, as card_version_record: rows referencing the deck (an admin's card save) are not held up.
+        deck = Deck.objects.select_for_update(no_key=True).filter(slug=deck_data["slug"]).first()
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
         report.deck_title = deck_data["title"]
@@ -205,7 +206,7 @@ def deck_import(
                 setattr(deck, name, value)
             deck.save(known=rendered)
         found = (
-            Card.objects.select_for_update(of=("self",))
+            Card.objects.select_for_update(no_key=True, of=("self",))
             .select_related("deck")
             .filter(uid__in=[c["uid"] for c in data["cards"]])
             .prefetch_related(*_lists_prefetch())
@@ -304,7 +305,7 @@ def cards_archive(*, cards: QuerySet[Card], archived: bool, author: AbstractBase
     with transaction.atomic():
         # The admin's queryset carries list annotations; lock plain rows instead.
         chosen = Card.objects.filter(pk__in=cards.values("pk"), archived=not archived).order_by("pk")
-        for card in chosen.select_for_update():
+        for card in chosen.select_for_update(no_key=True):
             card.archived = archived
             card.save(update_fields=["archived", "updated_at"])
             card_version_record(card=card, author=author, note="Archived" if archived else "Restored")

@@ -52,7 +52,9 @@ def version_is_current(current: CardVersion | None, data: dict) -> bool:
 def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, note: str = "") -> CardVersion:
     """Records the card's content as a new version, unless it equals the current one."""
     with transaction.atomic():
-        Card.objects.select_for_update().filter(pk=card.pk).values("pk").get()
+        # NO KEY UPDATE: versions are numbered one at a time, while inserts that merely reference the card
+        # (answers, a student's first quiz item) pass; FOR UPDATE would hold up their foreign-key checks.
+        Card.objects.select_for_update(no_key=True).filter(pk=card.pk).values("pk").get()
         data = card_snapshot(card)
         current = CardVersion.objects.filter(card=card).order_by("-number").first()
         if version_is_current(current, data):
@@ -168,7 +170,7 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
         report.decks_updated.append(deck.slug)
 
     # Locked: an admin edit still being saved is waited for and then seen (a conflict, kept), not overwritten.
-    existing = list(deck.cards.order_by("position").select_for_update(of=("self",)))
+    existing = list(deck.cards.order_by("position").select_for_update(no_key=True, of=("self",)))
     pairs = _match(existing, parsed.cards)
     matched = {card.pk for card in pairs.values()}
     last_position = max([len(parsed.cards), *(card.position for card in existing)], default=0)

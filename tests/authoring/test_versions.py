@@ -115,3 +115,23 @@ def test_the_card_page_shows_a_readable_diff_between_versions(client, instructor
     # The first version lists its content, escaped: a question's "<fastest>" is text, not a tag.
     assert "<dt>Question</dt><dd><ins>Which unit is &lt;fastest&gt;?</ins></dd>" in first
     assert "Revert to version 1" in first and "Revert to version 2" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recording_a_version_does_not_hold_up_students_answering_that_card(instructor, student):
+    from apps.content.services import card_version_record
+    from apps.quiz.services import Submission
+    from tests.locks import waited_for
+
+    card = make_card(short_answer="Job", answer="Job")
+    session = services.session_start(user=student, deck=card.deck, size=1, mode="recall", order="random")
+
+    def edit():  # an instructor's save, still open, while the student answers
+        card.explanation = "Edited"
+        card_version_record(card=card, author=instructor)
+
+    def answer():
+        services.answer_submit(user=student, session_id=session.pk, position=1, submission=Submission(response="Job"))
+
+    assert not waited_for(edit, answer)
+    assert Answer.objects.filter(user=student, card=card, final_verdict="correct").exists()
