@@ -22,6 +22,7 @@ def test_five_failures_lock_the_user_name_until_reset(client, student, settings)
     locked = _sign_in(client, "alice", "wrong")
     assert locked.status_code == 429
     assert "Too many sign-in attempts" in locked.content.decode()
+    assert "paused for 15 minutes." in locked.content.decode()
     # Even the right password is refused while locked, from another address too.
     assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.7").status_code == 429
     call_command("axes_reset_username", "alice")
