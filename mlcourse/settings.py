@@ -206,7 +206,9 @@ PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# Off: axes would clear the address's failures too, guesses at other names included, so signing into one's own
+# account would buy four more guesses at someone else's. apps.accounts clears the signed-in name's failures only.
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # The proxies in front of the app that append to X-Forwarded-For (the TLS proxy: 1). Lockouts and

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from axes.helpers import get_client_username, get_credentials
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser, Group
+from django.contrib.auth.models import AbstractBaseUser, AbstractUser, Group
 from django.db import transaction
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
@@ -51,3 +53,22 @@ def password_reset_refused(*, request: HttpRequest) -> bool:
     return is_ratelimited(
         request, group="password-reset-email", key=_reset_email, rate=rate, method="POST", increment=True
     )
+
+
+def sign_in_failures_forget(*, request: HttpRequest | None, user: AbstractBaseUser) -> int:
+    """Forgets the sign-in failures recorded against this user's name, and only those; returns how many rows went.
+
+    django-axes' own AXES_RESET_ON_SUCCESS deletes per lockout parameter, so a success also wiped every failure
+    from the client's address, guesses at other people's names included: with open sign-up, an attacker could
+    guess four of alice's passwords, sign into an account of their own and start again, without end. Each
+    AccessAttempt row holds one name and one address, and the address's count is the sum over its rows, so
+    deleting this name's rows lowers the address's count by this user's own mistakes and nothing else: a class
+    behind one NAT address gets back what a student mistyped before signing in, and still counts every guess
+    at anyone else.
+    """
+    # The name exactly as axes recorded the failures: its own lookup, so an AXES_USERNAME_CALLABLE would apply.
+    username = get_client_username(request, get_credentials(user.get_username()))
+    if not username:
+        # axes' reset() with neither a name nor an address deletes every attempt of everyone.
+        return 0
+    return axes_reset(username=username)

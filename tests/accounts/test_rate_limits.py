@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from axes.models import AccessAttempt
 from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, make_instructor, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +38,67 @@ def test_failures_from_one_address_lock_that_address_across_user_names(client, s
     call_command("axes_reset_ip", "192.0.2.9")
     client.logout()
     assert _sign_in(client, "alice", PASSWORD, ip="192.0.2.9").status_code == 302
+
+
+def test_signing_into_ones_own_account_does_not_clear_guesses_at_someone_else(client, student, settings):
+    """Regression: a success used to wipe the address's failures, so an attacker with an account guessed for ever."""
+    make_user("mallory")
+    attacker = "198.51.100.9"
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "guess", ip=attacker).status_code == 200
+    assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 302
+    client.logout()
+    refused = _sign_in(client, "alice", "one-guess-too-many", ip=attacker)
+    assert refused.status_code == 429 and "Too many sign-in attempts" in refused.content.decode()
+    # Alice's name is locked wherever the next try comes from, and the attacker's address is locked for its own name.
+    assert _sign_in(client, "alice", PASSWORD, ip="203.0.113.50").status_code == 429
+    assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 429
+
+
+def test_signing_in_elsewhere_does_not_clear_guesses_made_in_the_admin(client, student, settings):
+    """The admin's sign-in goes through the same lockout: guesses there are not forgiven by a site sign-in either."""
+    make_instructor("carol")
+    make_user("mallory")
+    attacker = "198.51.100.10"
+    admin_login = reverse("admin:login")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(admin_login, {"username": "carol", "password": "guess"}, REMOTE_ADDR=attacker)
+        assert response.status_code == 200
+    assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 302
+    client.logout()
+    refused = client.post(admin_login, {"username": "carol", "password": "guess"}, REMOTE_ADDR=attacker)
+    assert refused.status_code == 429
+    elsewhere = client.post(admin_login, {"username": "carol", "password": PASSWORD}, REMOTE_ADDR="203.0.113.51")
+    assert elsewhere.status_code == 429
+
+
+def test_a_successful_sign_in_clears_that_users_own_failures_and_no_one_elses(client, student, other_student, settings):
+    """A class behind one NAT address: alice's typos are forgiven when she gets in, bob's still count."""
+    classroom = "192.0.2.44"
+    for _ in range(2):
+        assert _sign_in(client, "bob", "typo", ip=classroom).status_code == 200
+        assert _sign_in(client, "alice", "typo", ip=classroom).status_code == 200
+    assert _sign_in(client, "alice", "typo-on-her-phone", ip="203.0.113.60").status_code == 200
+    assert _sign_in(client, "alice", PASSWORD, ip=classroom).status_code == 302
+    client.logout()
+    assert list(AccessAttempt.objects.values_list("username", "ip_address", "failures_since_start")) == [
+        ("bob", classroom, 2)
+    ]
+    # The address's count went down by alice's two only: bob's two and three more make a lockout.
+    for _ in range(settings.AXES_FAILURE_LIMIT - 3):
+        assert _sign_in(client, "dave", "typo", ip=classroom).status_code == 200
+    assert _sign_in(client, "dave", "typo", ip=classroom).status_code == 429
+
+
+def test_a_successful_sign_in_clears_that_users_failures_before_the_limit(client, student, settings):
+    """Four typos and then the right password: the next day's typo starts from one, not five."""
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        _sign_in(client, "alice", "typo")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+    assert not AccessAttempt.objects.exists()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "typo").status_code == 200
 
 
 def test_lockout_ends_after_the_cool_off(client, student, settings, monkeypatch):
