@@ -186,7 +186,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Sessions and the cache (which holds the password-reset rate limits) live in PostgreSQL
+# Sessions and the cache (which holds the sign-up and password-reset rate limits) live in PostgreSQL
 # unless REDIS_URL names a Redis server to share between app servers.
 REDIS_URL = env_str("REDIS_URL")
 CACHES = {
@@ -201,6 +201,11 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else 
 # database cache's increments are not atomic (E003): a burst may slip one or two requests past.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] + ([] if REDIS_URL else ["django_ratelimit.E003"])
 PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
+# Sign-up POSTs per client address. The form tells whether an email has an account, so it must not answer
+# thousands of probes an hour; but a class of 30 signs up from one school address, each student perhaps
+# needing a second or third try (a name taken, a password too common): 100 an hour lets that class through
+# and holds one address to 2,400 probes a day.
+SIGNUP_RATE = env_rate("SIGNUP_RATE", "100/h")
 
 # Sign-in: five failures lock out that user name, and separately that address, for 15 minutes.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)

@@ -55,6 +55,17 @@ def password_reset_refused(*, request: HttpRequest) -> bool:
     )
 
 
+def signup_refused(*, request: HttpRequest) -> bool:
+    """Counts a sign-up POST against its client address; True once the address is over SIGNUP_RATE.
+
+    The form says when an email already has an account, which people need to hear, so without a limit anyone
+    could test a list of addresses against it. Every POST counts, valid or not: a probe is an invalid one.
+    """
+    return is_ratelimited(
+        request, group="signup-ip", key="ip", rate=settings.SIGNUP_RATE, method="POST", increment=True
+    )
+
+
 def sign_in_failures_forget(*, request: HttpRequest | None, user: AbstractBaseUser) -> int:
     """Forgets the sign-in failures recorded against this user's name, and only those; returns how many rows went.
 

@@ -8,7 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from .forms import SignupForm
-from .services import password_reset_refused
+from .services import password_reset_refused, signup_refused
 
 
 def safe_next(request: HttpRequest, default: str = "/") -> str:
@@ -26,6 +26,8 @@ def safe_next(request: HttpRequest, default: str = "/") -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(safe_next(request))
+    if signup_refused(request=request):
+        return render(request, "registration/rate_limited.html", {"limited": "signup"}, status=429)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -1,9 +1,10 @@
-"""Sign-in lockout per user name and per address (django-axes), and rate-limited password resets."""
+"""Sign-in lockout per user name and per address (django-axes), and rate-limited sign-ups and password resets."""
 
 from __future__ import annotations
 
 import pytest
 from axes.models import AccessAttempt
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
@@ -153,3 +154,44 @@ def test_requests_refused_for_their_email_still_count_against_the_address(client
         assert client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR=prober).status_code == 429
     assert client.post(url, {"email": "bob@example.com"}, REMOTE_ADDR=prober).status_code == 429
     assert len(mail.outbox) == 3
+
+
+NEW_PASSWORD = "a-much-better-passphrase-42"
+
+
+def _sign_up(client, username: str, email: str, ip: str, password: str = NEW_PASSWORD):
+    return client.post(
+        reverse("signup"),
+        {"username": username, "email": email, "password1": password, "password2": password},
+        REMOTE_ADDR=ip,
+    )
+
+
+def test_sign_up_is_rate_limited_per_address_and_creates_nothing_over_the_limit(client, student, settings):
+    """The form tells whether an email has an account, so one address may only ask so often."""
+    settings.SIGNUP_RATE = "3/h"
+    prober = "198.51.100.88"
+    probe = _sign_up(client, "probe", "alice@example.com", prober)
+    assert probe.status_code == 422 and "already exists" in probe.content.decode()
+    for n in range(2):
+        assert _sign_up(client, "probe", f"guess{n}@example.com", prober, password="x").status_code == 422
+    limited = _sign_up(client, "dana", "dana@example.com", prober)
+    assert limited.status_code == 429
+    page = limited.content.decode()
+    assert "Too many sign-ups" in page and "already exists" not in page
+    assert not get_user_model().objects.filter(username="dana").exists()
+    # Looking at the form costs nothing, and another address signs up as usual.
+    assert client.get(reverse("signup"), REMOTE_ADDR=prober).status_code == 200
+    assert _sign_up(client, "dana", "dana@example.com", "203.0.113.70").status_code == 302
+    assert get_user_model().objects.filter(username="dana").exists()
+
+
+def test_the_default_sign_up_limit_lets_a_class_behind_one_address_through(client, settings):
+    """Thirty students on one school address, each getting the password wrong once before signing up."""
+    assert settings.SIGNUP_RATE == "100/h"
+    school = "192.0.2.80"
+    for n in range(30):
+        assert _sign_up(client, f"student{n}", f"s{n}@school.example", school, password="123").status_code == 422
+        assert _sign_up(client, f"student{n}", f"s{n}@school.example", school).status_code == 302
+        client.logout()
+    assert get_user_model().objects.filter(username__startswith="student").count() == 30
