@@ -47,6 +47,22 @@ def _forget_request_id(**kwargs) -> None:
 request_finished.connect(_forget_request_id, dispatch_uid="mlcourse.forget_request_id")
 
 
+def _kept_fields(request: HttpRequest) -> tuple[list[tuple[str, str]], bool]:
+    """The POSTed fields the retry form carries back, and whether a password was left out.
+
+    A password is never written into a page, where it would sit in the browser's cache and history: a
+    resubmitted sign-in, sign-up or password change shows its form again and asks for it. The CSRF token
+    goes back as it came, valid for the same cookie, so the retry is accepted.
+    """
+    fields, dropped_password = [], False
+    for key, values in request.POST.lists():
+        if "password" in key.casefold():
+            dropped_password = True
+            continue
+        fields.extend((key, value) for value in values if len(value) <= 5000)
+    return fields, dropped_password
+
+
 class DatabaseUnavailableMiddleware:
     """Turns a lost database connection into "try again" (503) instead of a 500.
 
@@ -64,13 +80,16 @@ class DatabaseUnavailableMiddleware:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         logger.warning("database unavailable: %s", exception)
-        fields = []
-        if request.method == "POST":
-            fields = [(key, value) for key, values in request.POST.lists() for value in values if len(value) <= 5000]
+        fields, dropped_password = _kept_fields(request) if request.method == "POST" else ([], False)
         response = TemplateResponse(
             request,
             "503.html",
-            {"fields": fields, "action": request.get_full_path(), "method": request.method},
+            {
+                "fields": fields,
+                "dropped_password": dropped_password,
+                "action": request.get_full_path(),
+                "method": request.method,
+            },
             status=503,
         )
         response["Retry-After"] = "5"

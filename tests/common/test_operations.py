@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from contextlib import contextmanager
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from apps.common.middleware import RequestIdFilter
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
+from tests.conftest import PASSWORD
 from tests.factories import make_card, make_deck
 
 
@@ -84,3 +88,58 @@ def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, 
     # The database is back: the kept form goes through as it is.
     assert client.post(url, data).status_code == 303
     assert Answer.objects.get().response == "My carefully typed answer"
+
+
+@contextmanager
+def _database_down():
+    """Points the connection at a closed port, as the outage test above does, and back afterwards."""
+    original = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict.update(HOST="127.0.0.1", PORT="1", OPTIONS={"connect_timeout": 2})
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(original)
+
+
+def _hidden_fields(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', html))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_try_again_page_never_writes_a_password_into_the_page(student):
+    """A sign-in sent during an outage comes back without its password; resent, it asks for the password again."""
+    client = Client(enforce_csrf_checks=True)
+    login = client.get(reverse("login"))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login.content.decode()).group(1)
+    with _database_down():
+        page = client.post(reverse("login"), {"csrfmiddlewaretoken": token, "username": "alice", "password": PASSWORD})
+    html = page.content.decode()
+    assert page.status_code == 503
+    assert PASSWORD not in html and 'name="password"' not in html
+    assert "your password is not kept" in html
+    kept = _hidden_fields(html)
+    assert kept == {"csrfmiddlewaretoken": token, "username": "alice"}
+
+    # The database is back: the kept form passes the CSRF check and shows the sign-in form again.
+    again = client.post(reverse("login"), kept)
+    assert again.status_code == 200 and "This field is required" in again.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_try_again_page_leaves_out_every_password_field_and_keeps_the_rest(client):
+    data = {
+        "username": "dana",
+        "email": "dana@example.com",
+        "password1": "first-secret-phrase",
+        "password2": "second-secret-phrase",
+        "new_PASSWORD": "third-secret-phrase",
+    }
+    with _database_down():
+        page = client.post(reverse("signup"), data)
+    html = page.content.decode()
+    assert page.status_code == 503 and "secret-phrase" not in html
+    assert _hidden_fields(html) == {"username": "dana", "email": "dana@example.com"}
