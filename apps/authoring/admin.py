@@ -15,7 +15,7 @@ from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
 from . import views
-from .forms import AliasFormSet, CardAdminForm, DeckAdminForm, DistractorForm
+from .forms import PREVIEW_NOTICE, AliasFormSet, CardAdminForm, DeckAdminForm, DistractorForm
 from .services import cards_archive, deck_export
 from .transfer import to_csv, to_json
 
@@ -145,6 +145,13 @@ class CardAdmin(admin.ModelAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         context.update(views.change_form_context(request, card=obj))
+        form = context["adminform"].form
+        preview = [error for error in form.non_field_errors().as_data() if error.code == "preview"]
+        if preview and len(context["errors"]) == 1:
+            # The preview button keeps the admin on the form by failing validation; with nothing else wrong,
+            # the page must not read as an error ("Error:" title, "Please correct the error below.").
+            context["errors"] = []
+            messages.info(request, PREVIEW_NOTICE)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
 

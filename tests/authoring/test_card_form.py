@@ -107,9 +107,20 @@ def test_the_preview_button_without_javascript_stores_no_styles_either(client, i
     response = client.post(
         reverse("admin:content_card_change", args=[card.pk]), {**_form_data(card, answer=NEW_MATH), "_preview": "1"}
     )
-    assert "Preview only: nothing was saved" in response.content.decode()
+    html = response.content.decode()
+    assert "Preview only: nothing was saved" in html
+    # Nothing is wrong with the card: the page reads as a preview, not as a failed save.
+    assert "Please correct the error" not in html and "<title>Error:" not in html
     assert StyleRule.objects.count() == before
-    _assert_styled(client, response.content.decode())
+    _assert_styled(client, html)
+
+
+def test_the_preview_button_still_reports_real_errors(client, instructor):
+    card = make_card(answer="Old")
+    client.force_login(instructor)
+    data = {**_form_data(card, answer="Broken $\\frac{1}{$"), "_preview": "1"}
+    html = client.post(reverse("admin:content_card_change", args=[card.pk]), data).content.decode()
+    assert "Please correct the error" in html and "KaTeX cannot typeset" in html
 
 
 @pytest.mark.parametrize(
