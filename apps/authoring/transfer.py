@@ -247,7 +247,11 @@ def parse_csv(text: str) -> dict:
         raise TransferError("row 1", f"not valid CSV: {exc}") from None
     missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
-        raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}")
+        hint = ""
+        if len(header) == 1 and (separator := next((c for c in ";\t|" if c in header[0]), None)):
+            # Spreadsheets in many locales save "CSV" with semicolons; the whole header is then one column.
+            hint = f" (the columns seem to be separated by {separator!r}; save the file with commas)"
+        raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}{hint}")
     try:
         # Read whole first, so a file with too many cards is refused before any of them is checked.
         rows = [(reader.line_num, row) for row in reader]

@@ -159,6 +159,10 @@ def test_malformed_json_names_the_field_and_writes_nothing(deck, tmp_path, mutat
             lambda lines: [lines[0].replace("key_terms", "terms"), *lines[1:]],
             "row 1: the header lacks the columns key_terms",
         ),
+        (
+            lambda lines: [lines[0].replace(",", ";"), *lines[1:]],
+            "(the columns seem to be separated by ';'; save the file with commas)",
+        ),
         (lambda lines: [lines[0], lines[1], lines[1], lines[2]], "row 3, field record: a second deck row"),
         (lambda lines: [lines[0], *lines[2:]], "the file has no deck row"),
         (lambda lines: [lines[0], lines[1], lines[2].replace('""fraction""', "fraction")], "row 3, field aliases"),
