@@ -221,6 +221,8 @@ def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -
     return item
 
 
+# score_sum only grows here: a score in [0, 1] added to a total in [0, n] rounds to a total in
+# [0, n + 1] (rounding is monotonic and n + 1 is exact), so it stays within session_score_in_range.
 _COUNT_ANSWER = """
 UPDATE quiz_quizsession SET
     answered_count = answered_count + 1,
@@ -319,6 +321,15 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     return state
 
 
+# Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
+# below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
+_RESCORE_SESSION = """
+UPDATE quiz_quizsession
+SET score_sum = (SELECT coalesce(sum(final_score), 0) FROM quiz_answer WHERE session_id = %(session)s)
+WHERE id = %(session)s
+"""
+
+
 def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, verdict: str) -> Answer:
     """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict."""
     if verdict not in {"", Verdict.CORRECT, Verdict.INCORRECT}:
@@ -342,9 +353,8 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
             answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
         answer.rating = scheduling.rating_for(answer.final_verdict)
         answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
-        QuizSession.objects.filter(pk=answer.session_id).update(
-            score_sum=F("score_sum") + answer.final_score - score_before
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(_RESCORE_SESSION, {"session": answer.session_id})
         stats_record_override(
             answer=answer, score_before=score_before, verdict_before=verdict_before, overridden_before=overridden_before
         )

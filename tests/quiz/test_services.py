@@ -11,6 +11,8 @@ from django.utils import timezone
 
 from apps.content.models import Card, Deck, Distractor
 from apps.quiz import services
+from apps.quiz.grading import Grade
+from apps.quiz.grading import Verdict as GradeVerdict
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
@@ -344,3 +346,17 @@ def test_state_rebuild_replays_answers_across_sessions(student):
     incremental = CardState.objects.get(user=student, card=card)
     rebuilt = services.card_state_rebuild(user=student, card=Card.objects.get(pk=card.pk))
     assert (rebuilt.reps, rebuilt.stability, rebuilt.due) == (incremental.reps, incremental.stability, incremental.due)
+
+
+def test_many_partial_scores_keep_the_quiz_total_in_range(student, monkeypatch):
+    """Adding scores in [0, 1] can round, but never past the number answered (rounding is monotonic)."""
+    scores = [0.1, 0.7, 0.471, 1 / 3, 1 - 2**-53] * 10
+    monkeypatch.setattr(services, "grade", lambda card, response: Grade(GradeVerdict.PARTIAL, float(response), ""))
+    session = _start(student, _deck(len(scores)), mode="recall", size=len(scores))
+    for position, score in enumerate(scores, start=1):
+        services.answer_submit(
+            user=student, session_id=session.pk, position=position, submission=Submission(response=repr(score))
+        )
+        session.refresh_from_db()
+        assert 0 <= session.score_sum <= session.answered_count == position
+    assert session.score_sum == pytest.approx(sum(scores))

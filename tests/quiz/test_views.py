@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from apps.quiz import services
 from apps.quiz.forms import question_token
+from apps.quiz.grading import Grade
+from apps.quiz.grading import Verdict as GradeVerdict
 from apps.quiz.models import Answer, QuizSession
 from tests.factories import make_card, make_deck
 
@@ -237,6 +239,29 @@ def test_override_through_the_page(student_client, student, htmx):
     assert "You marked this as correct; the grader said incorrect" in html
     assert "Undo my correction" in html
     assert Answer.objects.get().final_score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("scores", "verdict", "total"),
+    [
+        ([0.7, 0.471], "incorrect", 0.0),  # moved by differences, the total ended a hair below 0
+        ([0.1] * 10, "correct", 10.0),  # ... or a hair above the number answered
+    ],
+)
+def test_overrides_on_partial_answers_bring_the_quiz_total_exactly_to_its_bounds(
+    student_client, student, monkeypatch, htmx, scores, verdict, total
+):
+    # The grader gives each answer the score it is sent, so the test does not hang on the grader's tuning.
+    monkeypatch.setattr(services, "grade", lambda card, response: Grade(GradeVerdict.PARTIAL, float(response), ""))
+    session = _session(student, size=len(scores), deck=_deck(len(scores)))
+    for position, score in enumerate(scores, start=1):
+        assert _post_answer(student_client, session, position, response=repr(score)).status_code == 303
+    assert sorted(Answer.objects.values_list("final_score", flat=True)) == sorted(scores)
+    for position in range(1, len(scores) + 1):
+        url = reverse("quiz:override", args=[session.pk, position])
+        assert student_client.post(url, {"verdict": verdict}, **htmx).status_code == 200
+    session.refresh_from_db()
+    assert (session.answered_count, session.score_sum) == (len(scores), total)
 
 
 def test_summary_lists_each_question_with_its_verdict_and_card_link(student_client, student):
