@@ -1,9 +1,11 @@
-"""Runs an action while another connection holds a lock, to show the action waits for it."""
+"""Runs actions while another connection holds a lock: to show an action waits for it, or to hold a race open."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.db import connection, transaction
 
@@ -46,3 +48,69 @@ def waited_for(hold: Callable[[], object], action: Callable[[], object]) -> bool
     if errors:
         raise errors[0]
     return waited
+
+
+def lock_waiters() -> int:
+    """How many connections to the test database wait for a lock (row, table or advisory) right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        return cursor.fetchone()[0]
+
+
+def wait_until(condition: Callable[[], bool], *, what: str, timeout: float = 10) -> None:
+    """Polls `condition` until it holds: a state the test can observe, not a guess at how long things take."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+class Background:
+    """Runs `action` in a thread with its own database connection; join() returns its result or re-raises."""
+
+    def __init__(self, action: Callable[[], object], *, name: str | None = None):
+        self._action, self._result, self._error = action, None, None
+        self._thread = threading.Thread(target=self._run, name=name)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._result = self._action()
+        except Exception as exc:  # re-raised in the test's thread by join()
+            self._error = exc
+        finally:
+            connection.close()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self, timeout: float = 20) -> object:
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), "the background action did not finish"
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+
+@contextmanager
+def holding(hold: Callable[[], object]) -> Iterator[None]:
+    """Runs `hold` in another connection's transaction and keeps it open, its locks held, until the block ends."""
+    held, release = threading.Event(), threading.Event()
+
+    def other_writer():
+        with transaction.atomic():
+            hold()
+            held.set()
+            release.wait(30)
+
+    writer = Background(other_writer)
+    try:
+        assert held.wait(10), "the other connection did not take its lock"
+        yield
+    finally:
+        release.set()
+        writer.join()

@@ -336,8 +336,10 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         raise InvalidSubmissionError("An override is either “I was right” or “I was wrong”.")
     with transaction.atomic():
         student_lock(user.pk)
+        # Only the answer's row: locking the joined card too would wait for an instructor moving it, who
+        # holds the card and waits for this student's lock (a deadlock).
         answer = (
-            Answer.objects.select_for_update()
+            Answer.objects.select_for_update(of=("self",))
             .select_related("card")
             .get(session_id=session_id, session__user=user, item__position=position)
         )

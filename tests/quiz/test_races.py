@@ -1,0 +1,90 @@
+"""Answers, overrides and an instructor's card move racing each other, on real connections.
+
+Each race is held open by a lock another connection takes (not by sleeps), and each step waits
+for a state it can see: a thread blocked on a lock, or finished.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+
+from apps.content.models import Card
+from apps.quiz import services
+from apps.quiz.aggregates import stats_rebuild
+from apps.quiz.models import Answer, CardState, StudentCardStat, StudentDeckStat
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+from tests.locks import Background, holding, lock_waiters, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STATE_FIELDS = ("deck_id", "state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
+
+
+def _answer(user, quiz, response="CronJob"):
+    return services.answer_submit(
+        user=user, session_id=quiz.pk, position=1, submission=services.Submission(response=response)
+    )
+
+
+def _totals():
+    cards = sorted(
+        (s.user_id, s.card_id, s.deck_id, s.attempts, round(s.score_sum, 9)) for s in StudentCardStat.objects.all()
+    )
+    decks = sorted(
+        (s.user_id, s.deck_id, s.cards_attempted, s.attempts, round(s.score_sum, 9), round(s.mean_sum, 9))
+        for s in StudentDeckStat.objects.all()
+    )
+    return cards, decks
+
+
+def _card_form(card: Card, *, deck: int) -> dict:
+    return {
+        "deck": deck, "position": card.position, "kind": card.kind, "question": card.question,
+        "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+    }  # fmt: skip
+
+
+def _lock_table(name: str, mode: str):
+    def hold():
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {name} IN {mode} MODE")
+
+    return hold
+
+
+def test_an_override_and_a_card_move_do_not_deadlock():
+    old, new = make_deck(title="Old"), make_deck(title="New")
+    card = make_card(deck=old, question="Which resource runs a task on a schedule?", answer="CronJob")
+    student = make_user("sam")
+    quiz = services.session_start(user=student, deck=old, size=1, mode="recall", order="new")
+    _answer(student, quiz)
+
+    def move():  # what CardAdmin.save_model does in the admin's transaction
+        with transaction.atomic():
+            moved = Card.objects.get(pk=card.pk)
+            moved.deck = new
+            moved.save()
+            services.card_moved(card=moved)
+
+    # Holding the answers table stops the move after its card UPDATE, as card_moved reads the answers,
+    # and the override after its student lock, as it reads the answer: each then needs what the other holds
+    # unless the override locks only the answer's row.
+    with holding(_lock_table("quiz_answer", "ACCESS EXCLUSIVE")):
+        mover = Background(move)
+        wait_until(lambda: lock_waiters() == 1, what="the move to wait for the answers table")
+        override = Background(
+            lambda: services.answer_override(user=student, session_id=quiz.pk, position=1, verdict="incorrect")
+        )
+        wait_until(lambda: lock_waiters() == 2, what="the override to wait for the answers table")
+    mover.join()
+    override.join()
+
+    assert Answer.objects.get().final_verdict == "incorrect"
+    assert CardState.objects.get().deck_id == new.pk
+    incremental = _totals()
+    stats_rebuild()
+    assert _totals() == incremental
