@@ -185,16 +185,16 @@ def response_key(response: str) -> str:
     return " ".join(fold(response).casefold().split()).strip(" .,;:!?\"'")[:200]
 
 
-def _card_state(*, user: AbstractBaseUser, card: Card, at: datetime) -> CardState:
-    """The student's memory state of `card`, or a new one; the caller holds the student's lock."""
+def _card_state(*, user: AbstractBaseUser, card: Card, deck_id: int, at: datetime) -> CardState:
+    """The student's memory state of `card`, or a new one in `deck_id`; the caller holds the student's lock."""
     return CardState.objects.filter(user=user, card=card).first() or CardState(
-        user=user, card=card, deck_id=card.deck_id, due=at
+        user=user, card=card, deck_id=deck_id, due=at
     )
 
 
-def _state_review(*, user: AbstractBaseUser, card: Card, rating: int, at: datetime) -> CardState:
+def _state_review(*, user: AbstractBaseUser, card: Card, deck_id: int, rating: int, at: datetime) -> CardState:
     """Applies one review; the caller holds the student's lock, so read-then-write cannot race."""
-    state = _card_state(user=user, card=card, at=at)
+    state = _card_state(user=user, card=card, deck_id=deck_id, at=at)
     scheduling.review(state, rating=rating, at=at)
     state.save()
     return state
@@ -231,6 +231,19 @@ UPDATE quiz_quizsession SET
 WHERE id = %(session)s AND finished_at IS NULL
 RETURNING answered_count, score_sum, finished_at
 """
+
+
+def _card_deck(*, card_id: int) -> int:
+    """The card's deck as committed, read FOR SHARE: call before the student's lock.
+
+    An instructor moving the card holds its row from the UPDATE until commit (card_moved runs in
+    between), so an answer waits here and counts under the new deck; and a move waits for an answer
+    that got here first, so card_moved lists that answer's student. Card, then student: the order the
+    move takes them in.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT deck_id FROM content_card WHERE id = %s FOR SHARE", [card_id])
+        return cursor.fetchone()[0]
 
 
 def answer_submit(
@@ -278,6 +291,8 @@ def answer_record(
     )
     with transaction.atomic():
         answer.card_version = item.card.current_version or card_version_record(card=item.card)
+        # Not item.card.deck_id: the card may have moved since the item was read.
+        deck_id = _card_deck(card_id=item.card_id)
         student_lock(user.pk)
         if not insert_unless_exists(answer, conflict=("session", "card")):
             # A twin submit won: answer as it did, with the quiz's counters as they are now.
@@ -292,8 +307,8 @@ def answer_record(
             raise SessionFinishedError("This quiz is finished.")
         session = item.session
         session.answered_count, session.score_sum, session.finished_at = counted
-        stats_record_answer(answer=answer, deck_id=item.card.deck_id)
-        _state_review(user=user, card=item.card, rating=rating, at=now)
+        stats_record_answer(answer=answer, deck_id=deck_id)
+        _state_review(user=user, card=item.card, deck_id=deck_id, rating=rating, at=now)
     item.answer = answer
     return answer, True
 
@@ -315,7 +330,7 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     """
     answers = Answer.objects.filter(user=user, card=card).order_by("answered_at", "pk")
     reviews = list(answers.values_list("rating", "answered_at"))
-    state = _card_state(user=user, card=card, at=timezone.now())
+    state = _card_state(user=user, card=card, deck_id=card.deck_id, at=timezone.now())
     scheduling.replay(state, reviews)
     state.save()
     return state
@@ -365,7 +380,12 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
 
 
 def card_moved(*, card: Card) -> None:
-    """After a card moved to another deck: its memory states and the per-deck running totals follow it."""
+    """After a card moved to another deck: its memory states and the per-deck running totals follow it.
+
+    Call in the transaction that updated the card, after the UPDATE: an answer to the card takes its
+    row FOR SHARE before anything else (_card_deck), so every answer counted under the old deck has
+    committed and is listed here, and none can start until the move commits.
+    """
     students = list(Answer.objects.filter(card=card).values_list("user_id", flat=True).distinct())
     if not students:
         return

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
+from django.test import Client
+from django.urls import reverse
 
 from apps.content.models import Card
 from apps.quiz import services
@@ -54,6 +56,40 @@ def _lock_table(name: str, mode: str):
             cursor.execute(f"LOCK TABLE {name} IN {mode} MODE")
 
     return hold
+
+
+@pytest.mark.parametrize("answered_before", [False, True], ids=["first-answer", "second-answer"])
+def test_an_answer_in_flight_while_an_instructor_moves_its_card_counts_in_the_new_deck(superuser, answered_before):
+    old, new = make_deck(title="Old"), make_deck(title="New")
+    card = make_card(deck=old, question="Which resource runs a task on a schedule?", answer="CronJob")
+    student = make_user("sam")
+    if answered_before:
+        _answer(student, services.session_start(user=student, deck=old, size=1, mode="recall", order="new"))
+    quiz = services.session_start(user=student, deck=old, size=1, mode="recall", order="new")
+    # The request in flight read its question (the card, in the old deck) before the move.
+    item = services.item_for_answer(user=student, session_id=quiz.pk, position=1)
+    admin = Client()
+    admin.force_login(superuser)
+    url = reverse("admin:content_card_change", args=[card.pk])
+
+    # The admin log is written last in the change view's transaction: holding its table keeps the move
+    # uncommitted, the card row updated and card_moved done, while the answer runs.
+    with holding(_lock_table("django_admin_log", "SHARE")):
+        move = Background(lambda: admin.post(url, _card_form(card, deck=new.pk)).status_code)
+        wait_until(lambda: lock_waiters() == 1, what="the move to wait for the admin log")
+        answer = Background(
+            lambda: services.answer_record(user=student, item=item, submission=services.Submission(response="CronJob"))
+        )
+        wait_until(lambda: not answer.running or lock_waiters() == 2, what="the answer to finish or wait")
+    assert move.join() == 302
+    _stored, created = answer.join()
+
+    assert created and Card.objects.get(pk=card.pk).deck_id == new.pk
+    assert CardState.objects.get(user=student, card=card).deck_id == new.pk
+    incremental = _totals()
+    assert {deck for _user, deck, *_rest in incremental[1]} == {new.pk}
+    stats_rebuild()
+    assert _totals() == incremental
 
 
 def test_an_override_and_a_card_move_do_not_deadlock():

@@ -306,7 +306,7 @@ def test_question_and_submit_use_a_constant_number_of_queries(
     with django_assert_num_queries(4):
         student_client.get(session.get_absolute_url())
     item = session.items.get(position=1)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         student_client.post(
             reverse("quiz:item", args=[session.pk, 1]), {"token": question_token(item), "response": "x"}, **htmx
         )
@@ -314,7 +314,7 @@ def test_question_and_submit_use_a_constant_number_of_queries(
         next_question = student_client.get(session.get_absolute_url(), **htmx)
     assert 'data-state="question"' in next_question.content.decode()
     item = session.items.get(position=2)
-    with django_assert_num_queries(12):  # without JavaScript: the POST that redirects to the feedback
+    with django_assert_num_queries(13):  # without JavaScript: the POST that redirects to the feedback
         response = student_client.post(
             reverse("quiz:item", args=[session.pk, 2]), {"token": question_token(item), "response": "x"}
         )
