@@ -192,14 +192,6 @@ def _card_state(*, user: AbstractBaseUser, card: Card, deck_id: int, at: datetim
     )
 
 
-def _state_review(*, user: AbstractBaseUser, card: Card, deck_id: int, rating: int, at: datetime) -> CardState:
-    """Applies one review; the caller holds the student's lock, so read-then-write cannot race."""
-    state = _card_state(user=user, card=card, deck_id=deck_id, at=at)
-    scheduling.review(state, rating=rating, at=at)
-    state.save()
-    return state
-
-
 def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -> SessionItem:
     """The question with its quiz, card, current version, any answer, and what grading needs: one query.
 
@@ -260,14 +252,14 @@ def answer_record(
     """Grades and stores the answer to `item` (from item_for_answer); returns (answer, created).
 
     Idempotent: a repeated submit (double click, resend, second tab) returns the stored answer
-    unchanged. A unique (quiz, card) row decides which of two racing submits wins.
+    unchanged. A unique (quiz, card) row decides which of two racing submits wins. `now` (by default
+    the time the student's lock is taken) is moved up to the card's last review if it is earlier.
     """
     if hasattr(item, "answer"):
         return item.answer, False
     if item.session.finished_at is not None:
         raise SessionFinishedError("This quiz is finished.")
     verdict, score, feedback, response = _grade(item, submission)
-    now = now or timezone.now()
     rating = scheduling.rating_for(verdict)
     answer = Answer(
         session=item.session,
@@ -287,13 +279,20 @@ def answer_record(
         final_score=score,
         rating=rating,
         time_taken_ms=submission.time_taken_ms,
-        answered_at=now,
     )
     with transaction.atomic():
         answer.card_version = item.card.current_version or card_version_record(card=item.card)
         # Not item.card.deck_id: the card may have moved since the item was read.
         deck_id = _card_deck(card_id=item.card_id)
         student_lock(user.pk)
+        # The time is read under the lock, and a review never goes before the card's last one (another
+        # app server's clock may lag): reviews are applied in answered_at order, as card_state_rebuild
+        # replays them, and a tie keeps insertion (id) order, as the replay does too.
+        at = now or timezone.now()
+        state = _card_state(user=user, card=item.card, deck_id=deck_id, at=at)
+        if state.last_review is not None and state.last_review > at:
+            at = state.last_review
+        answer.answered_at = at
         if not insert_unless_exists(answer, conflict=("session", "card")):
             # A twin submit won: answer as it did, with the quiz's counters as they are now.
             existing = Answer.objects.select_related("card_version").get(item=item)
@@ -301,14 +300,15 @@ def answer_record(
             existing.item, item.answer = item, existing
             return existing, False
         with connection.cursor() as cursor:
-            cursor.execute(_COUNT_ANSWER, {"score": score, "now": now, "session": item.session_id})
+            cursor.execute(_COUNT_ANSWER, {"score": score, "now": at, "session": item.session_id})
             counted = cursor.fetchone()
         if counted is None:  # ended in another tab since the item was read: undo the insert
             raise SessionFinishedError("This quiz is finished.")
         session = item.session
         session.answered_count, session.score_sum, session.finished_at = counted
         stats_record_answer(answer=answer, deck_id=deck_id)
-        _state_review(user=user, card=item.card, deck_id=deck_id, rating=rating, at=now)
+        scheduling.review(state, rating=rating, at=at)
+        state.save()
     item.answer = answer
     return answer, True
 

@@ -6,13 +6,17 @@ for a state it can see: a thread blocked on a lock, or finished.
 
 from __future__ import annotations
 
+import threading
+from datetime import datetime, timedelta
+
 import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.content.models import Card
-from apps.quiz import services
+from apps.quiz import scheduling, services
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import Answer, CardState, StudentCardStat, StudentDeckStat
 from tests.conftest import make_user
@@ -124,3 +128,50 @@ def test_an_override_and_a_card_move_do_not_deadlock():
     incremental = _totals()
     stats_rebuild()
     assert _totals() == incremental
+
+
+class _StallingClock:
+    """Stands in for services' clock: each reading a second after the last, from a real start.
+
+    The first reading in the thread named `stall` waits for `go` before it returns, so that thread
+    can be held between reading the time and whatever follows.
+    """
+
+    def __init__(self, *, stall: str):
+        self._next, self._stall = timezone.now(), stall
+        self._mutex, self.stalled, self.go = threading.Lock(), threading.Event(), threading.Event()
+
+    def now(self) -> datetime:
+        with self._mutex:
+            self._next += timedelta(seconds=1)
+            reading = self._next
+        if threading.current_thread().name == self._stall and not self.stalled.is_set():
+            self.stalled.set()
+            assert self.go.wait(10)
+        return reading
+
+
+def test_two_tabs_answering_one_card_apply_their_reviews_in_answer_time_order(monkeypatch):
+    deck = make_deck()
+    card = make_card(deck=deck, question="Which resource runs a task on a schedule?", answer="CronJob")
+    student = make_user("sam")
+    first, second = (services.session_start(user=student, deck=deck, size=1, mode="recall", order="new") for _ in "ab")
+    clock = _StallingClock(stall="tab-a")
+    monkeypatch.setattr(services, "timezone", clock)
+
+    # Tab A reads the clock, then stalls; tab B reads a later time and runs to the end, or until it
+    # waits for tab A's lock. Only then does tab A go on.
+    tab_a = Background(lambda: _answer(student, first), name="tab-a")
+    assert clock.stalled.wait(10)
+    tab_b = Background(lambda: _answer(student, second), name="tab-b")
+    wait_until(lambda: not tab_b.running or lock_waiters() == 1, what="tab B to finish or wait")
+    clock.go.set()
+    tab_a.join()
+    tab_b.join()
+
+    answers = list(Answer.objects.filter(user=student, card=card).order_by("answered_at", "pk"))
+    assert [a.pk for a in answers] == sorted(a.pk for a in answers)  # applied (inserted) in answered_at order
+    stored = CardState.objects.get(user=student, card=card)
+    replayed = CardState(user=student, card=card, deck=deck, due=stored.due)
+    scheduling.replay(replayed, [(a.rating, a.answered_at) for a in answers])
+    assert [getattr(stored, f) for f in STATE_FIELDS] == [getattr(replayed, f) for f in STATE_FIELDS]

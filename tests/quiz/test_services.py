@@ -348,6 +348,27 @@ def test_state_rebuild_replays_answers_across_sessions(student):
     assert (rebuilt.reps, rebuilt.stability, rebuilt.due) == (incremental.reps, incremental.stability, incremental.due)
 
 
+def test_an_answer_timed_before_the_cards_last_review_is_applied_at_that_review(student):
+    """Two app servers' clocks can disagree: a review is never applied before the last one, as a replay would not."""
+    deck = _deck(1)
+    card = deck.cards.get()
+    later, earlier = _start(student, deck, mode="recall"), _start(student, deck, mode="recall")
+    at = timezone.now() + timedelta(minutes=1)  # after both quizzes started
+    services.answer_submit(
+        user=student, session_id=later.pk, position=1, submission=Submission(response="Tool number 0"), now=at
+    )
+    answer, _ = services.answer_submit(
+        user=student, session_id=earlier.pk, position=1, submission=Submission(response="wrong"),
+        now=at - timedelta(seconds=5),
+    )  # fmt: skip
+    assert answer.answered_at == at == Answer.objects.get(pk=answer.pk).answered_at
+    stored = CardState.objects.get(user=student, card=card)
+    assert stored.last_review == at and stored.reps == 2
+    rebuilt = services.card_state_rebuild(user=student, card=card)
+    fields = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
+    assert [getattr(stored, f) for f in fields] == [getattr(rebuilt, f) for f in fields]
+
+
 def test_many_partial_scores_keep_the_quiz_total_in_range(student, monkeypatch):
     """Adding scores in [0, 1] can round, but never past the number answered (rounding is monotonic)."""
     scores = [0.1, 0.7, 0.471, 1 / 3, 1 - 2**-53] * 10
