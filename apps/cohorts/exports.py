@@ -12,7 +12,7 @@ from .models import Cohort
 
 
 def _fraction(value: float | None) -> str:
-    return "" if value is None else f"{value:.4f}"
+    return "" if value is None else f"{round(value, 4) + 0.0:.4f}"  # + 0.0: drift to -1e-16 is "0.0000", not "-0.0000"
 
 
 def matrix_csv(*, cohort: Cohort) -> HttpResponse:

@@ -10,7 +10,9 @@ def percent(value: float | None, digits: int = 0) -> str:
     """0.8333 -> "83 %" (a no-break space); None -> an em dash (nothing to show yet)."""
     if value is None:
         return "—"
-    return f"{value * 100:.{int(digits)}f}\u00a0%"  # no-break space: "83" and "%" never part at a line end
+    # Running float totals can end a hair below zero (-1e-16), which would print as "-0 %"; + 0.0 makes -0.0 plain 0.
+    shown = round(value * 100, int(digits)) + 0.0
+    return f"{shown:.{int(digits)}f}\u00a0%"  # no-break space: "83" and "%" never part at a line end
 
 
 @register.filter
