@@ -38,7 +38,9 @@ def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
 
 
 def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
-    membership = Membership.objects.select_related("student").filter(cohort=cohort, student_id=student_id).first()
+    """The student's current membership, else 404: once removed, none of their answers are the cohort's to see."""
+    memberships = Membership.objects.select_related("student").filter(removed_at__isnull=True)
+    membership = memberships.filter(cohort=cohort, student_id=student_id).first()
     if membership is None:
         raise Http404("No such student in this cohort")
     return membership

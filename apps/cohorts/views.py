@@ -217,6 +217,7 @@ def code_regenerate(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    # A student removed already is not in the cohort: 404 (a double click), and nothing moves twice.
     membership = selectors.membership_for(cohort=cohort, student_id=student_id)
     services.cohort_remove_student(cohort=cohort, student_id=student_id)
     messages.success(request, f"{membership.student.get_username()} was removed. Their answers are kept.")

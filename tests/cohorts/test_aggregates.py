@@ -8,25 +8,13 @@ import pytest
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.aggregates import cohort_stats_rebuild
-from apps.cohorts.models import CohortCardStat, CohortResponseStat
 from apps.quiz import services as quiz
+from tests.cohorts.totals import snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 from tests.locks import waited_for_student_lock
 
 pytestmark = pytest.mark.django_db
-
-
-def _snapshot():
-    cards = {
-        (s.cohort_id, s.card_id): (s.attempts, s.students, round(s.score_sum, 9), s.overrides)
-        for s in CohortCardStat.objects.all()
-        if s.attempts
-    }
-    responses = {
-        (s.cohort_id, s.card_id, s.mode, s.response_key): s.count for s in CohortResponseStat.objects.all() if s.count
-    }
-    return cards, responses
 
 
 def _play(rng, student, deck) -> None:
@@ -65,11 +53,11 @@ def test_incremental_cohort_totals_equal_a_recomputation():
     cohorts.cohort_join(student=students[1], code=second.join_code)  # re-joining brings the history back
     _play(rng, students[1], deck)
 
-    incremental = _snapshot()
+    incremental = snapshot()
     assert {cohort for cohort, _ in incremental[0]} == {first.pk, second.pk}
     assert any(key[3] == "cronjob" for key in incremental[1])
     cohort_stats_rebuild()
-    assert _snapshot() == incremental
+    assert snapshot() == incremental
 
 
 @pytest.mark.django_db(transaction=True)

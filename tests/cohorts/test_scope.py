@@ -1,0 +1,65 @@
+"""What a cohort's instructors see of a student: only while the student is a member, only on the assigned decks."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.cohorts import services
+from apps.cohorts.models import Assignment, Membership
+from apps.quiz import services as quiz
+from tests.cohorts.totals import rebuilt_snapshot, snapshot
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _answer_all(student, deck, response: str) -> None:
+    session = quiz.session_start(user=student, deck=deck, size=deck.cards.count(), mode="recall", order="new")
+    for item in session.items.all():
+        quiz.answer_submit(
+            user=student, session_id=session.pk, position=item.position, submission=quiz.Submission(response=response)
+        )
+
+
+@pytest.fixture
+def taught(client, instructor, student):
+    """A cohort `student` joined, with one assigned deck of two cards, taught by `instructor`, who is signed in."""
+    deck = make_deck(title="Assigned")
+    for i in range(2):
+        make_card(deck=deck, question=f"Q{i}?", answer=f"A{i}")
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    Assignment.objects.create(cohort=cohort, deck=deck)
+    services.cohort_join(student=student, code=cohort.join_code)
+    client.force_login(instructor)
+    return cohort, deck
+
+
+def test_a_removed_students_page_is_a_404_and_their_later_answers_stay_private(client, student, taught):
+    cohort, deck = taught
+    page = reverse("cohorts:student", args=[cohort.pk, student.pk])
+    _answer_all(student, deck, "before removal")
+    assert "before removal" in client.get(page).content.decode()
+
+    services.cohort_remove_student(cohort=cohort, student_id=student.pk)
+    _answer_all(student, deck, "AFTER-REMOVAL")
+    response = client.get(page)
+    assert response.status_code == 404
+    assert b"AFTER-REMOVAL" not in response.content and b"before removal" not in response.content
+
+    services.cohort_join(student=student, code=cohort.join_code)  # back in the cohort: the page is back
+    assert "AFTER-REMOVAL" in client.get(page).content.decode()
+
+
+def test_removing_a_student_twice_is_a_404_that_changes_nothing(client, student, taught):
+    cohort, deck = taught
+    _answer_all(student, deck, "wrong")
+    remove = reverse("cohorts:student_remove", args=[cohort.pk, student.pk])
+    assert client.post(remove).status_code == 303
+    removed_at = Membership.objects.get(cohort=cohort, student=student).removed_at
+    totals = snapshot()
+
+    assert client.post(remove).status_code == 404  # the second click of a double click, or a stale page
+    assert Membership.objects.get(cohort=cohort, student=student).removed_at == removed_at
+    assert snapshot() == totals == rebuilt_snapshot()
+    assert client.post(reverse("cohorts:student_remove", args=[cohort.pk, 987654])).status_code == 404
