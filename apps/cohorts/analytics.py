@@ -127,16 +127,16 @@ def cohort_matrix(
     }
     member_ids = enrolled.values("student_id")
     archived = archived_cards_answered(users=member_ids, deck_ids=list(index))
-    for stat in StudentDeckStat.objects.filter(user__in=member_ids).values_list(
+    # Only the assigned decks, last activity included: a student busy with other decks is inactive here.
+    for stat in StudentDeckStat.objects.filter(user__in=member_ids, deck_id__in=list(index)).values_list(
         "user_id", "deck_id", "cards_attempted", "attempts", "score_sum", "last_answered_at"
     ):
         user_id, deck_id, attempted, answers, score_sum, last = stat
         row = rows[user_id]
         row.last_activity = max(filter(None, [row.last_activity, last]))
-        if deck_id in index:
-            cell = row.cells[index[deck_id]]
-            cell.attempted = attempted - archived.get((user_id, deck_id), 0)
-            cell.answers, cell.score_sum = answers, score_sum
+        cell = row.cells[index[deck_id]]
+        cell.attempted = attempted - archived.get((user_id, deck_id), 0)
+        cell.answers, cell.score_sum = answers, score_sum
     mastered = (
         CardState.objects.filter(
             mastered_q(now=now), user__in=member_ids, deck_id__in=list(index), card__archived=False

@@ -78,7 +78,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     elif tab == "items":
         context.update(_items_context(request, cohort))
     else:
-        per_day = charts.answers_per_day(member_ids=analytics.members(cohort=cohort).values("student_id"))
+        per_day = charts.answers_per_day(cohort=cohort)
         accuracies = analytics.student_accuracies(cohort=cohort).values()
         context.update(activity=charts.activity_chart(per_day), accuracy=charts.accuracy_histogram(accuracies))
     return render_page_or_partial(request, "cohorts/dashboard.html", "panel", context)

@@ -47,6 +47,18 @@ def test_matrix_cells_last_activity_and_flags(cohort):
     assert by_name["s3"].flags == ["low_accuracy"]
 
 
+def test_last_activity_is_on_the_assigned_decks_only(cohort):
+    """Studying another deck is not working on the cohort's: s2 stays inactive, as the page for s2 shows."""
+    s2 = Membership.objects.get(cohort=cohort, student__username="s2").student
+    answer(s2, make_card(deck=make_deck(title="Unassigned")), 1.0, days_ago=0)
+    stats_rebuild()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    row = next(row for row in rows if row.username == "s2")
+    assert row.last_activity == NOW - timedelta(days=10) and row.flags == ["inactive", "behind"]
+    _decks, (alone,) = analytics.cohort_matrix(cohort=cohort, now=NOW, student_id=s2.pk)
+    assert alone.last_activity == row.last_activity and alone.flags == row.flags
+
+
 def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(cohort):
     s2 = Membership.objects.get(cohort=cohort, student__username="s2").student
     archived = Card.objects.get(question="Archived?")
@@ -156,7 +168,8 @@ def test_student_accuracies_are_the_matrix_figures_in_one_query(cohort, django_a
 def test_accuracy_histogram_and_activity(cohort):
     histogram = charts.accuracy_histogram(analytics.student_accuracies(cohort=cohort).values())
     assert [bar.value for bar in histogram.bars] == [0, 0, 1, 0, 0, 1, 1, 0, 0, 0]  # 25 %, 50 %, 67 %
-    member_ids = analytics.members(cohort=cohort).values("student_id")
-    per_day = dict(charts.answers_per_day(member_ids=member_ids, now=NOW))
+    s1 = Membership.objects.get(cohort=cohort, student__username="s1").student
+    answer(s1, make_card(deck=make_deck(title="Unassigned")), 1.0)  # a deck the cohort was not given does not count
+    per_day = dict(charts.answers_per_day(cohort=cohort, now=NOW))
     assert sum(per_day.values()) == 9
     assert per_day[timezone.localdate(NOW - timedelta(days=10))] == 2

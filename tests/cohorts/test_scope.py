@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -63,3 +67,31 @@ def test_removing_a_student_twice_is_a_404_that_changes_nothing(client, student,
     assert Membership.objects.get(cohort=cohort, student=student).removed_at == removed_at
     assert snapshot() == totals == rebuilt_snapshot()
     assert client.post(reverse("cohorts:student_remove", args=[cohort.pk, 987654])).status_code == 404
+
+
+def test_activity_on_decks_the_cohort_does_not_assign_is_not_shown_and_does_not_count_as_active(
+    client, student, taught
+):
+    cohort, deck = taught
+    private = make_deck(title="Private")
+    for i in range(3):
+        make_card(deck=private, question=f"P{i}?", answer=f"P{i}")
+    _answer_all(student, private, "studying something else")
+    dashboard = reverse("cohorts:dashboard", args=[cohort.pk])
+
+    def seen() -> tuple[str, dict, str]:
+        charts = client.get(dashboard, {"tab": "charts"}).content.decode()
+        rows = csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_matrix", args=[cohort.pk])).text))
+        detail = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
+        return re.search(r"\d+ answers in the last 30 days", charts).group(0), next(rows), " ".join(detail.split())
+
+    activity, row, detail = seen()
+    assert activity == "0 answers in the last 30 days"
+    assert row["last_activity"] == "" and row["flags"].split() == ["inactive"]
+    assert "last activity never" in detail and "Inactive for 7 days" in detail
+
+    _answer_all(student, deck, "A0")
+    activity, row, detail = seen()
+    assert activity == "2 answers in the last 30 days"
+    assert row["last_activity"] and "inactive" not in row["flags"].split()
+    assert "last activity never" not in detail and "Inactive for 7 days" not in detail
