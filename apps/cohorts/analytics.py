@@ -125,7 +125,8 @@ def cohort_matrix(
         )
         for m in enrolled.select_related("student").only("student_id", "joined_at", "student__username")
     }
-    member_ids = enrolled.values("student_id")
+    # The ids just read, not the subquery again: a student who joined since would have no row.
+    member_ids = list(rows)
     archived = archived_cards_answered(users=member_ids, deck_ids=list(index))
     # Only the assigned decks, last activity included: a student busy with other decks is inactive here.
     for stat in StudentDeckStat.objects.filter(user__in=member_ids, deck_id__in=list(index)).values_list(

@@ -1,0 +1,73 @@
+"""Cohort pages and totals when other connections write at the same moment: real threads, real transactions.
+
+The windows are held open deterministically: by a hook on the page's own queries, or by a third
+connection holding a lock until PostgreSQL reports the statement under test waiting for it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from apps.cohorts import services as cohorts
+from apps.cohorts.models import Assignment
+from apps.quiz import services as quiz
+from tests.conftest import make_instructor, make_user
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _in_another_connection(action) -> None:
+    """Runs `action` to the end (its transaction committed) in a thread with its own connection."""
+    errors = []
+
+    def run():
+        try:
+            action()
+        except Exception as exc:  # re-raised in the test's thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(10)
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.parametrize("page", ["cohorts:dashboard", "cohorts:export_matrix"])
+def test_a_student_joining_while_the_matrix_is_read_is_left_for_the_next_load(page):
+    """The matrix reads its students once: a join committed between its queries is not half in the page."""
+    deck = make_deck()
+    make_card(deck=deck, question="Q?", answer="CronJob")
+    teacher = make_instructor("carol")
+    cohort = cohorts.cohort_create(name="Spring", instructor=teacher)
+    Assignment.objects.create(cohort=cohort, deck=deck)
+    cohorts.cohort_join(student=make_user("early_ann"), code=cohort.join_code)
+    sam = make_user("late_sam")  # with an answer, so the deck totals have a row for the newcomer
+    session = quiz.session_start(user=sam, deck=deck, size=1, mode="recall", order="new")
+    quiz.answer_submit(user=sam, session_id=session.pk, position=1, submission=quiz.Submission(response="CronJob"))
+
+    joined = []
+
+    def join_after_the_students_are_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not joined and "cohorts_membership" in sql and '"auth_user"."username"' in sql:
+            _in_another_connection(lambda: cohorts.cohort_join(student=sam, code=cohort.join_code))
+            joined.append(sql)
+        return result
+
+    client = Client(raise_request_exception=False)
+    client.force_login(teacher)
+    with connection.execute_wrapper(join_after_the_students_are_read):
+        response = client.get(reverse(page, args=[cohort.pk]))
+    assert joined, "the hook did not fire: the matrix's query changed"
+    assert response.status_code == 200
+    assert "early_ann" in response.text and "late_sam" not in response.text
+    assert "late_sam" in client.get(reverse(page, args=[cohort.pk])).text  # the next load shows the newcomer
