@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.common.db import student_lock
 from apps.content.models import Deck
 
 from .aggregates import cohort_stats_move
@@ -102,6 +103,28 @@ def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
             membership.save(update_fields=["removed_at"])
             cohort_stats_move(cohort_id=cohort.pk, user_id=student_id, joining=False)
     return membership
+
+
+def cohorts_leave_all(*, student_id: int) -> None:
+    """Takes the student's answers out of every cohort they are in; for an account about to be deleted.
+
+    Its memberships and its own totals cascade away with the user row, but the cohorts' totals hold
+    its answers too, so they leave as a removal takes them, while the answers are still there to count.
+    """
+    memberships = Membership.objects.filter(student_id=student_id)
+    with transaction.atomic():
+        # The rows first, then the student's lock, in the order a join or a removal takes them; the
+        # cohorts are read once both are held, so a join or removal that finished first is seen.
+        list(memberships.select_for_update().values_list("pk", flat=True))
+        student_lock(student_id)
+        current = memberships.filter(removed_at__isnull=True).order_by("cohort_id").values_list("cohort_id", flat=True)
+        for cohort_id in current:
+            cohort_stats_move(cohort_id=cohort_id, user_id=student_id, joining=False)
+
+
+def on_user_deleting(sender, *, instance: AbstractBaseUser, **kwargs) -> None:
+    """pre_delete of the user model: sent inside the deletion's transaction, before any of its rows go."""
+    cohorts_leave_all(student_id=instance.pk)
 
 
 def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> Assignment:

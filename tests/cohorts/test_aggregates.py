@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.quiz import services as quiz
-from tests.cohorts.totals import snapshot
+from tests.cohorts.totals import rebuilt_snapshot, snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 from tests.locks import waited_for_student_lock
@@ -71,3 +73,41 @@ def test_joining_and_leaving_wait_for_the_students_answer_in_flight():
         student.pk, lambda: cohorts.cohort_remove_student(cohort=cohort, student_id=student.pk)
     )
     assert cohort.memberships.get().removed_at is not None
+
+
+@pytest.mark.parametrize("how", ["delete page", "delete selected action"])
+def test_deleting_students_in_the_admin_takes_their_answers_out_of_the_cohort_totals(client, superuser, how):
+    """Memberships and the student's own totals cascade away with the account; the cohorts' totals must follow."""
+    rng = random.Random(5)
+    deck = make_deck()
+    for i in range(4):
+        make_card(deck=deck, question=f"Which resource {i}?", answer=f"Resource {i}")
+    teacher = make_instructor("carol")
+    first = cohorts.cohort_create(name="First", instructor=teacher)
+    second = cohorts.cohort_create(name="Second", instructor=teacher)
+    sam, ann, stays = make_user("sam"), make_user("ann"), make_user("stays")
+    for student in (sam, ann, stays):
+        cohorts.cohort_join(student=student, code=first.join_code)
+        _play(rng, student, deck)
+    cohorts.cohort_join(student=sam, code=second.join_code)
+    cohorts.cohort_join(student=ann, code=second.join_code)
+    cohorts.cohort_remove_student(cohort=second, student_id=ann.pk)  # out of Second already: nothing to take twice
+    _play(rng, sam, deck)
+    _play(rng, ann, deck)
+    assert snapshot() == rebuilt_snapshot()
+
+    client.force_login(superuser)
+    if how == "delete page":
+        gone = [sam]
+        response = client.post(reverse("admin:auth_user_delete", args=[sam.pk]), {"post": "yes"})
+    else:
+        gone = [sam, ann]
+        data = {"action": "delete_selected", "_selected_action": [sam.pk, ann.pk], "post": "yes"}
+        response = client.post(reverse("admin:auth_user_changelist"), data)
+    assert response.status_code == 302
+    assert not get_user_model().objects.filter(pk__in=[user.pk for user in gone]).exists()
+
+    incremental = snapshot()
+    assert incremental == rebuilt_snapshot()
+    # Second had only sam left; First keeps the others' answers.
+    assert {cohort for cohort, _card in incremental[0]} == {first.pk}

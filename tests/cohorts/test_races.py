@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
@@ -16,8 +17,10 @@ from django.urls import reverse
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Assignment
 from apps.quiz import services as quiz
+from tests.cohorts.totals import rebuilt_snapshot, snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
+from tests.locks import waited_for_student_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,3 +74,18 @@ def test_a_student_joining_while_the_matrix_is_read_is_left_for_the_next_load(pa
     assert response.status_code == 200
     assert "early_ann" in response.text and "late_sam" not in response.text
     assert "late_sam" in client.get(reverse(page, args=[cohort.pk])).text  # the next load shows the newcomer
+
+
+def test_deleting_a_student_waits_for_their_answer_in_flight_before_taking_it_out_of_the_totals():
+    """Else an answer committed while the account is deleted could stay in a cohort's totals."""
+    deck = make_deck()
+    make_card(deck=deck, question="Q?", answer="CronJob")
+    cohort = cohorts.cohort_create(name="Spring", instructor=make_instructor("carol"))
+    sam = make_user("sam")
+    cohorts.cohort_join(student=sam, code=cohort.join_code)
+    session = quiz.session_start(user=sam, deck=deck, size=1, mode="recall", order="new")
+    quiz.answer_submit(user=sam, session_id=session.pk, position=1, submission=quiz.Submission(response="Job"))
+
+    assert waited_for_student_lock(sam.pk, lambda: get_user_model().objects.get(pk=sam.pk).delete())
+    assert not get_user_model().objects.filter(pk=sam.pk).exists()
+    assert snapshot() == rebuilt_snapshot() == ({}, {})
