@@ -1,4 +1,5 @@
-"""Runs actions while another connection holds a lock: to show an action waits for it, or to hold a race open."""
+"""Runs actions while another connection holds a lock: to show an action waits for it, what it holds meanwhile,
+or to hold a race open."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from django.db import connection, transaction
 
 from apps.common.db import student_lock
+
+T = TypeVar("T")
 
 
 def waited_for_student_lock(user_id: int, action: Callable[[], object]) -> bool:
@@ -114,3 +118,93 @@ def holding(hold: Callable[[], object]) -> Iterator[None]:
     finally:
         release.set()
         writer.join()
+
+
+def while_waiting(
+    holds: list[Callable[[], object]], actions: list[Callable[[], object]], probe: Callable[[], T] = lambda: None
+) -> T:
+    """Runs each action in its own thread while other connections' transactions hold what `holds` take.
+
+    Once PostgreSQL reports every action's connection waiting for a lock (pg_blocking_pids, no sleeping
+    on a guess), returns what `probe` finds from the test's own connection. The holds are released one
+    at a time, in order, each time waiting until every action is again waiting or done, so the order in
+    which the actions go on is fixed too. The first error of an action (a deadlock, say) is re-raised.
+    An action that finishes before the first release fails the test: the holds did not stand in its way.
+    """
+    errors, pids = [], {}
+    holders = [_Holder(hold) for hold in holds]
+
+    def run(action):
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                pids[threading.current_thread()] = cursor.fetchone()[0]
+            action()
+        except Exception as exc:  # re-raised in the test's thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    runners = [threading.Thread(target=run, args=(action,)) for action in actions]
+    try:
+        for holder in holders:
+            holder.start()
+        for runner in runners:
+            runner.start()
+        _settle(runners, pids, errors, finishing=False)
+        found = probe()
+        for holder in holders:
+            holder.release()
+            _settle(runners, pids, errors, finishing=True)
+    finally:
+        for holder in holders:
+            holder.release()
+        for runner in runners:
+            runner.join(10)
+    if errors:
+        raise errors[0]
+    return found
+
+
+class _Holder:
+    """A thread whose transaction takes what `hold` takes and keeps it until released."""
+
+    def __init__(self, hold: Callable[[], object]):
+        self.hold, self.holding, self.released = hold, threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._run)
+
+    def _run(self):
+        with transaction.atomic():
+            self.hold()
+            self.holding.set()
+            self.released.wait(10)
+        connection.close()
+
+    def start(self):
+        self.thread.start()
+        assert self.holding.wait(10), "the hold was never taken"
+
+    def release(self):
+        self.released.set()
+        self.thread.join(10)  # committed and disconnected: nobody waits for it any more
+
+
+def _settle(runners: list[threading.Thread], pids: dict, errors: list, *, finishing: bool) -> None:
+    """Waits until every action is waiting for a lock (or, once `finishing`, is done)."""
+    deadline = time.monotonic() + 10
+    while True:
+        alive = [pids[runner] for runner in runners if runner.is_alive() and runner in pids]
+        if len(pids) == len(runners) and _all_waiting(alive):
+            return
+        if not finishing:
+            assert all(runner.is_alive() for runner in runners), f"an action finished without waiting: {errors}"
+        assert time.monotonic() < deadline, "the actions never waited for a lock"
+        time.sleep(0.01)
+
+
+def _all_waiting(pids: list[int]) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(bool_and(cardinality(pg_blocking_pids(p)) > 0), true) FROM unnest(%s::int[]) AS p", [pids]
+        )
+        return bool(cursor.fetchone()[0])

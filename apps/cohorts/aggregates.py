@@ -14,21 +14,31 @@ from django.db import connection, transaction
 from apps.common.db import student_lock
 from apps.quiz.models import Answer, Verdict
 
-# Card totals and (for a wrong answer) the response count, for each cohort the student is in.
+# Every statement here locks the rows it changes in one order, so two of them (two students' answers,
+# an answer and a join) wait for each other instead of deadlocking: card totals before response
+# counts, and within a table by cohort, card, mode, response key. An INSERT ... SELECT ... ORDER BY
+# inserts (and on conflict locks) in that order; an UPDATE has no ORDER BY, so it locks first.
+
+# Card totals, then (for a wrong answer) the response count, for each cohort the student is in. The
+# responses read the cohorts back from the card upsert through a sort, which takes every row the
+# upsert returns before it yields one: the card rows are all locked before any response row.
 _ANSWER = """
 WITH cards AS (
     INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
     SELECT m.cohort_id, %(card)s, 1, %(first)s, %(score)s, %(overrides)s
     FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
+    ORDER BY m.cohort_id
     ON CONFLICT (cohort_id, card_id) DO UPDATE SET
         attempts = cohorts_cohortcardstat.attempts + 1,
         students = cohorts_cohortcardstat.students + EXCLUDED.students,
         score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
         overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
+    RETURNING cohort_id
 )
 INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
-SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, 1, %(sample)s
-FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL AND %(counts)s
+SELECT cards.cohort_id, %(card)s, %(mode)s, %(key)s, 1, %(sample)s
+FROM cards WHERE %(counts)s
+ORDER BY cards.cohort_id
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
@@ -37,15 +47,23 @@ _RESPONSE = """
 INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
 SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s
 FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
+ORDER BY m.cohort_id
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
 
+# The rows are locked by the sorted SELECT ... FOR UPDATE (locking follows the sort), then updated.
 _RESCORE_CARD = """
-UPDATE cohorts_cohortcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
-WHERE card_id = %(card)s AND cohort_id IN (
-    SELECT cohort_id FROM cohorts_membership WHERE student_id = %(user)s AND removed_at IS NULL
+WITH locked AS MATERIALIZED (
+    SELECT s.id FROM cohorts_cohortcardstat s
+    WHERE s.card_id = %(card)s AND s.cohort_id IN (
+        SELECT cohort_id FROM cohorts_membership WHERE student_id = %(user)s AND removed_at IS NULL
+    )
+    ORDER BY s.cohort_id
+    FOR UPDATE OF s
 )
+UPDATE cohorts_cohortcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
+WHERE id IN (SELECT id FROM locked)
 """
 
 # Joining (sign +1) or leaving (sign -1) moves one student's whole history in or out of a cohort.
@@ -53,6 +71,7 @@ _MOVE_CARDS = """
 INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
 SELECT %(cohort)s, s.card_id, %(sign)s * s.attempts, %(sign)s, %(sign)s * s.score_sum, %(sign)s * s.overrides
 FROM quiz_studentcardstat s WHERE s.user_id = %(user)s
+ORDER BY s.card_id
 ON CONFLICT (cohort_id, card_id) DO UPDATE SET
     attempts = cohorts_cohortcardstat.attempts + EXCLUDED.attempts,
     students = cohorts_cohortcardstat.students + EXCLUDED.students,
@@ -65,6 +84,7 @@ SELECT %(cohort)s, a.card_id, a.mode, a.response_key, %(sign)s * count(*), min(a
 FROM quiz_answer a
 WHERE a.user_id = %(user)s AND a.final_verdict <> 'correct' AND a.response_key <> ''
 GROUP BY a.card_id, a.mode, a.response_key
+ORDER BY a.card_id, a.mode, a.response_key
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
