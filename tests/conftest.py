@@ -16,6 +16,15 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_content_types():
+    # A transactional test's flush recreates the content types under new ids; the process-wide cache would
+    # hand the old ones to the next admin save (its log entry then breaks a foreign key at commit).
+    from django.contrib.contenttypes.models import ContentType
+
+    ContentType.objects.clear_cache()
+
+
 def make_user(username: str, **fields):
     return get_user_model().objects.create_user(
         username=username, email=f"{username}@example.com", password=PASSWORD, **fields
