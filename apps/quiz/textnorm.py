@@ -139,11 +139,19 @@ def stem(word: str) -> str:
 
 
 def stems_related(a: str, b: str) -> bool:
-    """Same stem, or one a short extension of the other ("replica"/"replicat", "aggreg"/"aggregat")."""
+    """Same stem, or one a short extension of the other ("replica"/"replicat", "aggreg"/"aggregat").
+
+    An extension holding a digit is a version, another term: "float" is not "float16".
+    """
     if a == b:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short) >= 5 and len(long_) - len(short) <= 3 and long_.startswith(short)
+    return (
+        len(short) >= 5
+        and len(long_) - len(short) <= 3
+        and long_.startswith(short)
+        and not any(c.isdigit() for c in long_[len(short) :])
+    )
 
 
 def _words(text: str) -> frozenset[str]:

@@ -759,3 +759,22 @@ def test_a_stray_tex_fragment_does_not_stop_the_grader(fragment):
     result = grade(temperature, f"{answer} {fragment}")
     assert "could not be graded" not in result.feedback
     assert result.verdict is clean.verdict is CORRECT
+
+
+# --- QA round 2: negation, direction, notation, truthful feedback ---------------------------------------------
+
+
+def test_a_version_number_makes_another_word_not_an_extension_of_it():
+    from apps.quiz.textnorm import stems_related
+
+    assert not stems_related("float", "float16")
+    assert not stems_related("bfloat", "bfloat16")
+    assert stems_related("replica", "replicat")
+
+
+@pytest.mark.parametrize("prefix", [MIXED_FLAG, MIXED])
+def test_feedback_never_credits_a_format_the_response_does_not_name(prefix):
+    result = grade(card(prefix), "uses 64-bit floats")
+    assert result.verdict is INCORRECT
+    assert "FP16" not in result.matched and "BF16" not in result.matched
+    assert "mentioned FP16" not in result.feedback and "mentioned BF16" not in result.feedback
