@@ -31,8 +31,13 @@ def _mathy(piece: str) -> bool:
 
 
 def _trim(plain: str) -> str:
-    """The formula inside a clause of prose: "the formula is q = round(r/s) + z" -> "q = round(r/s) + z"."""
-    pieces = _PIECE.findall(plain)
+    """The formula inside a clause of prose: "the formula is q = round(r/s) + z" -> "q = round(r/s) + z".
+
+    Only words are trimmed: a symbol inside the formula that is not understood ("q = |r/s| + z") leaves no
+    formula, rather than one that silently lacks it and is then quoted back as what the student wrote.
+    """
+    matches = list(_PIECE.finditer(plain))
+    pieces = [m.group() for m in matches]
     relation = next((i for i, p in enumerate(pieces) if p in "=~"), None)
     if relation is None:
         return ""
@@ -42,6 +47,9 @@ def _trim(plain: str) -> str:
     end = relation + 1
     while end < len(pieces) and _mathy(pieces[end]):
         end += 1
+    gaps = (plain[a.end() : b.start()] for a, b in zip(matches[start : end - 1], matches[start + 1 : end], strict=True))
+    if any(gap.strip() for gap in gaps):
+        return ""
     return " ".join(pieces[start:end])
 
 

@@ -5,6 +5,8 @@
 sums, the factors of products and the two sides of an equation in a fixed order. Factors of 1 are dropped
 (`1/N * x` is `x/N`) and a lone symbol or integer added inside round/floor/ceil is moved out
 (`round(r/s + z)` is `round(r/s) + z`: rounding commutes with adding an integer such as a zero-point).
+The bracket notations of rounding are the functions: `⌊r/s⌉` (`\\lfloor r/s \\rceil`) is `round(r/s)`, `⌊x⌋` is
+`floor(x)`, `⌈x⌉` is `ceil(x)`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ _UNICODE = str.maketrans(
     {"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "−": "-", "–": "-", "≃": "≈", "∑": " sum ",
      "²": "^2", "³": "^3", "{": "(", "}": ")", "[": "(", "]": ")"}
 )  # fmt: skip
+_TEX_BRACKET = re.compile(r"\\(lfloor|rfloor|lceil|rceil)(?![a-zA-Z])")
+_BRACKETS = {"lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉"}
+# ⌈x⌋ is not a notation anyone uses; read as rounding to nearest like ⌊x⌉.
+_ROUNDING_PAIRS = {"⌊⌉": "round", "⌊⌋": "floor", "⌈⌉": "ceil"}
 _LEXEME = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([a-z][a-z0-9]*(?:_[a-z0-9]+)?)|([-+*/^=~(),]))")
 _MATHY = re.compile(r"[=~≈≃]")
 MAX_LENGTH = 300
@@ -38,6 +44,7 @@ def tex_to_plain(text: str) -> str:
     text = text.replace("$", " ").replace("~", " ")
     text = _TEX_SIZING.sub(lambda m: "" if m.group(1) in (None, ".") else m.group(1).lstrip("\\"), text)
     text = _TEX_WORD.sub(lambda m: re.sub(r"[\s\-]", "", m.group(1)), text)
+    text = _rounding_brackets(_TEX_BRACKET.sub(lambda m: _BRACKETS[m.group(1)], text))
     text = _expand_fractions(text)
     text = re.sub(r"\\(?:cdot|times|ast)(?![a-zA-Z])", "*", text)
     text = re.sub(r"\\(?:approx|simeq|sim|thickapprox|cong)(?![a-zA-Z])", "≈", text)
@@ -46,6 +53,29 @@ def tex_to_plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).casefold()
     text = re.sub(r"_\(\s*([a-z0-9]+)\s*\)", r"_\1", text)
     return text.replace("≈", "~")
+
+
+def _rounding_brackets(text: str) -> str:
+    """⌊x⌉ -> round(x), ⌊x⌋ -> floor(x), ⌈x⌉ -> ceil(x): the bracket notations of rounding."""
+    if not any(c in text for c in "⌊⌋⌈⌉"):
+        return text
+    out: list[str] = []
+    openers: list[tuple[int, str]] = []
+    for c in text:
+        if c in "⌊⌈":
+            openers.append((len(out), c))
+            out.append("")
+        elif c in "⌋⌉":
+            if not openers:
+                raise ParseError("unbalanced rounding brackets")
+            at, opener = openers.pop()
+            out[at] = f" {_ROUNDING_PAIRS.get(opener + c, 'round')}("
+            out.append(")")
+        else:
+            out.append(c)
+    if openers:
+        raise ParseError("unbalanced rounding brackets")
+    return "".join(out)
 
 
 def _group(text: str, i: int) -> tuple[str, int]:

@@ -778,3 +778,38 @@ def test_feedback_never_credits_a_format_the_response_does_not_name(prefix):
     assert result.verdict is INCORRECT
     assert "FP16" not in result.matched and "BF16" not in result.matched
     assert "mentioned FP16" not in result.feedback and "mentioned BF16" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "q = ⌊r/s⌉ + z",
+        r"q = \lfloor r/s \rceil + z",
+        r"$q = \left\lfloor \frac{r}{s} \right\rceil + z$",
+        "The formula is q = ⌊r/s⌉ + z where s is the scale.",
+    ],
+)
+def test_rounding_brackets_are_rounding(response):
+    result = grade(card(AFFINE), response)
+    check(result, CORRECT, 1.0, 1.0)
+    assert "q = round(r/s) + z" in result.feedback
+
+
+def test_floor_and_ceiling_brackets_are_floor_and_ceil():
+    assert parse_formula("y = ⌊x⌋").canonical == parse_formula("y = floor(x)").canonical
+    assert parse_formula(r"y = \lceil x \rceil").canonical == parse_formula("y = ceil(x)").canonical
+    assert parse_formula("y = ⌊x") is None
+
+
+@pytest.mark.parametrize(
+    ("response", "misquote"),
+    [
+        ("q = ⌊r/s⌋ + z", "q = r/s + z"),  # floor, not round: said so, never with the brackets dropped
+        ("q = |r/s| + z", "q = r/s + z"),  # bars the grader does not read: no formula is quoted at all
+        ("q = ⌊r/s + z", "q = r/s + z"),
+    ],
+)
+def test_feedback_never_quotes_a_formula_with_symbols_dropped(response, misquote):
+    result = grade(card(AFFINE), response)
+    assert result.verdict is not CORRECT
+    assert misquote not in result.feedback
