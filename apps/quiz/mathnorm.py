@@ -6,7 +6,8 @@ sums, the factors of products and the two sides of an equation in a fixed order.
 (`1/N * x` is `x/N`) and a lone symbol or integer added inside round/floor/ceil is moved out
 (`round(r/s + z)` is `round(r/s) + z`: rounding commutes with adding an integer such as a zero-point).
 The bracket notations of rounding are the functions: `⌊r/s⌉` (`\\lfloor r/s \\rceil`) is `round(r/s)`, `⌊x⌋` is
-`floor(x)`, `⌈x⌉` is `ceil(x)`.
+`floor(x)`, `⌈x⌉` is `ceil(x)`. The index and bounds of a sum or product are dropped: `\\sum_{i=1}^{N} L_i`
+is `sum L_i`.
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ BIG_OPERATORS = frozenset({"sum", "prod"})
 _TEX_WORD = re.compile(r"\\(?:text|mathrm|operatorname|textrm|mathit|mathbf|mathsf|textit)\s*\{([^{}]*)\}")
 _TEX_SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)\s*(\\[{}]|[()\[\]|.])?")
 _UNICODE = str.maketrans(
-    {"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "−": "-", "–": "-", "≃": "≈", "∑": " sum ",
-     "²": "^2", "³": "^3", "{": "(", "}": ")", "[": "(", "]": ")"}
+    {"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "−": "-", "–": "-", "≃": "≈", "∑": " sum ", "Σ": " sum ",
+     "∏": " prod ", "²": "^2", "³": "^3", "{": "(", "}": ")", "[": "(", "]": ")"}
 )  # fmt: skip
 _TEX_BRACKET = re.compile(r"\\(lfloor|rfloor|lceil|rceil)(?![a-zA-Z])")
 _BRACKETS = {"lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉"}
 # ⌈x⌋ is not a notation anyone uses; read as rounding to nearest like ⌊x⌉.
 _ROUNDING_PAIRS = {"⌊⌉": "round", "⌊⌋": "floor", "⌈⌉": "ceil"}
+# The index and bounds of a sum or product ("sum_i", "\\sum_{i=1}^{N}") bind a dummy variable: dropped, so
+# "\\sum_i L_i" and "sum L_i" are one formula.
+_LIMITS = re.compile(r"\b(sum|prod)((?:\s*[_^]\s*(?:\([^()]*\)|[a-z0-9]+))+)")
 _LEXEME = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([a-z][a-z0-9]*(?:_[a-z0-9]+)?)|([-+*/^=~(),]))")
 _MATHY = re.compile(r"[=~≈≃]")
 MAX_LENGTH = 300
@@ -52,6 +56,7 @@ def tex_to_plain(text: str) -> str:
     text = re.sub(r"\\([a-zA-Z]+)", r" \1", text)
     text = unicodedata.normalize("NFKC", text.translate(_UNICODE)).casefold()
     text = re.sub(r"_\(\s*([a-z0-9]+)\s*\)", r"_\1", text)
+    text = _LIMITS.sub(r"\1 ", text)
     return text.replace("≈", "~")
 
 
@@ -197,7 +202,7 @@ class _Parser:
         if kind == "var":
             base = value.split("_")[0]
             if base in BIG_OPERATORS:
-                return Node("call", value, (self.power(),))
+                return Node("call", base, (self.power(),))
             if base in FUNCTIONS and self.take("("):
                 args = [self.expr()]
                 while self.take(","):

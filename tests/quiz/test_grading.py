@@ -813,3 +813,32 @@ def test_feedback_never_quotes_a_formula_with_symbols_dropped(response, misquote
     result = grade(card(AFFINE), response)
     assert result.verdict is not CORRECT
     assert misquote not in result.feedback
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        r"$\frac{1}{N}\sum_i L_i$",
+        r"$\frac{1}{N}\sum_{i=1}^{N} L_i$",
+        r"$\frac{\sum_i L_i}{N}$",
+        "(1/N) * sum L_i",
+        "(1/N) * sum_i L_i",
+        "sum(L_i) / N",
+        "Σ L_i / N",
+        "∑_{i=1}^N L_i / N",
+    ],
+)
+def test_a_sum_grades_alike_in_every_notation_with_or_without_its_index(response):
+    from apps.quiz.formulas import find_expressions
+
+    assert find_expressions(response) == find_expressions("(1/N) * sum L_i")
+    reference = grade(card(DIVIDE_LOSS), "(1/N) * sum L_i")
+    result = grade(card(DIVIDE_LOSS), response)
+    assert (result.verdict, result.score) == (reference.verdict, reference.score)
+    assert "the formula" in result.matched
+
+
+def test_the_index_of_a_sum_is_a_dummy_but_the_summand_is_not():
+    assert parse_formula(r"y = \sum_j x_j").canonical == parse_formula("y = sum x_j").canonical
+    assert parse_formula(r"y = \sum_j x_j").canonical != parse_formula(r"y = \sum_j w_j").canonical
+    assert parse_formula(r"y = \prod_{i=1}^{n} x_i").canonical == parse_formula("y = ∏ x_i").canonical
