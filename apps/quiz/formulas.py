@@ -14,12 +14,15 @@ from .mathnorm import (
     is_relation,
     looks_like_formula,
     parse_formula,
+    render,
     tex_to_plain,
+    unclamped,
 )
 from .textnorm import STOPWORDS, fold, tokenize
 
 _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _CLAUSE = re.compile(r"[,;\n]|\b(?:where|with|and|so|because|which|since|then|while)\b", re.IGNORECASE)
+_BOUND = re.compile(r"[a-z](?:min|max)")  # "qmin", "xmax": the bounds of a range
 _PIECE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)?|\d+(?:\.\d+)?|[-+*/^=~(),]")
 
 
@@ -27,7 +30,7 @@ def _mathy(piece: str) -> bool:
     if not piece[0].isalpha():
         return True
     base = piece.split("_")[0]
-    return len(base) == 1 or "_" in piece or base in FUNCTIONS or base in BIG_OPERATORS
+    return len(base) == 1 or "_" in piece or base in FUNCTIONS or base in BIG_OPERATORS or bool(_BOUND.fullmatch(base))
 
 
 def _trim(plain: str) -> str:
@@ -47,10 +50,28 @@ def _trim(plain: str) -> str:
     end = relation + 1
     while end < len(pieces) and _mathy(pieces[end]):
         end += 1
+    if pieces[end - 1] == "(":  # "q = round(r/s) + z (where s is the scale)": the aside's bracket
+        end -= 1
     gaps = (plain[a.end() : b.start()] for a, b in zip(matches[start : end - 1], matches[start + 1 : end], strict=True))
     if any(gap.strip() for gap in gaps):
         return ""
     return " ".join(pieces[start:end])
+
+
+def _clauses(text: str) -> list[str]:
+    """`text` split at punctuation and joining words, except at a comma between brackets: the arguments of
+    "clamp(round(r/s) + z, qmin, qmax)" stay together."""
+    out, last, depth, at = [], 0, 0, 0
+    for match in _CLAUSE.finditer(text):
+        for c in text[at : match.start()]:
+            depth += 1 if c in "([{" else -1 if c in ")]}" and depth else 0
+        at = match.start()
+        if depth and match.group() == ",":
+            continue
+        out.append(text[last : match.start()])
+        last = match.end()
+    out.append(text[last:])
+    return out
 
 
 def find_formulas(text: str) -> list[tuple[Formula, str]]:
@@ -59,7 +80,7 @@ def find_formulas(text: str) -> list[tuple[Formula, str]]:
     segments = [(next(g for g in m.groups() if g is not None), m.group()) for m in _SEGMENT.finditer(text[:2000])]
     strict = not segments
     if strict and looks_like_formula(text):
-        segments = [(clause, clause) for clause in _CLAUSE.split(text[:2000]) if clause and looks_like_formula(clause)]
+        segments = [(clause, clause) for clause in _clauses(text[:2000]) if clause and looks_like_formula(clause)]
     for body, source in segments[:20]:
         formula = parse_formula(body, strict)
         if formula is None and strict:
@@ -90,7 +111,11 @@ def _runs(plain: str) -> list[str]:
 def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
     """Canonical forms of the expressions (not equations) in `text`: TeX segments, and unless `tex_only`
     also runs of plain maths in prose. Only expressions with an operator count: a lone "$N$" is a name."""
-    found = set()
+    return frozenset(formula.canonical for formula in _expressions(text, tex_only))
+
+
+def _expressions(text: str, tex_only: bool = False) -> list[Formula]:
+    found = []
     bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
     if not tex_only:
         # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
@@ -99,13 +124,15 @@ def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
     for body in bodies[:20]:
         formula = parse_formula(body)
         if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):
-            found.add(formula.canonical)
-    return frozenset(found)
+            found.append(formula)
+    return found
 
 
 @dataclass(frozen=True)
 class FormulaCheck:
-    outcome: str  # correct | other (another formula of the answer) | aside | close | wrong | wrong_in_prose | none
+    # correct | clamped (correct, inside a clamp) | other (another formula of the answer) | aside | close | wrong
+    # | wrong_in_prose | none
+    outcome: str
     given: str = ""
     expected: str = ""
 
@@ -129,6 +156,12 @@ def check_formulas(
         for reference in core:
             if formula.canonical == reference.canonical:
                 return FormulaCheck("correct", formula.shown, reference.shown)
+    # The formula clamped to the integer range, as implementations write it: a more complete answer.
+    for formula, _ in found:
+        inner = unclamped(formula)
+        for reference in core if inner is not None else ():
+            if inner.canonical == reference.canonical:
+                return FormulaCheck("clamped", formula.shown, reference.shown)
     for formula, _ in found:
         for reference in formulas:
             if formula.canonical == reference.canonical:
@@ -136,10 +169,28 @@ def check_formulas(
     if not core:
         return FormulaCheck("none")
     for formula, _ in found:
-        if _close(formula, core[0]):
+        if _close(formula, core[0]) or _close(unclamped(formula) or formula, core[0]):
             return FormulaCheck("close", formula.shown, core[0].shown)
     prose = text
     for _, source in found:
         prose = prose.replace(source, " ")
     words = [t for t in tokenize(fold(prose)) if t.norm not in STOPWORDS and len(t.norm) > 1]
     return FormulaCheck("wrong" if len(words) <= 3 else "wrong_in_prose", found[0][0].shown, core[0].shown)
+
+
+def check_expression(text: str, formulas: tuple[Formula, ...], core: tuple[Formula, ...]) -> FormulaCheck:
+    """An expression (no `=`) in the response that is one side of the answer's formula: "round(r/s) + z" for
+    "q = round(r/s) + z". Only a side that defines something counts, never a lone symbol such as "q"."""
+    for expression in _expressions(text):
+        candidates = [(expression, "correct")]
+        inner = unclamped(expression)
+        if inner is not None:
+            candidates.append((inner, "clamped"))
+        for reference in (*core, *formulas):
+            sides = [render(side) for side in reference.tree.args if side.kind not in ("var", "num")]
+            for candidate, outcome in candidates:
+                if candidate.canonical in sides:
+                    if reference not in core:
+                        return FormulaCheck("other", reference.shown, core[0].shown)
+                    return FormulaCheck(outcome, expression.shown, reference.shown)
+    return FormulaCheck("none")

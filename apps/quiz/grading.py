@@ -12,7 +12,8 @@ Layers, first decisive one wins:
 
 Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INCORRECT.
 
-- exact target, or the formula the question asks for: 1.0; a target with a tolerated typo: 0.9;
+- exact target, or the formula the question asks for (also clamped to a range, "clamp(round(r/s) + z, qmin,
+  qmax)", or its defining side alone, "round(r/s) + z"): 1.0; a target with a tolerated typo: 0.9;
 - the right term hedged with another ("Job or Deployment"), a formula missing a term, or another formula of
   the answer than the one asked for: 0.5; a wrong formula on its own: 0.0;
 - coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term
@@ -38,7 +39,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from .feedback import coverage_feedback, join_words, phrased
-from .formulas import check_formulas, find_expressions, find_formulas
+from .formulas import check_expression, check_formulas, find_expressions, find_formulas
 from .keyterms import (
     Coverage,
     KeyTerm,
@@ -114,6 +115,7 @@ class GradingCard:
 
 _FORMULA_GRADES = {
     "correct": (Verdict.CORRECT, 1.0, "Your formula matches {expected}."),
+    "clamped": (Verdict.CORRECT, 1.0, "Your formula matches {expected}, clamped to a range."),
     "other": (
         Verdict.PARTIAL,
         HEDGE_SCORE,
@@ -246,6 +248,13 @@ def _grade(profile: _Profile, text: str) -> Grade:
             return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
         bonus = FORMULA_WEIGHT if checked.outcome == "aside" else 0.0
         formula_note = f"Your formula does not match {checked.expected}." if checked.outcome == "wrong_in_prose" else ""
+    elif profile.core_formulas:  # the formula asked for, its left-hand side left out: "round(r/s) + z"
+        checked = check_expression(text, profile.formulas, profile.core_formulas)
+        if checked.outcome in _FORMULA_GRADES:
+            verdict, score, message = _FORMULA_GRADES[checked.outcome]
+            found = (checked.expected,) if verdict is Verdict.CORRECT else ()
+            lacking = () if verdict is Verdict.CORRECT else (checked.expected,)
+            return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
     if not bonus and profile.expressions and find_expressions(text) & profile.expressions:
         bonus = EXPRESSION_WEIGHT  # an expression of the answer, in any notation: "(1/N) * sum L_i"
     if profile.term_mode and not profile.authored:

@@ -133,7 +133,7 @@ class _Parser:
             pos = match.end()
             while pos < len(text) and text[pos].isspace():
                 pos += 1
-        self.i, self.depth = 0, 0
+        self.i, self.depth, self.calls = 0, 0, 0
 
     def peek(self) -> tuple[str, str]:
         return self.items[self.i] if self.i < len(self.items) else ("end", "")
@@ -204,13 +204,16 @@ class _Parser:
             if base in BIG_OPERATORS:
                 return Node("call", base, (self.power(),))
             if base in FUNCTIONS and self.take("("):
+                self.calls += 1
                 args = [self.expr()]
                 while self.take(","):
                     args.append(self.expr())
                 if not self.take(")"):
                     raise ParseError("unclosed call")
+                self.calls -= 1
                 return Node("call", value, tuple(args))
-            if self.strict and len(base) > 1 and "_" not in value:
+            # A function's arguments are maths whatever their names: "clamp(x, qmin, qmax)".
+            if self.strict and not self.calls and len(base) > 1 and "_" not in value:
                 raise ParseError(f"a word, not a symbol: {value!r}")
             return Node("var", value)
         if (kind, value) == ("sym", "("):
@@ -313,9 +316,15 @@ def parse_formula(text: str, strict: bool = False) -> Formula | None:
         tree = _Parser(tex_to_plain(text), strict).parse()
     except (ParseError, RecursionError, IndexError):
         return None
-    shown = render(tree, ordered=False).replace("=", " = ").replace("+", " + ")
+    shown = _shown(tree)
     tree = _hoist_offsets(tree)
-    return Formula(tree, render(tree), re.sub(r"(?<=\w)-(?=\w)", " - ", shown))
+    return Formula(tree, render(tree), shown)
+
+
+def _shown(tree: Node) -> str:
+    """A readable plain form, sides and terms in the order written."""
+    shown = render(tree, ordered=False).replace("=", " = ").replace("+", " + ").replace(",", ", ")
+    return re.sub(r"(?<=\w)-(?=\w)", " - ", shown)
 
 
 _ROUNDING = frozenset({"round", "floor", "ceil"})
@@ -343,6 +352,33 @@ def _hoist_offsets(node: Node) -> Node:
         return node
     rounded = Node("call", node.name, (_add([a for a, _ in kept], [s for _, s in kept]),))
     return _add([rounded] + [a for a, _ in moved], [False] + [s for _, s in moved])
+
+
+_CLAMPS = frozenset({"clamp", "clip"})
+
+
+def _unclamp(node: Node) -> Node:
+    """The value inside a clamp to a range: clamp(x, lo, hi), clip(x, lo, hi), min(max(x, lo), hi) and
+    max(min(x, hi), lo) are x."""
+    if node.kind == "call" and node.name in _CLAMPS and len(node.args) == 3:
+        return _unclamp(node.args[0])
+    if node.kind == "call" and node.name in ("min", "max") and len(node.args) == 2:
+        other = "max" if node.name == "min" else "min"
+        for inner, bound in (node.args, node.args[::-1]):
+            if inner.kind == "call" and inner.name == other and len(inner.args) == 2 and bound.kind in ("var", "num"):
+                values = [a for a in inner.args if a.kind not in ("var", "num")]
+                if len(values) == 1:
+                    return _unclamp(values[0])
+    args = tuple(_unclamp(a) for a in node.args)
+    return Node(node.kind, node.name, args, node.signs) if args != node.args else node
+
+
+def unclamped(formula: Formula) -> Formula | None:
+    """`formula` without the clamping of a value to a range, or None when nothing is clamped."""
+    tree = _unclamp(formula.tree)
+    if tree == formula.tree:
+        return None
+    return Formula(tree, render(tree), _shown(tree))
 
 
 def is_relation(formula: Formula) -> bool:

@@ -842,3 +842,34 @@ def test_the_index_of_a_sum_is_a_dummy_but_the_summand_is_not():
     assert parse_formula(r"y = \sum_j x_j").canonical == parse_formula("y = sum x_j").canonical
     assert parse_formula(r"y = \sum_j x_j").canonical != parse_formula(r"y = \sum_j w_j").canonical
     assert parse_formula(r"y = \prod_{i=1}^{n} x_i").canonical == parse_formula("y = ∏ x_i").canonical
+
+
+TEX_CLAMP = r"$q = \mathrm{clamp}\left(\left\lfloor \frac{r}{s} \right\rceil + z, q_{min}, q_{max}\right)$"
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict", "low", "high"),
+    [
+        # the standard clamping to the integer range around the right formula is a more complete answer
+        ("q = clamp(round(r/s)+z, qmin, qmax)", CORRECT, 1.0, 1.0),
+        ("q = clip(round(r/s) + z, q_min, q_max)", CORRECT, 1.0, 1.0),
+        ("q = min(max(round(r/s) + z, qmin), qmax)", CORRECT, 1.0, 1.0),
+        (TEX_CLAMP, CORRECT, 1.0, 1.0),
+        # clamping does not mend a wrong formula inside it
+        ("q = clamp(round(r/s), qmin, qmax)", PARTIAL, 0.5, 0.5),
+        ("q = clamp(round(r*s)+z, qmin, qmax)", INCORRECT, 0.0, 0.0),
+        # the formula asked for without its left-hand side
+        ("round(r/s)+z", CORRECT, 1.0, 1.0),
+        ("z + round(r/s)", CORRECT, 1.0, 1.0),
+        (r"$\text{round}\left(\frac{r}{s}\right) + z$", CORRECT, 1.0, 1.0),
+        ("clamp(round(r/s)+z, qmin, qmax)", CORRECT, 1.0, 1.0),
+        ("s(q - z)", PARTIAL, 0.5, 0.5),  # the dequantization side: another formula of the answer
+        ("r/s + z", INCORRECT, 0.0, 0.39),
+        ("q", INCORRECT, 0.0, 0.0),
+    ],
+)
+def test_clamped_formulas_and_formulas_without_their_left_hand_side(response, verdict, low, high):
+    result = grade(card(AFFINE), response)
+    check(result, verdict, low, high)
+    if verdict is CORRECT:
+        assert "q = round(r/s) + z" in result.feedback
