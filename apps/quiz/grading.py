@@ -3,7 +3,8 @@
 Layers, first decisive one wins:
 
 1. exact targets: the short answer, its acronym variants and instructor aliases, after normalisation
-   (filler such as "I think it's" and the question's own words may surround them);
+   (filler such as "I think it's" and the question's own words may surround them); a target the response rules
+   out ("not a Job", "a Deployment rather than a Job", "Not DDP, Horovod") earns nothing;
 2. the same targets with a tolerated typo per word (never containment: "CronJob" is not "Job");
 3. formulas, compared in a canonical form whatever the notation (TeX or plain);
 4. key-term coverage of the model answer (instructor key terms when given, else derived ones). A flashcard
@@ -53,7 +54,7 @@ from .keyterms import (
 )
 from .mathnorm import Formula
 from .synonyms import spellings
-from .targets import Target, TargetMatch, derive_targets, find_target, is_term, qualifier
+from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
 from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
 
 logger = logging.getLogger(__name__)
@@ -258,7 +259,16 @@ def _grade(profile: _Profile, text: str) -> Grade:
     if not bonus and profile.expressions and find_expressions(text) & profile.expressions:
         bonus = EXPRESSION_WEIGHT  # an expression of the answer, in any notation: "(1/N) * sum L_i"
     if profile.term_mode and not profile.authored:
-        named = {t.norm for t in content if t.norm not in profile.question_norms and t.norm not in GENERIC_HEADS}
+        # What the response names, leaving out what it rules out: "not TensorFlow but PyTorch" names PyTorch.
+        named = {
+            t.norm
+            for i, t in enumerate(tokens)
+            if t.norm not in FILLER
+            and not is_generic(t.norm)
+            and t.norm not in profile.question_norms
+            and t.norm not in GENERIC_HEADS
+            and not is_negated(tokens, i, profile.question_norms)
+        }
         if profile.qualifier and named == {profile.qualifier}:
             short = profile.short_answer.rstrip(".!?;:")
             feedback = f"That alone is not specific enough; the answer is {short}."
@@ -285,6 +295,8 @@ def _repeats_question(content: list[Token], profile: _Profile) -> bool:
 
 def _target_grade(match: TargetMatch) -> Grade:
     shown = match.target.shown
+    if match.negated:
+        return Grade(Verdict.INCORRECT, 0.0, f"Your answer rules out {shown}, but {shown} is the answer.", (), (shown,))
     if match.hedged:
         return Grade(
             Verdict.PARTIAL,

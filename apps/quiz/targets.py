@@ -12,6 +12,26 @@ from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, STOPWORDS, Token, fo
 _PARENTHETICAL = re.compile(r"^(.*?)\s*\(([^()]+)\)\s*(.*)$", re.DOTALL)
 _ACRONYM = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*|[A-Z]{2,}[0-9]*")
 _HEDGES = frozenset({"or", "nor", "vs", "versus"})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that rule out what follows them in the same clause: "not a Job", "Not DDP, Horovod".
+_NEGATORS = _words(
+    """
+    not no never neither nor none cannot except excluding isnt arent wasnt werent dont doesnt didnt cant wont
+    wouldnt shouldnt couldnt hasnt havent hadnt aint
+    """
+)
+_NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("opposed", "to")})
+# After a negator these undo it: "not only a Job", "not sure, a Job", "isn't it a Job?".
+_NOT_NEGATING = frozenset({"only", "just", "sure", "certain", "doubt"})
+_PRONOUNS = frozenset({"it", "that", "this", "they", "you", "we", "there"})
+# Words that start another clause: "not a Deployment but a Job".
+_CLAUSE_WORDS = _words("but and or so because since while whereas though although yet then which that if when where")
+NEGATION_WINDOW = 4  # filler words allowed between a negator and the term: "I don't think it's a Job"
 _ARTICLES = frozenset({"a", "an", "the"})
 _JOINERS = frozenset({"of", "and", "or", "for", "in", "on", "to"})
 
@@ -32,6 +52,7 @@ class TargetMatch:
     typos: tuple[tuple[str, str], ...]  # (as written, as expected)
     pure: bool  # nothing but filler and the question's own words around it
     hedged: bool  # "Job or Deployment"
+    negated: bool = False  # ruled out: "not a Job", "a Deployment rather than a Job"
 
 
 def _content(tokens: list[Token]) -> tuple[Token, ...]:
@@ -156,7 +177,7 @@ class _Context:
 
     def allowed(self, token: Token) -> bool:
         norm = token.norm
-        if norm in FILLER or norm in GENERIC_HEADS or norm in self.question_norms:
+        if norm in FILLER or norm in GENERIC_HEADS or norm in _NEGATORS or norm in self.question_norms:
             return True
         return len(norm) >= 4 and any(is_typo(norm, q) for q in self.question_norms if len(q) >= 4)
 
@@ -166,6 +187,23 @@ class _Context:
         if not 0 <= other < len(self.tokens):
             return None
         return None if (self.tokens[max(index, other)].boundary) else self.tokens[other]
+
+    def negated(self, first: int) -> bool:
+        """A negator before the term, in its clause, with only filler between: "not a Job", "rather than a Job",
+        "I don't think it's a Job"; not "Job, not a Deployment" or "not a Deployment but a Job"."""
+        for gap, position in enumerate(range(first - 1, -1, -1)):
+            if self.tokens[position + 1].boundary:
+                return False
+            norm = self.tokens[position].norm
+            if norm in _NEGATORS:
+                after = self.tokens[position + 1].norm
+                return after not in _NOT_NEGATING and not (norm.endswith("nt") and after in _PRONOUNS)
+            pair = (self.tokens[position - 1].norm, norm) if position > 0 else ("", "")
+            if pair in _NEGATING_PAIRS and not self.tokens[position].boundary:
+                return True
+            if norm in _CLAUSE_WORDS or gap >= NEGATION_WINDOW or not self.allowed(self.tokens[position]):
+                return False
+        return False
 
     def hedged(self, first: int, last: int) -> bool:
         """An "or" next to the term that offers another term as well: "Job or (maybe) a Deployment"."""
@@ -185,7 +223,8 @@ class _Context:
 
 
 def find_target(tokens: list[Token], targets: tuple[Target, ...], question_norms: frozenset[str]) -> TargetMatch | None:
-    """The best clean occurrence of a target in the response, or None.
+    """The best clean occurrence of a target in the response, or None. An occurrence the response rules out
+    ("not a Job") ranks below any other and is flagged `negated`.
 
     An occurrence glued to another content word ("Cron Job", "Job scheduler") names a different
     term and does not count; words separated by punctuation or function words are explanation.
@@ -213,11 +252,16 @@ def find_target(tokens: list[Token], targets: tuple[Target, ...], question_norms
                 ):
                     continue
                 pure = all(context.allowed(t) for i, t in enumerate(tokens) if not first <= i <= last)
-                found = TargetMatch(target, typos, pure, context.hedged(first, last))
+                found = TargetMatch(target, typos, pure, context.hedged(first, last), context.negated(first))
                 if best is None or _rank(found) > _rank(best):
                     best = found
     return best
 
 
-def _rank(match: TargetMatch) -> tuple[bool, bool, int]:
-    return (not match.hedged, match.pure, -len(match.typos))
+def _rank(match: TargetMatch) -> tuple[bool, bool, bool, int]:
+    return (not match.negated, not match.hedged, match.pure, -len(match.typos))
+
+
+def is_negated(tokens: list[Token], index: int, question_norms: frozenset[str]) -> bool:
+    """The token at `index` is ruled out by a negator before it in its clause ("not PyTorch")."""
+    return _Context(tokens, question_norms).negated(index)

@@ -873,3 +873,79 @@ def test_clamped_formulas_and_formulas_without_their_left_hand_side(response, ve
     check(result, verdict, low, high)
     if verdict is CORRECT:
         assert "q = round(r/s) + z" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "ruled_out"),
+    [
+        (JOB, "not a Job", "Job"),
+        (JOB, "Not a job.", "Job"),
+        (JOB, "isn't a Job", "Job"),
+        (JOB, "Definitely not a Kubernetes Job", "Job"),
+        (JOB, "never a Job", "Job"),
+        (JOB, "I don't think it's a Job", "Job"),
+        (JOB, "a Deployment rather than a Job", "Job"),
+        (JOB, "instead of a Job, a Deployment", "Job"),
+        (JOB, "neither a Deployment nor a Job", "Job"),
+        (JOB, "not a Job but a Deployment", "Job"),
+        (DDP, "Not DDP, Horovod", "DDP"),
+        (DDP, "Horovod rather than DDP", "DDP"),
+        (DDP, "anything except PyTorch DDP", "PyTorch DDP"),
+    ],
+)
+def test_a_response_that_rules_out_the_answer_earns_nothing_for_it(prefix, response, ruled_out):
+    result = grade(card(prefix), response)
+    check(result, INCORRECT, 0.0, 0.0)
+    assert "rules out" in result.feedback
+    assert result.matched == ()
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        # the negation is about another term, or in another clause, or not a negation at all
+        (JOB, "Job, not a Deployment"),
+        (JOB, "A Job. Not a Deployment."),
+        (JOB, "It's not a Deployment, it's a Job"),
+        (JOB, "not a Deployment but a Job"),
+        (JOB, "Not a CronJob but a Job"),
+        (JOB, "Job (not CronJob)"),
+        (JOB, "a Job rather than a Deployment"),
+        (JOB, "No, a Job"),
+        (JOB, "I'm not sure, but I think it's a Job"),
+        (JOB, "not sure, Job"),
+        (JOB, "Isn't it a Job?"),
+        (DDP, "DDP, not Horovod"),
+        (DDP, "Not DP, DDP"),
+        (DDP, "not DataParallel but DistributedDataParallel"),
+    ],
+)
+def test_negation_elsewhere_in_a_right_answer_costs_nothing(prefix, response):
+    check(grade(card(prefix), response), CORRECT, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        ("not TensorFlow but PyTorch", PARTIAL),  # names only the product: partly right, as "PyTorch" is
+        ("PyTorch, not TensorFlow", PARTIAL),
+        ("not PyTorch", INCORRECT),
+    ],
+)
+def test_negation_and_the_product_a_term_belongs_to(response, verdict):
+    assert grade(card(DDP), response).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (BF16, "BF16 has the same exponent range as FP32 with 8 exponent bits, so it does not need loss scaling."),
+        (
+            ALL_REDUCE_CARD,
+            "It sums the gradients from all workers and gives every worker the same result, so there are no "
+            "synchronisation issues because all-reduce keeps the replicas identical.",
+        ),
+    ],
+)
+def test_negation_in_a_prose_answer_is_not_read_as_ruling_out_a_key_term(prefix, response):
+    assert grade(card(prefix), response).verdict is CORRECT
