@@ -22,8 +22,10 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
   right", then multiplied down when most of the response's own content words earn nothing (another concept,
   keyword stuffing) or when it is far longer than the model answer, and halved when it names a sibling of a
-  versioned term the answer needs (FP32 or "64-bit" for FP16). An expression of the answer written in any
-  notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments follow the shape of the question:
+  versioned term the answer needs (FP32 or "64-bit" for FP16). A claim of direction that reverses the answer's
+  ("increase precision" where quantization reduces it; see directions.py) earns nothing for its words and the
+  score is multiplied by 0.6. An expression of the answer written in any notation ("(1/N) * sum L_i") counts
+  as one more key term. Two adjustments follow the shape of the question:
   a fragment naming two or more key terms and nothing off target is at least PARTIAL however short, and a
   question asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the
   model answer only (judged by the terms that belong to that sentence alone) is at most PARTIAL.
@@ -39,6 +41,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Protocol
 
+from .directions import Claim, claims, compare
 from .feedback import coverage_feedback, join_words, phrased
 from .formulas import check_expression, check_formulas, find_expressions, find_formulas
 from .keyterms import (
@@ -77,6 +80,10 @@ _TWO_PART = re.compile(
     re.IGNORECASE,
 )
 ONE_PART_CAP = 0.7
+# A response that moves what the answer moves the other way ("increase precision" where quantization reduces
+# it) earns nothing for the words of that claim, and the rest is multiplied down for the false statement: a
+# response that is little more than that claim is incorrect, one that also gets the main claim right is partial.
+REVERSED = 0.6
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
 
@@ -150,6 +157,7 @@ class _Profile:
     answer_size: int
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
+    claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
 
 
 @lru_cache(maxsize=512)
@@ -194,6 +202,7 @@ def _profile(
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
         two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
+        claims=claims(answer),
     )
 
 
@@ -280,7 +289,7 @@ def _grade(profile: _Profile, text: str) -> Grade:
             (),
             (profile.short_answer,),
         )
-    return _coverage_grade(profile, tokens, bonus, formula_note)
+    return _coverage_grade(profile, text, tokens, bonus, formula_note)
 
 
 def _repeats_question(content: list[Token], profile: _Profile) -> bool:
@@ -310,10 +319,13 @@ def _target_grade(match: TargetMatch) -> Grade:
     return Grade(Verdict.CORRECT, 1.0, "", (shown,))
 
 
-def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: str) -> Grade:
+def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: float, note: str) -> Grade:
     if not profile.key_terms and not bonus:
         return Grade(Verdict.INCORRECT, 0.0, "")
-    index = index_response(tokens, profile.known, profile.question_stems)
+    # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
+    reversed_ = compare(profile.claims, text) if profile.claims else ()
+    wrong_way = {norm for said, _ in reversed_ for norm in said.words}
+    index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
     result = coverage(profile.key_terms, index, profile.needed)
     ratio = result.ratio + bonus / profile.needed
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
@@ -328,6 +340,10 @@ def _coverage_grade(profile: _Profile, tokens: list[Token], bonus: float, note: 
         note = f"{join_words(clash[0], 'is not')}."
     elif note:  # a wrong formula amid otherwise good prose
         score = min(score, CORRECT_AT - 0.05)
+    if reversed_:
+        score *= REVERSED
+        said, meant = reversed_[0]
+        note = f"{note} '{said.phrase}' says the opposite of the answer ('{meant.phrase}').".strip()
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched

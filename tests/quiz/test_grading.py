@@ -949,3 +949,48 @@ def test_negation_and_the_product_a_term_belongs_to(response, verdict):
 )
 def test_negation_in_a_prose_answer_is_not_read_as_ruling_out_a_key_term(prefix, response):
     assert grade(card(prefix), response).verdict is CORRECT
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict", "phrase"),
+    [
+        (QUANTIZATION, "increase precision of weights from int8 to fp32", INCORRECT, "'increase precision'"),
+        (QUANTIZATION, "raise the precision", INCORRECT, "'raise the precision'"),
+        (BF16, "BF16 has more mantissa bits than FP16 so it is more precise.", INCORRECT, "'more precise'"),
+        # the main claim right, a secondary one reversed: partly right
+        (QUANTIZATION, "It reduces precision to INT8, which increases the memory bandwidth", PARTIAL, "'increases"),
+        (BF16, "BF16 has the same exponent range as FP32 but more precision than FP16", PARTIAL, "'more precision'"),
+    ],
+)
+def test_a_claim_that_goes_the_other_way_than_the_answer_costs_credit(prefix, response, verdict, phrase):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
+    assert f"{phrase}" in result.feedback and "says the opposite of the answer" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (QUANTIZATION, "reduce precision of weights from fp32 to int8"),
+        (QUANTIZATION, "Quantization lowers the precision of weights from FP32 to INT8 to shrink the model"),
+        (QUANTIZATION, "It does not increase precision; it reduces the precision of weights to int8 from fp32."),
+        # about the other format, or compared the other way round: the same fact
+        (BF16, "FP16 has more precision than BF16, but BF16 has the exponent range of FP32 so needs no loss scaling"),
+        (BF16, "FP16 has more mantissa bits. It is more precise, but BF16 has FP32's exponent range."),
+        (CHECKPOINTING, "It trades extra compute for less memory by recomputing activations in the backward pass."),
+        (MIXED_FLAG, "FP16/BF16 for forward and backward passes: it reduces memory usage and increases throughput"),
+    ],
+)
+def test_claims_that_go_the_answers_way_cost_nothing(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is CORRECT, result
+    assert "opposite" not in result.feedback
+
+
+def test_claims_of_direction_are_read_with_their_subject_and_comparison():
+    from apps.quiz.directions import claims
+
+    (claim,) = claims("BF16 is more precise than FP16.")
+    assert (claim.sense, claim.head, claim.than, claim.subject) == (1, "precise", "fp16", "bf16")
+    assert claims("It does not reduce precision.") == ()  # negated: no claim either way
+    assert claims("a wider dynamic range avoids overflow") == ()  # a clause, not a noun
