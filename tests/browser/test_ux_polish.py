@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
@@ -43,6 +44,81 @@ def test_tables_on_a_phone_scroll_in_their_box_not_the_whole_page(live_server, b
             page.goto(f"{live_server.url}{path}")
             assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), f"{path} is wider than a 375 px screen"
         page.context.close()
+
+
+# Everything a student's tables hold is on a phone's screen: no column behind a sideways scroll nobody notices.
+OFF_SCREEN = """() => {
+    const width = window.innerWidth, problems = [];
+    if (document.scrollingElement.scrollWidth > width) {
+        problems.push(`the page is ${document.scrollingElement.scrollWidth}px wide`);
+    }
+    for (const box of document.querySelectorAll('main table, main .table-wrap')) {
+        if (box.scrollWidth > box.clientWidth) {
+            problems.push(`a ${box.tagName.toLowerCase()} scrolls sideways: ${box.scrollWidth} > ${box.clientWidth}px`);
+        }
+    }
+    for (const cell of document.querySelectorAll('main td, main th')) {
+        const box = cell.getBoundingClientRect();
+        if (box.width <= 1 || cell.closest('thead')?.getBoundingClientRect().width <= 1) continue;  // visually hidden
+        // What shows of it: the part inside the screen and inside the box that would scroll it.
+        const frame = cell.closest('.table-wrap')?.getBoundingClientRect() ?? {left: 0, right: width};
+        if (box.left < Math.max(0, frame.left) - 0.5 || box.right > Math.min(width, frame.right) + 0.5) {
+            const text = cell.innerText.trim().slice(0, 30);
+            problems.push(`"${text}" lies at ${Math.round(box.left)}-${Math.round(box.right)}px`);
+        }
+    }
+    return problems;
+}"""
+# The column names a table shows: its header row, or, where that is hidden on a phone, the cells' labels.
+COLUMN_NAMES = """(table) => table.tHead.getBoundingClientRect().width > 1
+    ? [...table.tHead.rows[0].cells].map(th => th.innerText.trim())
+    : [...table.querySelectorAll('td[data-label]')]
+        .filter(td => getComputedStyle(td, '::before').content !== 'none').map(td => td.dataset.label)"""
+# Whether a tap at the element's middle, where it lies now (the page scrolled only up or down), reaches it.
+TAPPABLE = """(el) => {
+    window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+    const box = el.getBoundingClientRect(), x = box.left + box.width / 2, y = box.top + box.height / 2;
+    return x >= 0 && x <= window.innerWidth && el.contains(document.elementFromPoint(x, y));
+}"""
+
+
+@pytest.mark.parametrize("width", [375, 320])  # a common phone, and the narrowest WCAG asks text to reflow into
+def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
+    live_server, browser, sign_in, transactional_db, width
+):
+    from apps.cohorts import services as cohorts
+    from apps.quiz import services as quiz
+
+    cohort, finished = _seed(live_server)
+    alice, flashcards = finished.user, Deck.objects.get(slug=FLASHCARDS)
+    # A quiz ended early (its summary has a "Not answered" row) and one left open ("Resume" is the only way back).
+    ended = quiz.session_start(user=alice, deck=flashcards, size=3, mode="recall", order="new")
+    quiz.answer_submit(user=alice, session_id=ended.pk, position=1, submission=quiz.Submission(response="no idea"))
+    quiz.session_finish(user=alice, session_id=ended.pk)
+    unfinished = quiz.session_start(user=alice, deck=flashcards, size=2, mode="recall", order="new")
+    quiz.answer_submit(user=alice, session_id=unfinished.pk, position=1, submission=quiz.Submission(response="?"))
+    spring = cohorts.cohort_create(name="Spring 2026", instructor=cohort.instructors.get())
+    cohorts.assignment_set(cohort=spring, deck=flashcards, due_date=None)
+
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    sign_in(page, "alice", ended.get_absolute_url())
+    expect(page.locator(".summary .badge", has_text="Not answered").first).to_be_visible()
+    problems = {"the quiz summary": page.evaluate(OFF_SCREEN)}
+
+    page.goto(f"{live_server.url}/join/{spring.join_code}/")
+    page.get_by_role("button", name="Join Spring 2026").click()
+    expect(page.get_by_text("You joined Spring 2026.")).to_be_visible()  # on my progress, where joining lands
+    expect(page.get_by_role("table", name="Decks assigned in Spring 2026")).to_contain_text("cards)")
+    problems["my progress, after joining"] = page.evaluate(OFF_SCREEN)
+    decks = page.get_by_role("table", name="Progress per deck")
+    assert {"Due within a week", "Mastered"} <= set(decks.evaluate(COLUMN_NAMES))
+    resume = page.get_by_role("link", name=f"Resume {unfinished.title}")
+    if not resume.evaluate(TAPPABLE):
+        problems["my progress, after joining"].append("Resume cannot be tapped without scrolling sideways")
+    assert not any(problems.values()), "\n".join(f"{name}: {'; '.join(found)}" for name, found in problems.items())
+    resume.click()
+    expect(page).to_have_url(f"{live_server.url}{unfinished.get_absolute_url()}")
+    page.context.close()
 
 
 def test_an_override_does_not_leave_the_graders_contradicting_feedback_as_the_verdict(
