@@ -6,8 +6,6 @@ connection holding a lock until PostgreSQL reports the statement under test wait
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -20,28 +18,9 @@ from apps.quiz import services as quiz
 from tests.cohorts.totals import rebuilt_snapshot, snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
-from tests.locks import waited_for_student_lock
+from tests.locks import Background, waited_for_student_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _in_another_connection(action) -> None:
-    """Runs `action` to the end (its transaction committed) in a thread with its own connection."""
-    errors = []
-
-    def run():
-        try:
-            action()
-        except Exception as exc:  # re-raised in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(10)
-    if errors:
-        raise errors[0]
 
 
 @pytest.mark.parametrize("page", ["cohorts:dashboard", "cohorts:export_matrix"])
@@ -62,7 +41,7 @@ def test_a_student_joining_while_the_matrix_is_read_is_left_for_the_next_load(pa
     def join_after_the_students_are_read(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if not joined and "cohorts_membership" in sql and '"auth_user"."username"' in sql:
-            _in_another_connection(lambda: cohorts.cohort_join(student=sam, code=cohort.join_code))
+            Background(lambda: cohorts.cohort_join(student=sam, code=cohort.join_code)).join()  # committed
             joined.append(sql)
         return result
 
