@@ -226,15 +226,15 @@ RETURNING answered_count, score_sum, finished_at
 
 
 def _card_deck(*, card_id: int) -> int:
-    """The card's deck as committed, read FOR SHARE: call before the student's lock.
+    """The card's deck as committed, read FOR KEY SHARE: call before the student's lock.
 
-    An instructor moving the card holds its row from the UPDATE until commit (card_moved runs in
-    between), so an answer waits here and counts under the new deck; and a move waits for an answer
-    that got here first, so card_moved lists that answer's student. Card, then student: the order the
-    move takes them in.
+    A card move takes the row FOR UPDATE (card_moved) after its UPDATE, so an answer that comes later waits
+    here and counts under the new deck, and a move waits for an answer that got here first, then finds it
+    committed and moves its totals. KEY SHARE rather than SHARE: an ordinary edit of the card (a plain
+    UPDATE, a version recorded) does not hold students' answers up. Card, then student: the move's order.
     """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT deck_id FROM content_card WHERE id = %s FOR SHARE", [card_id])
+        cursor.execute("SELECT deck_id FROM content_card WHERE id = %s FOR KEY SHARE", [card_id])
         return cursor.fetchone()[0]
 
 
@@ -382,10 +382,12 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
 def card_moved(*, card: Card) -> None:
     """After a card moved to another deck: its memory states and the per-deck running totals follow it.
 
-    Call in the transaction that updated the card, after the UPDATE: an answer to the card takes its
-    row FOR SHARE before anything else (_card_deck), so every answer counted under the old deck has
-    committed and is listed here, and none can start until the move commits.
+    Call in the transaction that updated the card, after the UPDATE: the row lock taken here waits for every
+    answer that read the card's deck (_card_deck, FOR KEY SHARE) to commit, so each answer counted under the
+    old deck is listed below, and none can start until the move commits.
     """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM content_card WHERE id = %s FOR UPDATE", [card.pk])
     students = list(Answer.objects.filter(card=card).values_list("user_id", flat=True).distinct())
     if not students:
         return
