@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.cohorts import services
+from apps.cohorts import analytics, services
 from apps.cohorts.models import Assignment, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
@@ -228,7 +228,7 @@ def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, s
     rows = {row[0]: row for row in _table_rows(html, "data matrix")}
     assert sorted(rows) == shown
     if badge:
-        assert all(badge in row[-1] for row in rows.values())
+        assert all(badge in row[1] for row in rows.values())  # the column after the name
     meta = f"{len(shown)} student{'s' if len(shown) != 1 else ''}{' flagged' if flag else ''}"
     assert meta in _text(html)
     # The filter links keep the sort; the sort links keep the filter.
@@ -247,12 +247,25 @@ def test_an_unknown_filter_shows_every_student_unfiltered(client, hand):
     assert "3 students" in _text(html) and "flagged" not in _text(html)
 
 
+def test_at_risk_is_the_column_next_to_the_student_not_after_every_deck(client, hand):
+    """With decks assigned the matrix scrolls sideways: the flags must not be the column scrolled out of sight."""
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk])).content.decode()
+    headers = _matrix_headers(html)
+    assert headers[:4] == ["Student", "At risk", "Last activity", "Accuracy"]
+    assert [header.split(" due ")[0] for header in headers[4:]] == ["Ops", "Empty"]  # then the decks, in due order
+    rows = {row[0]: row for row in _table_rows(html, "data matrix")}
+    assert rows["s2"][1].startswith("Inactive for 7 days Behind on a deck") and rows["s1"][1] == "—"
+
+
 def _page_cells(html: str) -> dict[str, list[str]]:
-    rows = {}
-    html = html.replace("\xa0", " ")
-    for name, cells in re.findall(r'<th scope="row"><a [^>]*>(student\d+)</a></th>(.*?)</tr>', html, re.S):
-        rows[name] = re.findall(r"<td>([^<]*)</td>", cells)
-    return rows
+    """Each matrix row's cells after the student's name, by name: at risk, last activity, accuracy, then the decks'."""
+    return {row[0]: row[1:] for row in _table_rows(html.replace("\xa0", " "), "data matrix")}
+
+
+def _matrix_headers(html: str) -> list[str]:
+    """The matrix's column headers in reading order: the first header row, each deck's title once."""
+    head = re.search(r'<table class="data matrix">.*?<thead[^>]*>\s*<tr>(.*?)</tr>', html, re.S).group(1)
+    return [_text(cell) for cell in re.findall(r"<th\b[^>]*>(.*?)</th>", head, re.S)]
 
 
 def _percent(fraction: str) -> str:
@@ -272,9 +285,10 @@ def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
     assert len(body) == 5
     for line in body:
         on_page = page[line[0]]
-        # Plain cells after the name: accuracy, then three per deck (last activity is a <time>).
-        assert on_page[0] == _percent(line[3])
-        assert on_page[1:7] == [_percent(value) for value in line[5:11]]
+        # After the name: at risk, last activity (in words), accuracy, then three per deck.
+        assert on_page[0] == (" ".join(analytics.FLAGS[key] for key in line[4].split()) or "—")
+        assert on_page[2] == _percent(line[3])
+        assert on_page[3:9] == [_percent(value) for value in line[5:11]]
 
 
 def test_items_csv_has_the_same_numbers_as_the_page_and_neutralises_formulas(client, instructor):

@@ -1,0 +1,53 @@
+"""In a real Chromium: what an instructor notices on the cohort dashboard (layout, focus after HTMX swaps)."""
+
+from __future__ import annotations
+
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from apps.content.models import Deck
+from tests.conftest import make_instructor, make_user
+
+FLASHCARDS = "technology-digital-tools-flashcards"
+SYLLABUS = "deep-learning-frameworks-production-syllabus"
+
+# Whether an element lies inside the visible part of the matrix's scroll box, as it is scrolled now.
+IN_SCROLL_BOX = """(el) => {
+  const box = el.closest(".table-wrap").getBoundingClientRect();
+  const own = el.getBoundingClientRect();
+  return own.left >= box.left && own.right <= box.right + 0.5;
+}"""
+
+
+def _seed():
+    """Carol's cohort with two decks assigned (a wide matrix) and alice, who answered two cards wrong."""
+    from apps.cohorts import services as cohorts
+    from apps.quiz import services as quiz
+
+    call_command("load_content", verbosity=0)
+    carol, alice = make_instructor("carol"), make_user("alice")
+    cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
+    for slug in (FLASHCARDS, SYLLABUS):
+        cohorts.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
+    cohorts.cohort_join(student=alice, code=cohort.join_code)
+    session = quiz.session_start(user=alice, deck=Deck.objects.get(slug=SYLLABUS), size=2, mode="recall", order="new")
+    for item in session.items.order_by("position"):
+        quiz.answer_submit(
+            user=alice, session_id=session.pk, position=item.position, submission=quiz.Submission(response="no idea")
+        )
+    return cohort
+
+
+def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, browser, sign_in, transactional_db):
+    cohort = _seed()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    matrix = page.locator("table.matrix")
+    # Two decks make the table wider than its box: it scrolls sideways, so column order decides what is seen.
+    assert matrix.evaluate("(t) => t.closest('.table-wrap').scrollWidth > t.closest('.table-wrap').clientWidth")
+    header = matrix.get_by_role("columnheader", name="At risk")
+    flag = matrix.get_by_role("row", name="alice").locator("td.flags")
+    expect(flag).to_contain_text("Accuracy under 50 %")
+    assert header.evaluate(IN_SCROLL_BOX), "the At risk header is scrolled out of sight"
+    assert flag.evaluate(IN_SCROLL_BOX), "alice's flags are scrolled out of sight"
+    page.context.close()
