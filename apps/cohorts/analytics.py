@@ -31,7 +31,7 @@ LOW_DISCRIMINATION = 0.2
 FLAGS = {
     "inactive": "Inactive for 7 days",
     "low_accuracy": "Accuracy under 50 %",
-    "behind": "Behind on a deck due within 3 days",
+    "behind": "Behind on a deck overdue or due within 3 days",
 }
 
 
@@ -96,10 +96,14 @@ def members(*, cohort: Cohort):
 
 def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[str]:
     flags = []
-    if row.last_activity is None or row.last_activity < now - INACTIVE_AFTER:
+    # Idle since the later of joining and the last answer: a student who joined an hour ago (or rejoined after
+    # being removed) has not been inactive for a week, whether they have answered nothing yet or only long ago.
+    idle_since = max(row.joined_at, row.last_activity or row.joined_at)
+    if idle_since < now - INACTIVE_AFTER:
         flags.append("inactive")
     if (accuracy := row.accuracy) is not None and accuracy < LOW_ACCURACY:
         flags.append("low_accuracy")
+    # Every deck due by then, overdue ones included: a deck that is late is more behind, not less.
     soon = (now + DUE_SOON).date()
     if any(
         d.due_date and d.due_date <= soon and cell.attempted_share < 1 for d, cell in zip(decks, row.cells, strict=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
@@ -57,6 +57,35 @@ def test_last_activity_is_on_the_assigned_decks_only(cohort):
     assert row.last_activity == NOW - timedelta(days=10) and row.flags == ["inactive", "behind"]
     _decks, (alone,) = analytics.cohort_matrix(cohort=cohort, now=NOW, student_id=s2.pk)
     assert alone.last_activity == row.last_activity and alone.flags == row.flags
+
+
+def test_inactive_counts_from_the_later_of_joining_and_the_last_answer(cohort):
+    """A week of membership without an answer is inactive; an hour of it is not, nor a rejoin after old answers."""
+    newcomer, idle, back = (make_user(name) for name in ("newcomer", "idle", "back"))
+    Membership.objects.create(cohort=cohort, student=newcomer, joined_at=NOW - timedelta(minutes=5))
+    Membership.objects.create(cohort=cohort, student=idle, joined_at=NOW - timedelta(days=8))
+    Membership.objects.create(cohort=cohort, student=back, joined_at=NOW - timedelta(days=1))  # rejoined yesterday
+    answer(back, Card.objects.get(question="Q1?"), 1.0, days_ago=20)
+    stats_rebuild()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    inactive = {row.username for row in rows if "inactive" in row.flags}
+    assert inactive == {"s2", "idle"}  # s2: last answer ten days ago, joined a month ago
+    # One day short of the week is not yet inactive either way.
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW - timedelta(days=2))
+    assert "inactive" not in next(row for row in rows if row.username == "idle").flags
+
+
+def test_behind_covers_overdue_decks_and_says_so(cohort):
+    ops = cohort.assignments.get(deck__title="Ops")
+    ops.due_date = date(2020, 1, 1)
+    ops.save()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert [row.username for row in rows if "behind" in row.flags] == ["s2"]  # Q3 never attempted, years late
+    assert "overdue" in analytics.FLAGS["behind"]
+    ops.due_date = (NOW + timedelta(days=4)).date()  # neither overdue nor within three days
+    ops.save()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert not any("behind" in row.flags for row in rows)
 
 
 def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(cohort):

@@ -6,7 +6,7 @@ import csv
 import io
 import re
 import xml.etree.ElementTree as ET
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from html import unescape
 from html.parser import HTMLParser
@@ -206,11 +206,14 @@ def test_an_unknown_sort_shows_the_default_order_on_either_tab(client, hand):
 
 def test_at_risk_filter(client, instructor):
     cohort = _cohort(instructor, students=3, cards=3)
-    idle = make_user("idle")
+    idle, newcomer = make_user("idle"), make_user("newcomer")
     services.cohort_join(student=idle, code=cohort.join_code)
+    Membership.objects.filter(student=idle).update(joined_at=timezone.now() - timedelta(days=8))
+    services.cohort_join(student=newcomer, code=cohort.join_code)
     client.force_login(instructor)
     html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"flag": "inactive"}).content.decode()
-    assert "idle" in html and "student000" not in html
+    # A week in the cohort without an answer is inactive; having joined a moment ago is not.
+    assert [row[0] for row in _table_rows(html, "data matrix")] == ["idle"]
 
 
 @pytest.mark.parametrize(
@@ -219,7 +222,7 @@ def test_at_risk_filter(client, instructor):
         ("", ["s1", "s2", "s3"], None),
         ("any", ["s2", "s3"], None),
         ("low_accuracy", ["s3"], "Accuracy under 50 %"),  # 25 %; s2 has 50 %, which is not under
-        ("behind", ["s2"], "Behind on a deck due within 3 days"),  # 2 of 3 cards of a deck due in two days
+        ("behind", ["s2"], "Behind on a deck overdue or due within 3 days"),  # 2 of 3 cards of a deck due in two days
         ("inactive", ["s2"], "Inactive for 7 days"),
     ],
 )
@@ -255,6 +258,24 @@ def test_at_risk_is_the_column_next_to_the_student_not_after_every_deck(client, 
     assert [header.split(" due ")[0] for header in headers[4:]] == ["Ops", "Empty"]  # then the decks, in due order
     rows = {row[0]: row for row in _table_rows(html, "data matrix")}
     assert rows["s2"][1].startswith("Inactive for 7 days Behind on a deck") and rows["s1"][1] == "—"
+
+
+def test_a_due_date_shows_its_year_unless_it_is_this_year(client, hand):
+    ops = hand.assignments.get(deck__title="Ops")
+    url = reverse("cohorts:dashboard", args=[hand.pk])
+    this_year = timezone.localdate().replace(month=3, day=5)
+    for due, shown in ((date(2020, 1, 1), "due 1 Jan 2020"), (this_year, "due 5 Mar")):
+        ops.due_date = due
+        ops.save()
+        html = client.get(url).content.decode()
+        assert _matrix_headers(html)[4] == f"Ops {shown}"
+        assert f'<time datetime="{due.isoformat()}">' in html
+    # An overdue deck is "behind" too, and the flag says so.
+    ops.due_date = date(2020, 1, 1)
+    ops.save()
+    html = client.get(url, {"flag": "behind"}).content.decode()
+    assert [row[0] for row in _table_rows(html, "data matrix")] == ["s2"]
+    assert "Behind on a deck overdue or due within 3 days" in _table_rows(html, "data matrix")[0][1]
 
 
 def _page_cells(html: str) -> dict[str, list[str]]:

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from datetime import date
+
 from django import template
+from django.utils import formats, timezone
 
 from apps.cohorts.selectors import student_cohorts
 
@@ -35,6 +38,12 @@ def aria_sort(context, key: str) -> str:
 @register.simple_tag
 def deck_sort_key(deck_id: int, metric: str) -> str:
     return f"deck-{deck_id}-{metric}"
+
+
+@register.filter
+def short_date(value: date) -> str:
+    """1 Jan in the current year, 1 Jan 2020 in any other: without its year a date reads as this year's."""
+    return formats.date_format(value, "j M" if value.year == timezone.localdate().year else "j M Y")
 
 
 @register.filter
