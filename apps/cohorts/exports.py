@@ -1,4 +1,4 @@
-"""CSV exports of the dashboard: the same computations as the page, every row, raw fractions."""
+"""CSV exports of the dashboard: the same computations as the page, every row (of every page), raw fractions."""
 
 from __future__ import annotations
 
@@ -15,14 +15,16 @@ def _fraction(value: float | None) -> str:
     return "" if value is None else f"{round(value, 4) + 0.0:.4f}"  # + 0.0: drift to -1e-16 is "0.0000", not "-0.0000"
 
 
-def matrix_csv(*, cohort: Cohort) -> HttpResponse:
-    decks, rows = analytics.cohort_matrix(cohort=cohort)
+def matrix_csv(
+    *, cohort: Cohort, decks: list[analytics.AssignedDeck], rows: list[analytics.StudentRow], flag: str = ""
+) -> HttpResponse:
+    """The matrix's `rows` as given: the students the page lists under `flag` (a checked one), in its order."""
     header = ["student", "joined", "last_activity", "accuracy", "flags"]
     for deck in decks:
         # Deck titles are typed by instructors, so the header is text from users like any cell.
         header += [safe_text(f"{deck.title} {metric}") for metric in ("attempted", "accuracy", "mastered")]
     body = []
-    for row in analytics.sort_rows(rows=rows, sort=analytics.BY_NAME):
+    for row in rows:
         line = [
             safe_text(row.username),
             row.joined_at.isoformat(),
@@ -33,7 +35,9 @@ def matrix_csv(*, cohort: Cohort) -> HttpResponse:
         for cell in row.cells:
             line += [_fraction(cell.attempted_share), _fraction(cell.accuracy), _fraction(cell.mastered_share)]
         body.append(line)
-    return csv_response(filename=f"{slugify(cohort.name) or 'cohort'}-matrix.csv", header=header, rows=body)
+    # A filtered export says so in its name, so it is not taken for the whole cohort later.
+    name = f"{slugify(cohort.name) or 'cohort'}-matrix{f'-{flag}' if flag else ''}.csv"
+    return csv_response(filename=name, header=header, rows=body)
 
 
 def items_csv(*, cohort: Cohort) -> HttpResponse:

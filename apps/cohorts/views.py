@@ -7,6 +7,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial
@@ -84,7 +85,11 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     return render_page_or_partial(request, "cohorts/dashboard.html", "panel", context)
 
 
-def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
+def _matrix_rows(
+    request: HttpRequest, cohort: Cohort
+) -> tuple[list[analytics.AssignedDeck], list[analytics.StudentRow], str, analytics.MatrixSort]:
+    """The students ?flag= picks, in the order ?sort= asks: (decks, rows, flag, sort). The page and its CSV both
+    come through here, so the CSV linked from a filtered, sorted page holds exactly that page's students."""
     decks, rows = analytics.cohort_matrix(cohort=cohort)
     flag = request.GET.get("flag", "")
     if flag == "any":
@@ -94,11 +99,20 @@ def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
     else:
         flag = ""  # unknown: every student, and the filter shows "all"
     sort = analytics.matrix_sort(raw=request.GET.get("sort"), decks=decks)
-    rows = analytics.sort_rows(rows=rows, sort=sort)
+    return decks, analytics.sort_rows(rows=rows, sort=sort), flag, sort
+
+
+def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
+    decks, rows, flag, sort = _matrix_rows(request, cohort)
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
+    # The export link carries the checked filter and sort, not the raw query (nor the tab or the page).
+    shown = {"flag": flag, "sort": "" if sort.key == analytics.BY_NAME.key else sort.key}
+    query = urlencode({key: value for key, value in shown.items() if value})
+    export = reverse("cohorts:export_matrix", args=[cohort.pk])
     return {
         "decks": decks, "page": page, "rows": page.object_list, "sort": sort.key, "flag": flag, "total": len(rows),
         "deck_columns": DECK_COLUMNS, "colspan": 4 + len(DECK_COLUMNS) * len(decks),
+        "export_url": f"{export}?{query}" if query else export,
     }  # fmt: skip
 
 
@@ -136,7 +150,8 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
 @require_GET
 def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    return exports.matrix_csv(cohort=cohort)
+    decks, rows, flag, _sort = _matrix_rows(request, cohort)
+    return exports.matrix_csv(cohort=cohort, decks=decks, rows=rows, flag=flag)
 
 
 @login_required

@@ -312,6 +312,45 @@ def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
         assert on_page[3:9] == [_percent(value) for value in line[5:11]]
 
 
+def _csv_link(html: str) -> tuple[str, str]:
+    """The matrix's CSV link on a page: (its text, its href)."""
+    link = re.search(r'<a href="([^"]*/export/matrix\.csv[^"]*)" download>(.*?)</a>', html)
+    assert link, "no CSV link"
+    return _text(link.group(2)), unescape(link.group(1))
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "names"),
+    [
+        ({}, "Download all 3 students (CSV)", ["s1", "s2", "s3"]),
+        ({"sort": "-name"}, "Download all 3 students (CSV)", ["s3", "s2", "s1"]),
+        ({"flag": "any", "sort": "-name"}, "Download these 2 students (CSV)", ["s3", "s2"]),
+        ({"flag": "low_accuracy", "sort": "accuracy"}, "Download this student (CSV)", ["s3"]),
+        ({"flag": "bogus", "sort": "bogus", "page": "9"}, "Download all 3 students (CSV)", ["s1", "s2", "s3"]),
+    ],
+)
+def test_the_matrix_csv_link_exports_the_students_the_page_shows_in_its_order(client, hand, query, text, names):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), query).content.decode()
+    assert [row[0] for row in _table_rows(html, "data matrix")] == names
+    link_text, href = _csv_link(html)
+    assert link_text == text
+    response = client.get(href)
+    assert response.status_code == 200
+    assert [line[0] for line in list(csv.reader(io.StringIO(response.content.decode())))[1:]] == names
+    flag = query.get("flag") if query.get("flag") in ("any", "low_accuracy") else None
+    assert response["Content-Disposition"].endswith(f'-matrix{f"-{flag}" if flag else ""}.csv"')
+    # The link carries the checked filter and sort, nothing else; a junk query asked of the CSV gets what the page got.
+    assert "page=" not in href and "tab=" not in href and "bogus" not in href
+    junk = client.get(reverse("cohorts:export_matrix", args=[hand.pk]), query)
+    assert junk.content == response.content
+
+
+def test_no_csv_link_when_no_student_is_listed(client, hand):
+    Membership.objects.filter(cohort=hand).update(removed_at=timezone.now())
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk])).content.decode()
+    assert "0 students" in _text(html) and "export/matrix.csv" not in html
+
+
 def test_items_csv_has_the_same_numbers_as_the_page_and_neutralises_formulas(client, instructor):
     cohort = _cohort(instructor, students=6, cards=3)
     client.force_login(instructor)
