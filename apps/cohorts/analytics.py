@@ -314,6 +314,8 @@ def cohort_items(
 ) -> tuple[list[ItemRow], int]:
     """Item statistics of the assigned decks' cards, hardest first by default; (rows, total). Five queries.
 
+    `offset` past the last card gives the last `limit` page (offset a multiple of `limit`, as the view passes it).
+
     Totals and wrong answers come from the cohort's running totals; discrimination is computed
     live, for the listed cards only unless the sort needs every card. `sort` is one `item_sort` returned.
     """
@@ -334,6 +336,10 @@ def cohort_items(
             row = rows[card_id]
             row.attempts, row.students, row.score_sum, row.overrides = attempts, students, score_sum, overrides
         ordered = sorted(rows.values(), key=lambda r: (r.deck_title, r.position))
+        if limit and offset >= len(ordered):
+            # Past the end (an old link, a typed ?page=): the last page, as the matrix's Paginator.get_page does,
+            # not an empty table under "37 cards" that reads as if no deck were assigned.
+            offset = max(0, (len(ordered) - 1) // limit * limit)
         needs_all = sort.lstrip("-") == "discrimination"
         if not needs_all:
             ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))

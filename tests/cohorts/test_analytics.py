@@ -167,6 +167,14 @@ def test_items_sorted_hardest_first_and_paged(cohort):
     assert [item.question for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
 
 
+def test_items_past_the_last_page_are_the_last_page(cohort):
+    last, total = analytics.cohort_items(cohort=cohort, offset=3, limit=3)
+    assert total == 4 and len(last) == 1  # pages of three: the fourth card alone on the second
+    for offset in (6, 300):
+        beyond, beyond_total = analytics.cohort_items(cohort=cohort, offset=offset, limit=3)
+        assert beyond_total == total and [item.card_id for item in beyond] == [item.card_id for item in last]
+
+
 def test_student_accuracies_are_the_matrix_figures_in_one_query(cohort, django_assert_num_queries):
     """The charts tab reads one accuracy per student without the matrix; it must be the matrix's figure."""
     s1, s2 = (Membership.objects.get(cohort=cohort, student__username=name).student for name in ("s1", "s2"))

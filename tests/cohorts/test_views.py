@@ -189,6 +189,27 @@ def test_sort_and_page_links_keep_the_other_parameters(client, instructor):
     )
 
 
+def test_an_items_page_past_the_end_shows_the_last_page_as_the_matrix_does(client, instructor):
+    cohort = _cohort(instructor, students=1, cards=26)  # 52 cards: two pages of items
+    client.force_login(instructor)
+    url = reverse("cohorts:dashboard", args=[cohort.pk])
+    last = client.get(url, {"tab": "items", "page": "2"}).content.decode()
+    for page in ("5", "1000000", "99999999999"):
+        html = client.get(url, {"tab": "items", "page": page}).content.decode()
+        assert "Page 2 of 2" in html and "No cards yet" not in html
+        assert (
+            _table_rows(html, "data items") == _table_rows(last, "data items")
+            and len(_table_rows(html, "data items")) == 2
+        )
+        assert 'href="?tab=items&amp;page=1">← Previous</a>' in html  # back from where the page really is
+
+
+def test_one_page_of_items_past_the_end_is_that_page(client, hand):
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items", "page": "5"}).content.decode()
+    assert "4 cards" in _text(html) and "No cards yet" not in html
+    assert len(_table_rows(html, "data items")) == 4
+
+
 def test_an_unknown_sort_shows_the_default_order_on_either_tab(client, hand):
     url = reverse("cohorts:dashboard", args=[hand.pk])
     deck_id = Assignment.objects.filter(cohort=hand).first().deck_id
