@@ -28,6 +28,12 @@ INACTIVE_AFTER = timedelta(days=7)
 LOW_ACCURACY = 0.5
 DUE_SOON = timedelta(days=3)
 LOW_DISCRIMINATION = 0.2
+# Below this many students (with answers on the card and on another), discrimination is not shown, exported or
+# sorted on. A correlation over 2 students is +1 or -1 whatever the card ("-1.00 weak" from two people), and over
+# 3 or 4 one student's answers move it by more than the whole scale between "weak" and good. 5 is the least at
+# which it starts to say something about the card rather than about one student, and small seminars still get it;
+# it stays rough (about ±0.5 for a card unrelated to ability), so "weak" is a prompt to look, not a verdict.
+MIN_DISCRIMINATION_STUDENTS = 5
 FLAGS = {
     "inactive": "Inactive for 7 days",
     "low_accuracy": "Accuracy under 50 %",
@@ -238,6 +244,7 @@ class ItemRow:
     score_sum: float = 0.0
     overrides: int = 0
     discrimination: float | None = None
+    discrimination_students: int = 0  # the students it is computed over
     wrong_answers: list[tuple[str, int]] = field(default_factory=list)
     wrong_options: list[tuple[str, int]] = field(default_factory=list)
 
@@ -248,6 +255,10 @@ class ItemRow:
     @property
     def override_rate(self) -> float | None:
         return self.overrides / self.attempts if self.attempts else None
+
+    @property
+    def too_few_for_discrimination(self) -> bool:
+        return self.discrimination_students < MIN_DISCRIMINATION_STUDENTS
 
     @property
     def weak_discrimination(self) -> bool:
@@ -268,7 +279,7 @@ WITH totals AS (
       AND d.deck_id = ANY(%(decks)s)
     GROUP BY d.user_id
 )
-SELECT s.card_id, corr(s.score_sum / s.attempts, (t.total - s.score_sum / s.attempts) / (t.n - 1))
+SELECT s.card_id, corr(s.score_sum / s.attempts, (t.total - s.score_sum / s.attempts) / (t.n - 1)), count(*)
 FROM quiz_studentcardstat s JOIN totals t ON t.user_id = s.user_id
 WHERE t.n > 1 AND s.deck_id = ANY(%(decks)s)
   -- NULL: every card, which PostgreSQL answers with a (parallel) sequential scan, faster than the index.
@@ -354,9 +365,12 @@ def cohort_items(
 
 def _discrimination(cursor, params: dict, rows: dict[int, ItemRow], *, every_card: bool) -> None:
     cursor.execute(_DISCRIMINATION_SQL, {**params, "cards": None if every_card else list(rows)})
-    for card_id, value in cursor.fetchall():
+    for card_id, value, students in cursor.fetchall():
         if card_id in rows:
-            rows[card_id].discrimination = value
+            row = rows[card_id]
+            row.discrimination_students = students
+            # Too few students: noise, so no figure at all, and the sort puts the card with the undefined ones.
+            row.discrimination = value if students >= MIN_DISCRIMINATION_STUDENTS else None
 
 
 def _wrong_answers(cursor, params: dict, rows: dict[int, ItemRow]) -> None:

@@ -121,7 +121,10 @@ def _items_context(request: HttpRequest, cohort: Cohort) -> dict:
     number = _int(request.GET.get("page"))
     items, total = analytics.cohort_items(cohort=cohort, sort=sort, offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
-    return {"items": items, "sort": sort, "page_number": min(number, pages), "pages": pages, "total": total}
+    return {
+        "items": items, "sort": sort, "page_number": min(number, pages), "pages": pages, "total": total,
+        "min_discrimination_students": analytics.MIN_DISCRIMINATION_STUDENTS,
+    }  # fmt: skip
 
 
 @login_required

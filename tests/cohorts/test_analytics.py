@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from apps.cohorts import analytics, charts
+from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.cohorts.models import Membership
 from apps.content.models import Card
 from apps.quiz.aggregates import stats_rebuild
@@ -137,7 +138,13 @@ def test_only_known_sorts_sort_the_items():
         assert analytics.item_sort(raw=junk) == "facility"
 
 
-def test_item_statistics(cohort):
+@pytest.fixture
+def any_number_of_students(monkeypatch):
+    """Discrimination even from the hand cohort's three students, so that its formula can be checked by hand."""
+    monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 2)
+
+
+def test_item_statistics(cohort, any_number_of_students):
     items, total = analytics.cohort_items(cohort=cohort, limit=None)
     assert total == 4  # three cards of Ops and one of Empty
     stats = {item.question: item for item in items}
@@ -158,13 +165,46 @@ def test_item_statistics(cohort):
     assert [item.attempts for item in items if item.deck_title == "Empty"] == [0]
 
 
-def test_items_sorted_hardest_first_and_paged(cohort):
+def test_items_sorted_hardest_first_and_paged(cohort, any_number_of_students):
     items, total = analytics.cohort_items(cohort=cohort, limit=2)
     assert total == 4 and [item.question for item in items] == ["Q3?", "Q2?"]
     page_two, _ = analytics.cohort_items(cohort=cohort, offset=2, limit=2)
     assert page_two[0].question == "Q1?" and page_two[-1].attempts == 0  # unattempted cards come last
     by_discrimination, _ = analytics.cohort_items(cohort=cohort, sort="discrimination", limit=None)
     assert [item.question for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
+
+
+def _two_more_students(cohort):
+    """s6 right on Q1-Q3, s7 wrong on Q1 and Q2: five students on Q1 and Q2, three on Q3 (which now varies)."""
+    q1, q2, q3 = (Card.objects.get(question=f"Q{i}?") for i in (1, 2, 3))
+    s6, s7 = make_user("s6"), make_user("s7")
+    for student in (s6, s7):
+        Membership.objects.create(cohort=cohort, student=student, joined_at=NOW - timedelta(days=30))
+    for card in (q1, q2, q3):
+        answer(s6, card, 1.0)
+    for card in (q1, q2):
+        answer(s7, card, 0.0)
+    stats_rebuild()
+    cohort_stats_rebuild()
+
+
+def test_discrimination_needs_enough_students_and_sorts_as_undefined_without_them(cohort, monkeypatch):
+    items, _ = analytics.cohort_items(cohort=cohort, limit=None)
+    q1 = next(item for item in items if item.question == "Q1?")
+    assert (q1.discrimination, q1.discrimination_students, q1.too_few_for_discrimination) == (None, 3, True)
+    _two_more_students(cohort)
+    stats = {item.question: item for item in analytics.cohort_items(cohort=cohort, limit=None)[0]}
+    assert stats["Q1?"].discrimination_students == stats["Q2?"].discrimination_students == 5
+    assert stats["Q1?"].discrimination is not None and stats["Q2?"].discrimination is not None
+    assert (stats["Q3?"].discrimination, stats["Q3?"].discrimination_students) == (None, 3)
+    # Either way round, a card with too few students sorts with the undefined ones, after every real figure.
+    for sort in ("discrimination", "-discrimination"):
+        order = [item.question for item in analytics.cohort_items(cohort=cohort, sort=sort, limit=None)[0]]
+        assert set(order[:2]) == {"Q1?", "Q2?"}, sort
+    # It had a figure (its scores vary now); only the minimum hides it.
+    monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 3)
+    q3 = next(item for item in analytics.cohort_items(cohort=cohort, limit=None)[0] if item.question == "Q3?")
+    assert q3.discrimination is not None
 
 
 def test_items_past_the_last_page_are_the_last_page(cohort):

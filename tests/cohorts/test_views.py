@@ -404,7 +404,8 @@ def _as_listed(joined: str) -> list[str]:
     return [re.sub(r"^(.*) \((\d+)\)$", r"“\1” × \2", part) for part in joined.split(" | ")]
 
 
-def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_the_page(client, hand):
+def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_the_page(client, hand, monkeypatch):
+    monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 2)  # figures from three students, worked by hand
     html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
     page = {row[0]: row for row in _table_rows(html, "data items")}
     rows = list(
@@ -430,7 +431,20 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
     assert page["Q1? Ops #1"][3] == "0.50" and "“A Pod” × 1" in page["Q1? Ops #1"][5]
     assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
     assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
-    assert page["Q3? Ops #3"][3] == "—"  # every student scored 0 on it: undefined, not 0
+    assert page["Q3? Ops #3"][3] == "— no spread in scores"  # every student scored 0 on it: undefined, not 0
+
+
+def test_discrimination_from_too_few_students_is_a_dash_that_says_so(client, hand):
+    """Three students: a figure such as "-1.00 weak" would be noise, so neither the page nor the CSV gives one."""
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
+    page = {row[0]: row for row in _table_rows(html, "data items")}
+    assert page["Q1? Ops #1"][3] == "— too few students" and "weak" not in page["Q1? Ops #1"][3]
+    assert re.search(r'<span title="Too few students: shown once 5 have answered it">—', html)
+    assert "shown once 5 students have answered it" in _text(html)
+    rows = list(
+        csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[hand.pk])).content.decode()))
+    )
+    assert {row["discrimination"] for row in rows} == {""}
 
 
 def test_charts_are_labelled_images_with_their_numbers_in_a_table(client, hand):
