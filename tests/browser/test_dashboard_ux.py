@@ -51,3 +51,23 @@ def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, br
     assert header.evaluate(IN_SCROLL_BOX), "the At risk header is scrolled out of sight"
     assert flag.evaluate(IN_SCROLL_BOX), "alice's flags are scrolled out of sight"
     page.context.close()
+
+
+def test_remove_and_unassign_ask_first_and_work_without_javascript(live_server, browser, sign_in, transactional_db):
+    cohort = _seed()
+    page = browser.new_context(java_script_enabled=False).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/manage/")
+    students = page.locator("section", has=page.get_by_role("heading", name="Students (1)"))
+    # One click on "Remove…" only shows what removing does, and the button that does it.
+    students.get_by_text("Remove…").click()
+    expect(students).to_contain_text("alice leaves Autumn 2026")
+    expect(page.get_by_role("heading", name="Students (1)")).to_be_visible()
+    page.get_by_role("button", name="Remove alice").click()
+    expect(page.locator(".messages")).to_contain_text("alice was removed")
+    expect(page.get_by_role("heading", name="Students (0)")).to_be_visible()
+    decks = page.locator("section", has=page.get_by_role("heading", name="Assigned decks"))
+    decks.get_by_role("row").filter(has_text="Syllabus").get_by_text("Unassign…").click()
+    expect(decks.get_by_role("row")).to_have_count(3)  # the header and both decks: still assigned
+    decks.get_by_role("button", name="Unassign Deep Learning Frameworks").click()
+    expect(page.locator(".messages")).to_contain_text("Assignment removed")
+    expect(decks.get_by_role("row")).to_have_count(2)

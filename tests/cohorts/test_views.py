@@ -583,3 +583,26 @@ def test_a_new_join_code_takes_a_second_step_that_says_what_it_breaks(client, in
     client.post(reverse("cohorts:code", args=[cohort.pk]))
     cohort.refresh_from_db()
     assert cohort.join_code != old
+
+
+def test_removing_a_student_or_unassigning_a_deck_takes_a_second_step_that_says_what_it_loses(client, hand):
+    """As for a new join code: the buttons that act are inside a closed <details>, after the consequences."""
+    url = reverse("cohorts:manage", args=[hand.pk])
+    html = client.get(url).content.decode()
+    ops = Assignment.objects.get(cohort=hand, deck__title="Ops")
+    s1 = Membership.objects.get(cohort=hand, student__username="s1").student
+    steps = re.findall(r'<details class="confirm">(.*?)</details>', html, re.S)
+    # Every form of the page that removes something is inside one of them, never a button in the table.
+    removing = re.findall(r'<form method="post" action="[^"]*/remove/"', html)
+    assert len(removing) == 2 + 3 and len(re.findall(r'action="[^"]*/remove/"', "".join(steps))) == 5
+    unassign = next(step for step in steps if reverse("cohorts:assignment_remove", args=[hand.pk, ops.deck_id]) in step)
+    assert _text(re.search(r"<summary>(.*?)</summary>", unassign).group(1)) == "Unassign… Ops"
+    due = ops.due_date.strftime("%-d %b %Y")
+    assert f"its due date, {due}, is forgotten" in _text(unassign) and "Their answers are kept" in _text(unassign)
+    assert re.search(r'<button type="submit" class="button-secondary">Unassign Ops</button>', unassign)
+    remove = next(step for step in steps if reverse("cohorts:student_remove", args=[hand.pk, s1.pk]) in step)
+    assert _text(re.search(r"<summary>(.*?)</summary>", remove).group(1)) == "Remove… s1"
+    assert "s1 leaves Hand" in _text(remove) and "if they join again with the code" in _text(remove)
+    # The second step is the POST itself, as before: it works without JavaScript.
+    assert client.post(reverse("cohorts:student_remove", args=[hand.pk, s1.pk])).status_code == 303
+    assert Membership.objects.get(cohort=hand, student=s1).removed_at is not None
