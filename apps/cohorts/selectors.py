@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
@@ -93,3 +94,17 @@ def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[Studen
             )
         )
     return [(cohorts[pk], items) for pk, items in grouped.items()]
+
+
+def place_in_cohort(*, user: AbstractBaseUser, cohort: Cohort) -> Literal["instructor", "student"] | None:
+    """What the user already is in the cohort: one of its instructors, a current student, or neither (None).
+
+    A removed student is neither: the join code lets them back in.
+    """
+    if not user.is_authenticated:
+        return None
+    if cohort.instructors.filter(pk=user.pk).exists():
+        return "instructor"
+    if Membership.objects.filter(cohort=cohort, student=user, removed_at__isnull=True).exists():
+        return "student"
+    return None

@@ -245,15 +245,30 @@ def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
 # --- joining -----------------------------------------------------------------------------
 
 
+def _already_in(cohort: Cohort, place: str) -> str:
+    """Where someone already in the cohort goes instead of joining it: their progress, or its dashboard."""
+    return reverse("quiz:progress") if place == "student" else reverse("cohorts:dashboard", args=[cohort.pk])
+
+
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
-    """Join with a code typed in, or through an invite link that carries it."""
+    """Join with a code typed in, or through an invite link that carries it.
+
+    Someone already in the cohort (a student, or one of its instructors) is told so, with a link on, rather than
+    offered a Join button that says "You joined" again or ends in an error.
+    """
     form = JoinForm(request.POST or None, initial={"code": code})
     cohort = services.cohort_for_code(code) if code else None
+    place = selectors.place_in_cohort(user=request.user, cohort=cohort) if cohort else None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
         if form.is_valid():
+            joining = services.cohort_for_code(form.cleaned_data["code"])
+            already = selectors.place_in_cohort(user=request.user, cohort=joining) if joining else None
+            if already:
+                messages.info(request, f"You’re already in {joining.name}.")
+                return HttpResponseSeeOther(_already_in(joining, already))
             try:
                 membership = services.cohort_join(student=request.user, code=form.cleaned_data["code"])
             except services.CohortError as exc:
@@ -262,4 +277,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                 messages.success(request, f"You joined {membership.cohort.name}.")
                 return HttpResponseSeeOther(reverse("quiz:progress"))
     status = 422 if form.errors else (404 if code and cohort is None else 200)
-    return render(request, "cohorts/join.html", {"form": form, "cohort": cohort, "code": code}, status=status)
+    context = {"form": form, "cohort": cohort, "code": code, "place": place}
+    if place:
+        context["onward"] = _already_in(cohort, place)
+    return render(request, "cohorts/join.html", context, status=status)

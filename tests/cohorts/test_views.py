@@ -606,3 +606,40 @@ def test_removing_a_student_or_unassigning_a_deck_takes_a_second_step_that_says_
     # The second step is the POST itself, as before: it works without JavaScript.
     assert client.post(reverse("cohorts:student_remove", args=[hand.pk, s1.pk])).status_code == 303
     assert Membership.objects.get(cohort=hand, student=s1).removed_at is not None
+
+
+def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_of_offering_to_join(
+    client, instructor, student
+):
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    services.cohort_join(student=student, code=cohort.join_code)
+    invite = reverse("cohorts:invite", args=[cohort.join_code])
+    for user, onward, link in (
+        (student, reverse("quiz:progress"), "See your progress"),
+        (instructor, reverse("cohorts:dashboard", args=[cohort.pk]), "Open the Spring dashboard"),
+    ):
+        client.force_login(user)
+        response = client.get(invite)
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert re.search(r"<h1>You’re already in Spring</h1>", html)
+        assert f'<a class="button" href="{onward}">{link}</a>' in html
+        assert "<form" not in re.search(r"<main\b.*</main>", html, re.S).group(0)  # no Join button
+        # The join code typed in (or an old invite page's button) does not say "You joined" again, nor fail.
+        response = client.post(reverse("cohorts:join"), {"code": cohort.join_code}, follow=True)
+        assert response.redirect_chain == [(onward, 303)]
+        assert (
+            "You’re already in Spring." in response.content.decode() and "You joined" not in response.content.decode()
+        )
+    assert Membership.objects.filter(cohort=cohort).count() == 1
+
+
+def test_a_removed_student_can_join_again_through_the_invite_link(client, instructor, student):
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    services.cohort_join(student=student, code=cohort.join_code)
+    services.cohort_remove_student(cohort=cohort, student_id=student.pk)
+    client.force_login(student)
+    invite = reverse("cohorts:invite", args=[cohort.join_code])
+    assert '<button type="submit">Join Spring</button>' in client.get(invite).content.decode()
+    response = client.post(invite, {"code": cohort.join_code}, follow=True)
+    assert "You joined Spring." in response.content.decode()
