@@ -85,14 +85,12 @@
     }
   });
 
-  // After HTMX swaps in a new question or its feedback, move focus to its heading
-  // so screen readers announce it and the keyboard carries on from there.
+  // After HTMX swaps in a new question or its feedback, swap-focus.js moves focus to its heading
+  // ([data-focus]) so screen readers announce it; a free-recall question goes on to its answer box.
   document.addEventListener("htmx:afterSettle", function (event) {
     const target = event.detail && event.detail.elt;
     const root = stage();
     if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
-    const heading = root.querySelector("[data-focus]");
-    if (heading) heading.focus({ preventScroll: false });
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
   });

@@ -71,3 +71,79 @@ def test_remove_and_unassign_ask_first_and_work_without_javascript(live_server, 
     decks.get_by_role("button", name="Unassign Deep Learning Frameworks").click()
     expect(page.locator(".messages")).to_contain_text("Assignment removed")
     expect(decks.get_by_role("row")).to_have_count(2)
+
+
+# Where focus is: never <body> after a swap, but inside the swapped-in panel, and visible when it is a control.
+FOCUS = """() => {
+  const el = document.activeElement;
+  const panel = document.getElementById("panel");
+  return {
+    body: el === document.body || el === document.documentElement,
+    inPanel: panel !== null && panel.contains(el),
+    id: el.id,
+    visible: el.matches(":focus-visible"),
+    what: el.outerHTML.slice(0, 160),
+  };
+}"""
+
+
+# A promise of the next swapped-in panel having settled, once every htmx:afterSettle listener has run.
+SETTLED = """() => {
+  window.panelSettled = new Promise((resolve) => {
+    document.addEventListener("htmx:afterSettle", function settled(event) {
+      if (event.target.id !== "panel") return;
+      document.removeEventListener("htmx:afterSettle", settled);
+      setTimeout(resolve);
+    });
+  });
+}"""
+
+
+def _enter_on(page, control) -> dict:
+    """Focuses the control as Tab would, presses Enter, waits for the new panel to settle, says where focus is."""
+    page.evaluate(SETTLED)
+    control.focus()
+    page.keyboard.press("Enter")
+    page.evaluate("() => window.panelSettled")
+    return page.evaluate(FOCUS)
+
+
+def test_focus_stays_in_the_panel_after_an_htmx_swap(live_server, browser, sign_in, transactional_db):
+    from apps.cohorts.models import Membership
+
+    cohort = _seed()
+    for n in range(50):  # 51 students: two pages of the matrix
+        Membership.objects.create(cohort=cohort, student=make_user(f"student{n:02d}"))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    page.evaluate("window.stillTheSamePage = true")
+
+    # A tab: focus stays on it (its new copy, now the current one) in the new panel.
+    panel = page.locator("#panel")
+    focus = _enter_on(page, panel.get_by_role("link", name="Item statistics"))
+    expect(page.locator("table.items")).to_be_visible()
+    assert not focus["body"] and focus["inPanel"] and focus["id"] == "tab-items", focus
+    assert focus["visible"], focus
+    expect(page.locator("#tab-items")).to_have_attribute("aria-current", "page")
+
+    # A sort header: focus stays on that column's header, which now says how the table is sorted.
+    focus = _enter_on(page, panel.get_by_role("link", name="Attempts"))
+    expect(page.locator("th", has=page.locator("#sort-attempts"))).to_have_attribute("aria-sort", "descending")
+    assert not focus["body"] and focus["inPanel"] and focus["id"] == "sort-attempts", focus
+    assert focus["visible"], focus
+
+    # The same on the students tab, and for a filter.
+    _enter_on(page, panel.get_by_role("link", name="Students"))
+    focus = _enter_on(page, panel.get_by_role("link", name="At risk"))
+    expect(page.locator("th", has=page.locator("#sort-flags"))).to_have_attribute("aria-sort", "descending")
+    assert focus["inPanel"] and focus["id"] == "sort-flags", focus
+    focus = _enter_on(page, panel.get_by_role("link", name="Accuracy under 50 %"))
+    expect(page.locator("#flag-low_accuracy")).to_have_attribute("aria-current", "true")
+    assert focus["inPanel"] and focus["id"] == "flag-low_accuracy", focus
+
+    # A control that is gone from the new panel (Next, on the last page): focus goes to the panel's heading.
+    _enter_on(page, panel.get_by_role("link", name="Everyone"))
+    focus = _enter_on(page, panel.get_by_role("link", name="Next →"))
+    expect(page.locator("#panel .pager")).to_contain_text("Page 2 of 2")
+    assert not focus["body"] and focus["inPanel"] and focus["id"] == "matrix-heading", focus
+    assert page.evaluate("window.stillTheSamePage") is True  # every step swapped the panel, no page load

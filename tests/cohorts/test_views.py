@@ -184,9 +184,8 @@ def test_sort_and_page_links_keep_the_other_parameters(client, instructor):
     assert re.search(r'<th scope="col" aria-sort="ascending"><a [^>]*>Overrides</a>', ascending)
     # With no sort asked, the items are hardest first: the Facility header says so and flips it.
     html = client.get(url, {"tab": "items"}).content.decode()
-    assert re.search(
-        r'<th scope="col" aria-sort="ascending"><a href="\?tab=items&amp;sort=-facility">Facility</a>', html
-    )
+    facility = r'<a id="sort-facility" href="\?tab=items&amp;sort=-facility">Facility</a>'
+    assert re.search(r'<th scope="col" aria-sort="ascending">' + facility, html)
 
 
 def test_an_items_page_past_the_end_shows_the_last_page_as_the_matrix_does(client, instructor):
@@ -222,7 +221,9 @@ def test_an_unknown_sort_shows_the_default_order_on_either_tab(client, hand):
             html = response.content.decode()
             assert _table_rows(html, table) == expected, junk
             # The header shows the order used, not the one asked for, and its link flips that order.
-            assert re.search(rf'aria-sort="ascending"><a href="[^"]*sort=-{default}">{header}</a>', html), junk
+            assert re.search(
+                rf'aria-sort="ascending"><a id="sort-{default}" href="[^"]*sort=-{default}">{header}</a>', html
+            ), junk
 
 
 def test_at_risk_filter(client, instructor):
