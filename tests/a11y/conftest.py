@@ -156,6 +156,7 @@ def site(transactional_db) -> Site:
         PageSpec("cohort dashboard, charts", f"{dashboard}?tab=charts", user="carol"),
         PageSpec("cohort student", f"{dashboard}students/{alice.pk}/", user="carol"),
         PageSpec("cohort manage", f"{dashboard}manage/", user="carol"),
+        PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),
     ]
     return Site(
