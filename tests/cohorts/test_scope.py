@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.cohorts import services
 from apps.cohorts.models import Assignment, Membership
@@ -73,6 +75,8 @@ def test_activity_on_decks_the_cohort_does_not_assign_is_not_shown_and_does_not_
     client, student, taught
 ):
     cohort, deck = taught
+    # A member for over a week: long enough that no activity at all counts as inactive.
+    Membership.objects.filter(cohort=cohort, student=student).update(joined_at=timezone.now() - timedelta(days=8))
     private = make_deck(title="Private")
     for i in range(3):
         make_card(deck=private, question=f"P{i}?", answer=f"P{i}")
