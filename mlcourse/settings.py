@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Below HtmxMiddleware, whose request.htmx it reads on the way out.
+    "apps.common.middleware.HtmxLoginRedirectMiddleware",
     "apps.common.middleware.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",

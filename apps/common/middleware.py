@@ -1,4 +1,5 @@
-"""Request ids for the logs, and a friendly 503 that keeps the user's input when the database is away."""
+"""Request ids for the logs, a friendly 503 that keeps the user's input when the database is away, and
+the sign-in page as a whole page for HTMX requests."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ import contextvars
 import logging
 import re
 import uuid
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.signals import request_finished
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http.response import HttpResponseRedirectBase
+from django.shortcuts import resolve_url
 from django.template.response import TemplateResponse
+from django_htmx.http import HttpResponseClientRedirect
 
 _request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -98,3 +104,29 @@ class DatabaseUnavailableMiddleware:
             response["HX-Retarget"] = "body"
             response["HX-Reswap"] = "innerHTML"
         return response.render()
+
+
+class HtmxLoginRedirectMiddleware:
+    """Sends an HTMX request that needs signing in to the sign-in page as a whole page.
+
+    login_required answers a signed-out request with a redirect, which the browser follows inside HTMX's
+    request: the sign-in page would be swapped into a part of the page (a second header and footer in the
+    quiz card). HX-Redirect makes HTMX load it as a page instead, with `next` the page the user is on
+    (HX-Current-URL, when it is this site), not the URL of the fragment or form that was requested, so
+    signing in brings them back to it. Below HtmxMiddleware: it needs request.htmx.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not getattr(request, "htmx", False) or not isinstance(response, HttpResponseRedirectBase):
+            return response
+        login_url = resolve_url(settings.LOGIN_URL)
+        if urlsplit(response["Location"]).path != login_url:
+            return response
+        # current_url_abs_path is None unless the header names this scheme and host (no open redirect).
+        query = QueryDict(mutable=True)
+        query["next"] = request.htmx.current_url_abs_path or request.get_full_path()
+        return HttpResponseClientRedirect(f"{login_url}?{query.urlencode(safe='/')}")

@@ -1,0 +1,51 @@
+"""In a real Chromium: a quiz interrupted by what happens in another tab, and the shortcuts on a fresh question."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from playwright.sync_api import expect
+
+from apps.quiz import services
+from apps.quiz.models import Answer
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+
+def _quiz(*, mode: str = "recall", cards: int = 2):
+    student = make_user("alice")
+    deck = make_deck()
+    for i in range(cards):
+        make_card(deck=deck, question=f"Which tool does job {i}?", answer=f"Tool number {i}")
+    return services.session_start(user=student, deck=deck, size=2, mode=mode, order="new")
+
+
+def _open_quiz(page, sign_in, quiz) -> None:
+    sign_in(page, "alice", quiz.get_absolute_url())
+    page.wait_for_load_state("load")  # htmx and the shortcuts are deferred
+
+
+def _in_another_tab(page, live_server, action) -> None:
+    """Runs `action(tab)` in a second tab of the same browser (same cookies), then closes it."""
+    tab = page.context.new_page()
+    tab.goto(f"{live_server.url}/")
+    action(tab)
+    tab.close()
+
+
+def test_signed_out_in_another_tab_an_answer_leads_to_sign_in_and_back(live_server, page, sign_in, transactional_db):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+    _in_another_tab(page, live_server, lambda tab: tab.get_by_role("button", name="Sign out").click())
+
+    box = page.get_by_label("Your answer")
+    box.fill("Tool number 0")
+    box.press("Enter")
+    # The sign-in page as a page of its own, not swapped into the quiz card.
+    expect(page).to_have_url(f"{live_server.url}/accounts/login/?next={quote(quiz.get_absolute_url())}")
+    expect(page.locator(".site-header")).to_have_count(1)
+    expect(page.locator("#stage")).to_have_count(0)
+
+    sign_in(page, "alice", quiz.get_absolute_url(), login=None)
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
+    assert Answer.objects.count() == 0
