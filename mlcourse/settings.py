@@ -167,6 +167,8 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# A page saying what happened (a stale form, most often after signing in or out in another tab), under HTMX too.
+CSRF_FAILURE_VIEW = "apps.common.views.csrf_failure"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -11,3 +11,5 @@ urlpatterns = [
     path("", include("apps.cohorts.urls")),
     path("", include("apps.content.urls")),
 ]
+
+handler403 = "apps.common.views.permission_denied"

@@ -2,9 +2,12 @@ from __future__ import annotations
 
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from .http import render_page_or_partial
 
 # A file every page links: if the manifest cannot name it, collectstatic did not run.
 _PROBE_ASSET = "css/app.css"
@@ -38,3 +41,44 @@ def healthz(request: HttpRequest) -> JsonResponse:
     }
     healthy = all(value == "ok" for value in checks.values())
     return JsonResponse({"status": "ok" if healthy else "unavailable", **checks}, status=200 if healthy else 503)
+
+
+def _page_before(request: HttpRequest) -> str | None:
+    """The page the user came from, if it is on this site and is not this very page; else None."""
+    htmx = getattr(request, "htmx", None)
+    before = (htmx and htmx.current_url_abs_path) or request.headers.get("Referer", "")
+    same_site = url_has_allowed_host_and_scheme(
+        before, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    if not same_site:
+        return None
+    if request.method == "GET" and before in (request.get_full_path(), request.build_absolute_uri()):
+        return None  # a link back to the forbidden page itself would go round in a circle
+    return before
+
+
+def _forbidden(request: HttpRequest, template: str) -> HttpResponse:
+    """A 403 page; for HTMX, its `message` partial in the page's message area.
+
+    Swapped where the request meant to put its answer, a 403 would replace a part of the page (or, as
+    htmx does by default, show nothing at all and leave a button that seems dead). htmx-config swaps 403s;
+    every 403 comes through here, so each says where it goes.
+    """
+    response = render_page_or_partial(request, template, "message", {"back": _page_before(request)}, status=403)
+    if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
+        response["HX-Retarget"] = "#messages"
+        response["HX-Reswap"] = "innerHTML show:top"  # on a phone the message area may be scrolled away
+    return response
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler403: the site's page (Django's default is a bare "403 Forbidden") or, for HTMX, a message."""
+    return _forbidden(request, "403.html")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: a form sent with a token that is no longer valid, most often because the user
+    signed in or out in another tab (signing in changes the token). Nothing was saved; a reload gives the
+    page a valid token. Django's own view would render 403_csrf.html without HTMX handling.
+    """
+    return _forbidden(request, "403_csrf.html")

@@ -63,6 +63,14 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
     assert response.status_code == 422, "a question sent back without an option should be an error"
     documents["quiz question with an error"] = response.content
     documents["quiz start with errors"] = _quiz_start_with_errors(alice)
+    forbidden = alice.get("/cohorts/new/")
+    assert forbidden.status_code == 403
+    documents["forbidden"] = forbidden.content
+    stale = Client(enforce_csrf_checks=True)
+    stale.force_login(site.users["alice"])
+    expired = stale.post(f"{site.choice_quiz}q/1/", {"token": token, "csrfmiddlewaretoken": "x" * 32})
+    assert expired.status_code == 403 and b"This page had expired" in expired.content
+    documents["expired form"] = expired.content
 
     files = {}
     for name, content in documents.items():

@@ -49,3 +49,31 @@ def test_signed_out_in_another_tab_an_answer_leads_to_sign_in_and_back(live_serv
     sign_in(page, "alice", quiz.get_absolute_url(), login=None)
     expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
     assert Answer.objects.count() == 0
+
+
+def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
+    live_server, page, sign_in, transactional_db
+):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+
+    def sign_out_and_in(tab):
+        tab.get_by_role("button", name="Sign out").click()
+        sign_in(tab, "alice", "/")  # signing in gives the browser a new CSRF token: this page's is stale
+
+    _in_another_tab(page, live_server, sign_out_and_in)
+
+    page.get_by_label("Your answer").fill("Tool number 0")
+    page.get_by_role("button", name="Check answer").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("This page had expired")
+    expect(alert).to_contain_text("Nothing was saved")
+    expect(page.get_by_label("Your answer")).to_have_value("Tool number 0")  # still there to copy
+    assert Answer.objects.count() == 0
+
+    alert.get_by_role("link", name="Reload the page").click()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
+    page.wait_for_load_state("load")
+    page.get_by_label("Your answer").fill("Tool number 0")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_contain_text("Correct")

@@ -1,4 +1,5 @@
-"""HTMX's handling of error statuses: the 503 "try again" page replaces the page, other errors swap nothing."""
+"""HTMX's handling of error statuses: the 503 "try again" page replaces the page, a 403 is a message (each
+403 names its own target, see apps.common.views), other errors swap nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def _rule(rules: list[dict], status: int) -> dict:
 
 
 @pytest.mark.django_db
-def test_every_page_with_htmx_swaps_a_503_and_no_other_error(client, superuser):
+def test_every_page_with_htmx_swaps_a_503_and_a_403_and_no_other_error(client, superuser):
     card = make_card()
     client.force_login(superuser)
     configs = []
@@ -34,8 +35,9 @@ def test_every_page_with_htmx_swaps_a_503_and_no_other_error(client, superuser):
         configs.append(json.loads(CONFIG.search(html).group(1)))
     assert configs[0] == configs[1] == configs[2]  # one include, the site's and the admin card form's
     rules = configs[0]["responseHandling"]
-    assert [status for status in (200, 204, 303, 422, 503) if _rule(rules, status)["swap"]] == [200, 303, 422, 503]
-    for status in (400, 403, 404, 409, 429, 500, 502, 504):
+    swapped = [status for status in (200, 204, 303, 403, 422, 503) if _rule(rules, status)["swap"]]
+    assert swapped == [200, 303, 403, 422, 503]
+    for status in (400, 404, 409, 429, 500, 502, 504):
         assert _rule(rules, status) == {"code": "[45]..", "swap": False, "error": True}, status
     assert configs[0]["includeIndicatorStyles"] is False  # its <style> would break the CSP
 

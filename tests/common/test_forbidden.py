@@ -1,0 +1,106 @@
+"""403s a person can read: a page in the site's layout, a stale form explained, and under HTMX a message."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.quiz import services
+from apps.quiz.forms import question_token
+from apps.quiz.models import Answer
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_student_opening_an_instructor_page_gets_the_sites_403_page(student_client):
+    response = student_client.get(reverse("cohorts:create"), HTTP_REFERER="http://testserver/cohorts/")
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert html.count('class="site-header"') == 1 and "You cannot open this page" in html
+    assert "Your account (alice) does not have access to it" in html
+    assert '<a class="button" href="http://testserver/cohorts/">Go back</a>' in html
+    assert f'href="{reverse("content:home")}">Back to the decks</a>' in html
+
+
+@pytest.mark.parametrize("referer", ["https://evil.example/", "http://testserver/cohorts/new/", None], ids=str)
+def test_the_403_page_links_back_only_to_another_page_of_this_site(student_client, referer):
+    headers = {"HTTP_REFERER": referer} if referer else {}
+    html = student_client.get(reverse("cohorts:create"), **headers).content.decode()
+    assert "Go back" not in html and "evil.example" not in html
+    assert '<a class="button" href="/">Back to the decks</a>' in html
+
+
+def test_under_htmx_a_403_is_a_message_for_the_pages_message_area(student_client, htmx):
+    response = student_client.get(reverse("cohorts:create"), **htmx)
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "<html" not in html and 'role="alert"' in html and "You do not have access to that" in html
+    assert response["HX-Retarget"] == "#messages"
+    assert response["HX-Reswap"].startswith("innerHTML")
+
+
+def test_every_page_has_the_message_area_a_403_is_swapped_into(student_client):
+    assert student_client.get("/").content.decode().count('<div id="messages">') == 1
+
+
+@pytest.fixture
+def quiz(student):
+    deck = make_deck()
+    make_card(deck=deck, question="Which tool?", answer="Tool number 0")
+    return services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+
+
+@pytest.fixture
+def csrf_client(student):
+    """A browser whose CSRF cookie changed since its page was loaded, as after signing in again in another tab."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(student)
+    return client
+
+
+def _stale_post(client, quiz, **headers):
+    item = quiz.items.get()
+    data = {"token": question_token(item), "response": "Tool number 0", "csrfmiddlewaretoken": "x" * 32}
+    return client.post(reverse("quiz:item", args=[quiz.pk, 1]), data, **headers)
+
+
+def test_a_stale_form_says_what_happened_and_links_back_to_its_page(csrf_client, quiz):
+    page = f"http://testserver{quiz.get_absolute_url()}"
+    response = _stale_post(csrf_client, quiz, HTTP_REFERER=page)
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert html.count('class="site-header"') == 1  # the site's layout, not Django's bare page
+    assert "This page had expired" in html and "signed in or out in another tab" in html
+    assert "Nothing was saved" in html and "CSRF verification failed" not in html
+    assert f'<a class="button" href="{page}">Reload the page</a>' in html
+    assert Answer.objects.count() == 0
+
+
+def test_a_stale_form_from_another_site_gets_no_link_back_there(csrf_client, quiz):
+    html = _stale_post(csrf_client, quiz, HTTP_REFERER="https://evil.example/quiz/1/").content.decode()
+    assert "This page had expired" in html and "evil.example" not in html
+
+
+def test_a_stale_htmx_answer_is_a_message_with_a_reload_link(csrf_client, quiz, htmx):
+    response = _stale_post(csrf_client, quiz, HTTP_HX_CURRENT_URL=f"http://testserver{quiz.get_absolute_url()}", **htmx)
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert response["HX-Retarget"] == "#messages"
+    assert "<html" not in html and 'role="alert"' in html and "This page had expired" in html
+    assert f'<a href="{quiz.get_absolute_url()}">Reload the page</a>' in html
+    assert Answer.objects.count() == 0
+
+
+def test_a_valid_token_still_passes(csrf_client, quiz):
+    """The failure page does not loosen the check: with the page's own token the answer is saved."""
+    page = csrf_client.get(quiz.get_absolute_url())
+    token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else csrf_client.cookies["csrftoken"].value
+    item = quiz.items.get()
+    response = csrf_client.post(
+        reverse("quiz:item", args=[quiz.pk, 1]),
+        {"token": question_token(item), "response": "Tool number 0", "csrfmiddlewaretoken": token},
+    )
+    assert response.status_code == 303
+    assert Answer.objects.count() == 1
