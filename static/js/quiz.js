@@ -80,7 +80,9 @@
         follow(next);
       } else if (reveal) {
         event.preventDefault();
-        submit(form, reveal);
+        // A click, not requestSubmit(reveal): htmx 2 sends a submit button's name and value only for the
+        // button it saw clicked or focused, so the POST would lack reveal=1 and be refused as unanswered.
+        reveal.click();
       }
     }
   });

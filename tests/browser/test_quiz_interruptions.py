@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+import pytest
 from playwright.sync_api import expect
 
 from apps.quiz import services
@@ -77,3 +78,21 @@ def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
     page.get_by_label("Your answer").fill("Tool number 0")
     page.get_by_role("button", name="Check answer").click()
     expect(page.locator(".verdict")).to_contain_text("Correct")
+
+
+@pytest.mark.parametrize("mode", ["choice", "recall"])
+def test_space_on_a_fresh_question_shows_the_answer(live_server, page, sign_in, transactional_db, mode):
+    quiz = _quiz(mode=mode, cards=5)  # five cards: enough answers for four options
+    _open_quiz(page, sign_in, quiz)
+    expect(page.locator(".question-heading")).to_contain_text("multiple choice" if mode == "choice" else "free recall")
+    page.evaluate("window.__sameDocument = true")
+    # Focus on the question, as after a click on it (Space in the answer box is a space, not a shortcut).
+    page.locator(".question-heading").click()
+    page.keyboard.press("Space")
+
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
+    expect(page.locator("#stage")).to_contain_text("Right answer" if mode == "choice" else "Model answer")
+    expect(page.locator(".field-error")).to_have_count(0)  # not "Choose one of the options"
+    assert page.evaluate("window.__sameDocument === true"), "the answer came with a page load, not HTMX"
+    answer = Answer.objects.get()
+    assert answer.revealed and answer.item.position == 1
