@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -49,17 +50,39 @@ _PROBLEMS = {
 }
 
 
-def _feedback(request: HttpRequest, quiz: QuizSession, question) -> HttpResponse:
+def _feedback(request: HttpRequest, quiz: QuizSession, question, *, already_answered: bool = False) -> HttpResponse:
     """After a POST: the feedback partial for HTMX, else redirect to the feedback page (POST-redirect-GET).
 
     `quiz` must carry its counters as they are now (answer_record updates the item's quiz in place).
+    `already_answered`: the POST was a different answer to a question answered before, and the feedback says
+    the first one counts. Without HTMX that page is the POST's answer: the note would not survive a redirect,
+    and a POST that changed nothing has nothing a reload could repeat.
     """
-    if not request.htmx:
+    if not request.htmx and not already_answered:
         return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
-    return _render_stage(request, {"session": quiz, "state": "feedback", "item": question, "answer": question.answer})
+    context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
+    return _render_stage(request, {**context, "already_answered": already_answered})
 
 
+def _differs(form: AnswerForm, answer) -> bool:
+    """Whether a submission is not the stored answer: a stale page (Back, a second tab) sent something else.
+
+    A double click sends the same again, which needs no note.
+    """
+    if not form.is_valid():
+        return True
+    sent = form.submission(time_taken_ms=None)
+    if sent.reveal or answer.revealed:
+        return sent.reveal != answer.revealed
+    if answer.mode == "choice":
+        return sent.option != answer.chosen_option
+    return sent.response.strip() != answer.response
+
+
+# never_cache (no-store) on every quiz page: Back, or a tab left open, must fetch the quiz as it is now, not show
+# from the browser's cache the form of a question already answered.
 @login_required
+@never_cache
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get(slug=slug)
@@ -72,6 +95,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@never_cache
 @require_http_methods(["GET", "POST"])
 def review(request: HttpRequest) -> HttpResponse:
     form = StartForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
@@ -83,6 +107,7 @@ def review(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@never_cache
 @require_GET
 def session(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
@@ -95,6 +120,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@never_cache
 @require_http_methods(["GET", "POST"])
 def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     if request.method == "POST":
@@ -123,11 +149,11 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     except TamperedFormError:
         return _problem(request, quiz, "tampered", status=400)
     if hasattr(question, "answer"):
-        # A resend or a second tab: show the answer already stored, change nothing.
-        return _feedback(request, quiz, question)
+        # A resend or a second tab: show the answer already stored, change nothing, and say so if this one differs.
+        return _feedback(request, quiz, question, already_answered=_differs(form, question.answer))
     if form.is_valid():
         try:
-            services.answer_record(
+            answer, created = services.answer_record(
                 user=request.user, item=question, submission=form.submission(time_taken_ms=time_taken)
             )
         except services.SessionFinishedError:
@@ -135,11 +161,13 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:
-            return _feedback(request, quiz, question)
+            # Not created: a twin submit, racing this one, stored its answer first.
+            return _feedback(request, quiz, question, already_answered=not created and _differs(form, answer))
     return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
 
 
 @login_required
+@never_cache
 @require_POST
 def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
@@ -158,6 +186,7 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 
 
 @login_required
+@never_cache
 @require_POST
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)

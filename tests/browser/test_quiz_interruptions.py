@@ -96,3 +96,21 @@ def test_space_on_a_fresh_question_shows_the_answer(live_server, page, sign_in, 
     assert page.evaluate("window.__sameDocument === true"), "the answer came with a page load, not HTMX"
     answer = Answer.objects.get()
     assert answer.revealed and answer.item.position == 1
+
+
+def test_without_javascript_back_after_an_answer_shows_the_quiz_as_it_is_now(
+    live_server, browser, sign_in, transactional_db
+):
+    quiz = _quiz()
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.set_default_timeout(10_000)
+    sign_in(page, "alice", quiz.get_absolute_url())
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2 · 0 answered")
+    page.get_by_label("Your answer").fill("Tool number 0")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_contain_text("Correct")
+
+    page.go_back()  # to the question's URL: fetched again, it resumes at the next question
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2 · 1 answered")
+    expect(page.get_by_label("Your answer")).to_have_value("")
+    page.context.close()

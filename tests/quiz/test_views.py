@@ -154,12 +154,68 @@ def test_htmx_next_returns_the_next_question_partial(student_client, student, ht
     assert "<html" not in html and "Question 2 of 4" in html
 
 
+ALREADY_ANSWERED = "You had already answered this question; this is the answer that counts."
+
+
 def test_double_submit_returns_the_same_feedback(student_client, student):
     session = _session(student)
     first = _post_answer(student_client, session, response="Tool number 0")
-    second = _post_answer(student_client, session, response="something else")
+    second = _post_answer(student_client, session, response=" Tool number 0 ")  # a double click
     assert first["Location"] == second["Location"]
+    assert ALREADY_ANSWERED not in student_client.get(second["Location"]).content.decode()
     assert Answer.objects.get().response == "Tool number 0"
+
+
+def test_a_different_answer_from_a_stale_page_shows_the_first_and_says_it_counts(student_client, student):
+    """Without JavaScript: Back to the question form (or a second tab), another answer, submit."""
+    session = _session(student)
+    _post_answer(student_client, session, response="Tool number 0")
+    response = _post_answer(student_client, session, response="something else")
+    html = response.content.decode()
+    assert response.status_code == 200  # the feedback itself: the note would not survive a redirect
+    assert ALREADY_ANSWERED in html and "Correct" in html
+    assert "Tool number 0" in html and "something else" not in html
+    assert Answer.objects.get().response == "Tool number 0"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "note"),
+    [
+        ({"option": "0"}, {"option": "0"}, False),
+        ({"option": "0"}, {"option": "1"}, True),
+        ({"option": "0"}, {"reveal": "1"}, True),
+        ({"reveal": "1"}, {"reveal": "1", "option": "2"}, False),  # the stale form still had an option checked
+        ({"reveal": "1"}, {"option": "2"}, True),
+        ({"option": "0"}, {}, True),  # nothing chosen on the stale page: still not what counts
+    ],
+)
+def test_with_htmx_only_a_different_resubmit_gets_the_note(student_client, student, htmx, first, second, note):
+    session = _session(student, mode="choice")
+    url = reverse("quiz:item", args=[session.pk, 1])
+    token = question_token(session.items.get(position=1))
+    assert ALREADY_ANSWERED not in student_client.post(url, {"token": token, **first}, **htmx).content.decode()
+    response = student_client.post(url, {"token": token, **second}, **htmx)
+    assert response.status_code == 200 and "<html" not in response.content.decode()
+    assert (ALREADY_ANSWERED in response.content.decode()) is note
+    assert Answer.objects.count() == 1
+
+
+@pytest.mark.parametrize("page", ["start", "review", "question", "question partial", "feedback", "answer"])
+def test_quiz_pages_are_not_kept_for_back(student_client, student, htmx, page):
+    """Back (or a tab left open) must fetch the quiz as it is now, not show a stale question form."""
+    session = _session(student)
+    if page in ("feedback", "answer"):
+        answered = _post_answer(student_client, session, response="Tool number 0")
+    response = {
+        "start": lambda: student_client.get(reverse("quiz:start", args=[session.deck.slug])),
+        "review": lambda: student_client.get(reverse("quiz:review")),
+        "question": lambda: student_client.get(session.get_absolute_url()),
+        "question partial": lambda: student_client.get(session.get_absolute_url(), **htmx),
+        "feedback": lambda: student_client.get(reverse("quiz:item", args=[session.pk, 1])),
+        "answer": lambda: answered,
+    }[page]()
+    assert response.status_code in (200, 303)
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
 
 
 @pytest.mark.parametrize(
