@@ -114,3 +114,19 @@ def test_without_javascript_back_after_an_answer_shows_the_quiz_as_it_is_now(
     expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2 · 1 answered")
     expect(page.get_by_label("Your answer")).to_have_value("")
     page.context.close()
+
+
+@pytest.mark.parametrize("mode", ["choice", "recall"])
+def test_on_a_page_load_the_keyboard_answers_at_once(live_server, page, sign_in, transactional_db, mode):
+    """No click into the answer first: the box (or the options) have focus when the question loads."""
+    quiz = _quiz(mode=mode, cards=5)
+    _open_quiz(page, sign_in, quiz)
+    if mode == "recall":
+        expect(page.get_by_label("Your answer")).to_be_focused()
+        page.keyboard.type("Tool number 0")
+    else:
+        expect(page.get_by_role("group", name="Choose one answer")).to_be_focused()
+        right = quiz.items.get(position=1).correct_option
+        page.keyboard.press(str(right + 1))
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_contain_text("Correct")

@@ -147,6 +147,18 @@ def test_the_options_keep_their_order_across_reloads(student_client, student):
     assert first == [option["html"] for option in item.options] == shown()
 
 
+@pytest.mark.parametrize(("mode", "focused"), [("recall", "<textarea"), ("choice", '<fieldset class="options"')])
+def test_a_question_page_puts_focus_on_the_answer_but_an_htmx_swap_leaves_it_to_quiz_js(
+    student_client, student, htmx, mode, focused
+):
+    session = _session(student, mode=mode)
+    page = student_client.get(session.get_absolute_url()).content.decode()
+    assert page.count("autofocus") == 1
+    assert re.search(rf"{focused}[^>]* autofocus>", page)
+    partial = student_client.get(session.get_absolute_url(), **htmx).content.decode()
+    assert "autofocus" not in partial
+
+
 def test_htmx_next_returns_the_next_question_partial(student_client, student, htmx):
     session = _session(student)
     _post_answer(student_client, session, response="Tool number 0")
