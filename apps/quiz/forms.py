@@ -33,6 +33,14 @@ class StartForm(forms.Form):
     )
 
 
+class ReviewForm(StartForm):
+    """The review's options: its cards are the ones due, across every deck, so no deck limits its length."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["size"].help_text = "From 1 to 50; with fewer cards due, the review is shorter."
+
+
 def question_token(item: SessionItem) -> str:
     """Signed (session, position, time shown): proves the form came from us and times the answer."""
     return signing.dumps([item.session_id, item.position, timezone.now().timestamp()], salt=_TOKEN_SALT)

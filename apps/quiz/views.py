@@ -13,7 +13,7 @@ from apps.common.http import HttpResponseSeeOther, render_page_or_partial
 from apps.content.selectors import deck_get
 
 from . import selectors, services
-from .forms import AnswerForm, StartForm, TamperedFormError
+from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
 from .models import QuizSession, SessionItem
 
 SESSION_TEMPLATE = "quiz/session.html"
@@ -98,7 +98,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def review(request: HttpRequest) -> HttpResponse:
-    form = StartForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
+    form = ReviewForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
         return response
     status = 422 if request.method == "POST" and form.errors else 200

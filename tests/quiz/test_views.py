@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.quiz import services
 from apps.quiz.forms import question_token
-from apps.quiz.models import Answer, QuizSession
+from apps.quiz.models import Answer, CardState, QuizSession
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +87,34 @@ def test_review_page_says_when_the_next_card_comes_back(student_client, student)
     later = student_client.get(reverse("quiz:review")).content.decode()
     assert "Nothing is due right now. The next card comes back in" in later
     assert "Start" not in later  # nothing to start yet: links onward instead
+
+
+def test_the_next_card_due_within_a_minute_comes_back_in_less_than_a_minute(student_client, student):
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response="no idea")
+    CardState.objects.update(due=timezone.now() + timedelta(seconds=40))
+    html = student_client.get(reverse("quiz:review")).content.decode()
+    assert "The next card comes back in less than a minute (" in html and "0\xa0minutes" not in html
+    CardState.objects.update(due=timezone.now() + timedelta(hours=3, minutes=5, seconds=30))
+    html = student_client.get(reverse("quiz:review")).content.decode()
+    assert "The next card comes back in 3\xa0hours, 5\xa0minutes (" in html
+
+
+def test_the_size_help_fits_a_review_which_has_no_deck(student_client, student):
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response="no idea")
+    CardState.objects.update(due=timezone.now())
+    review = student_client.get(reverse("quiz:review")).content.decode()
+    assert "with fewer cards due, the review is shorter" in review and "deck with fewer cards" not in review
+    deck_page = student_client.get(reverse("quiz:start", args=[session.deck.slug])).content.decode()
+    assert "a deck with fewer cards gives a shorter quiz" in deck_page
+
+
+@pytest.mark.parametrize(("mode", "cards", "note"), [("choice", 3, True), ("choice", 5, False), ("mixed", 3, False)])
+def test_multiple_choice_falling_back_to_free_recall_says_why(student_client, student, mode, cards, note):
+    session = _session(student, size=1, mode=mode, deck=_deck(cards))
+    html = student_client.get(session.get_absolute_url()).content.decode()
+    assert ("Free recall: this deck has too few cards for four options." in html) is note
 
 
 def test_question_page_shows_one_question_and_resumes_at_the_first_unanswered(student_client, student):

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timeuntil
 
 register = template.Library()
 
@@ -21,3 +25,13 @@ def seconds(milliseconds: int | None) -> str:
         return "—"
     total = round(milliseconds / 1000)
     return f"{total // 60} min {total % 60} s" if total >= 60 else f"{total} s"
+
+
+@register.filter
+def from_now(value: datetime | None) -> str:
+    """ "in 3 hours, 5 minutes"; under a minute away "in less than a minute" (timeuntil says "0 minutes")."""
+    if value is None:
+        return ""
+    if value - timezone.now() < timedelta(minutes=1):
+        return "in less than a minute"
+    return f"in {timeuntil(value)}"
