@@ -187,9 +187,19 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_POST
+@require_http_methods(["GET", "POST"])
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET asks first: the link sits just under "Show answer" on a phone, and an ended quiz cannot resume.
+
+    POST ends it.
+    """
     quiz = selectors.session_get(user=request.user, pk=pk)
+    if request.method == "GET":
+        if quiz.finished_at:
+            return redirect(quiz)
+        return render(
+            request, "quiz/finish.html", {"session": quiz, "unanswered": quiz.item_count - quiz.answered_count}
+        )
     services.session_finish(user=request.user, session_id=quiz.pk)
     return redirect(quiz)
 

@@ -148,6 +148,7 @@ def site(transactional_db) -> Site:
         PageSpec("quiz feedback, wrong free recall", f"/quiz/{done.pk}/q/{wrong_recall.item.position}/", user="alice"),
         PageSpec("quiz feedback, multiple choice", f"/quiz/{done.pk}/q/{wrong_choice.item.position}/", user="alice"),
         PageSpec("quiz summary", done.get_absolute_url(), user="alice"),
+        PageSpec("quiz end, asking first", f"{choice.get_absolute_url()}finish/", user="alice"),
         PageSpec("my progress", "/progress/", user="alice"),
         PageSpec("cohort list, student", "/cohorts/", user="alice"),
         PageSpec("cohort list, instructor", "/cohorts/", user="carol"),

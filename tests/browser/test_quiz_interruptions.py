@@ -130,3 +130,20 @@ def test_on_a_page_load_the_keyboard_answers_at_once(live_server, page, sign_in,
         page.keyboard.press(str(right + 1))
     page.keyboard.press("Enter")
     expect(page.locator(".verdict")).to_contain_text("Correct")
+
+
+def test_end_the_quiz_here_asks_first(live_server, page, sign_in, transactional_db):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+    page.get_by_role("link", name="End the quiz here").click()
+    expect(page.get_by_role("heading", name="End this quiz?")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("2 of 2 questions unanswered")
+
+    page.get_by_role("link", name="Keep going").click()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
+    quiz.refresh_from_db()
+    assert quiz.finished_at is None
+
+    page.get_by_role("link", name="End the quiz here").click()
+    page.get_by_role("button", name="End the quiz").click()
+    expect(page.locator(".summary")).to_contain_text("0 of 2 questions answered")

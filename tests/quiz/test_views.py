@@ -305,6 +305,30 @@ def test_a_finished_session_refuses_new_answers(student_client, student):
     assert "Your results" in summary and "Not answered" in summary
 
 
+def test_ending_a_quiz_asks_first_and_keep_going_goes_back(student_client, student):
+    """Without JavaScript: the link opens a page that asks; only its POST ends the quiz."""
+    session = _session(student)
+    _post_answer(student_client, session, response="Tool number 0")
+    question = student_client.get(session.get_absolute_url()).content.decode()
+    finish = reverse("quiz:finish", args=[session.pk])
+    assert f'<a href="{finish}">End the quiz here</a>' in question
+    assert f'action="{finish}"' not in question  # no one-tap form on the question
+
+    page = student_client.get(finish)
+    html = page.content.decode()
+    assert page.status_code == 200 and "no-store" in page["Cache-Control"]
+    assert "End this quiz?" in html and "3 of 4 questions unanswered" in html
+    assert f'<form method="post" action="{finish}"' in html and ">End the quiz</button>" in html
+    assert f'<a class="button button-secondary" href="{session.get_absolute_url()}">Keep going</a>' in html
+    session.refresh_from_db()
+    assert session.finished_at is None  # asking ended nothing
+
+    assert student_client.post(finish)["Location"] == session.get_absolute_url()
+    session.refresh_from_db()
+    assert session.finished_at is not None
+    assert student_client.get(finish)["Location"] == session.get_absolute_url()  # nothing left to ask
+
+
 def test_a_card_not_in_the_session_is_404(student_client, student):
     session = _session(student)
     assert student_client.get(reverse("quiz:item", args=[session.pk, 99])).status_code == 404
@@ -323,6 +347,7 @@ def test_another_users_session_is_404_everywhere(client, student, other_student)
     assert _post_answer(client, session, response="x").status_code == 404
     assert client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "correct"}).status_code == 404
     assert client.post(reverse("quiz:finish", args=[session.pk])).status_code == 404
+    assert client.get(reverse("quiz:finish", args=[session.pk])).status_code == 404
     assert Answer.objects.count() == 0
     assert QuizSession.objects.get().finished_at is None
 
