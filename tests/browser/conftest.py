@@ -5,7 +5,33 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, make_instructor, make_user
+
+FLASHCARDS = "technology-digital-tools-flashcards"
+SYLLABUS = "deep-learning-frameworks-production-syllabus"
+
+
+def seed_cohort():
+    """The seed decks; carol's cohort with both assigned (a wide matrix) and alice in it, who answered two cards
+    of a two-question quiz wrong. Returns (cohort, alice's quiz)."""
+    from django.core.management import call_command
+
+    from apps.cohorts import services as cohorts
+    from apps.content.models import Deck
+    from apps.quiz import services as quiz
+
+    call_command("load_content", verbosity=0)
+    carol, alice = make_instructor("carol"), make_user("alice")
+    cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
+    for slug in (FLASHCARDS, SYLLABUS):
+        cohorts.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
+    cohorts.cohort_join(student=alice, code=cohort.join_code)
+    session = quiz.session_start(user=alice, deck=Deck.objects.get(slug=SYLLABUS), size=2, mode="recall", order="new")
+    for item in session.items.order_by("position"):
+        quiz.answer_submit(
+            user=alice, session_id=session.pk, position=item.position, submission=quiz.Submission(response="no idea")
+        )
+    return cohort, session
 
 
 def pytest_collection_modifyitems(items):

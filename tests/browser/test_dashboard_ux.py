@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from django.core.management import call_command
 from playwright.sync_api import expect
 
-from apps.content.models import Deck
-from tests.conftest import make_instructor, make_user
-
-FLASHCARDS = "technology-digital-tools-flashcards"
-SYLLABUS = "deep-learning-frameworks-production-syllabus"
+from tests.browser.conftest import seed_cohort
+from tests.conftest import make_user
 
 # Whether an element lies inside the visible part of the matrix's scroll box, as it is scrolled now.
 IN_SCROLL_BOX = """(el) => {
@@ -19,27 +15,8 @@ IN_SCROLL_BOX = """(el) => {
 }"""
 
 
-def _seed():
-    """Carol's cohort with two decks assigned (a wide matrix) and alice, who answered two cards wrong."""
-    from apps.cohorts import services as cohorts
-    from apps.quiz import services as quiz
-
-    call_command("load_content", verbosity=0)
-    carol, alice = make_instructor("carol"), make_user("alice")
-    cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
-    for slug in (FLASHCARDS, SYLLABUS):
-        cohorts.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
-    cohorts.cohort_join(student=alice, code=cohort.join_code)
-    session = quiz.session_start(user=alice, deck=Deck.objects.get(slug=SYLLABUS), size=2, mode="recall", order="new")
-    for item in session.items.order_by("position"):
-        quiz.answer_submit(
-            user=alice, session_id=session.pk, position=item.position, submission=quiz.Submission(response="no idea")
-        )
-    return cohort
-
-
 def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, browser, sign_in, transactional_db):
-    cohort = _seed()
+    cohort, _ = seed_cohort()
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
     matrix = page.locator("table.matrix")
@@ -54,7 +31,7 @@ def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, br
 
 
 def test_remove_and_unassign_ask_first_and_work_without_javascript(live_server, browser, sign_in, transactional_db):
-    cohort = _seed()
+    cohort, _ = seed_cohort()
     page = browser.new_context(java_script_enabled=False).new_page()
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/manage/")
     students = page.locator("section", has=page.get_by_role("heading", name="Students (1)"))
@@ -111,7 +88,7 @@ def _enter_on(page, control) -> dict:
 def test_focus_stays_in_the_panel_after_an_htmx_swap(live_server, browser, sign_in, transactional_db):
     from apps.cohorts.models import Membership
 
-    cohort = _seed()
+    cohort, _ = seed_cohort()
     for n in range(50):  # 51 students: two pages of the matrix
         Membership.objects.create(cohort=cohort, student=make_user(f"student{n:02d}"))
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()

@@ -7,33 +7,14 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from apps.content.models import Deck
-from tests.conftest import make_instructor, make_user
+from tests.browser.conftest import FLASHCARDS, seed_cohort
+from tests.conftest import make_user
 
-FLASHCARDS = "technology-digital-tools-flashcards"
-SYLLABUS = "deep-learning-frameworks-production-syllabus"
 PAGE_SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > window.innerWidth"
 
 
-def _seed(live_server):
-    from apps.cohorts import services as cohorts
-    from apps.quiz import services as quiz
-
-    call_command("load_content", verbosity=0)
-    carol, alice = make_instructor("carol"), make_user("alice")
-    cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
-    for slug in (FLASHCARDS, SYLLABUS):
-        cohorts.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
-    cohorts.cohort_join(student=alice, code=cohort.join_code)
-    session = quiz.session_start(user=alice, deck=Deck.objects.get(slug=SYLLABUS), size=2, mode="recall", order="new")
-    for item in session.items.order_by("position"):
-        quiz.answer_submit(
-            user=alice, session_id=session.pk, position=item.position, submission=quiz.Submission(response="no idea")
-        )
-    return cohort, session
-
-
 def test_tables_on_a_phone_scroll_in_their_box_not_the_whole_page(live_server, browser, sign_in, transactional_db):
-    cohort, session = _seed(live_server)
+    cohort, session = seed_cohort()
     for username, paths in (
         ("alice", ["/progress/", session.get_absolute_url()]),
         ("carol", [f"/cohorts/{cohort.pk}/?tab=matrix", f"/cohorts/{cohort.pk}/?tab=charts"]),
@@ -89,7 +70,7 @@ def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
     from apps.cohorts import services as cohorts
     from apps.quiz import services as quiz
 
-    cohort, finished = _seed(live_server)
+    cohort, finished = seed_cohort()
     alice, flashcards = finished.user, Deck.objects.get(slug=FLASHCARDS)
     # A quiz ended early (its summary has a "Not answered" row) and one left open ("Resume" is the only way back).
     ended = quiz.session_start(user=alice, deck=flashcards, size=3, mode="recall", order="new")
@@ -124,7 +105,7 @@ def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
 def test_an_override_does_not_leave_the_graders_contradicting_feedback_as_the_verdict(
     live_server, page, sign_in, transactional_db
 ):
-    _, session = _seed(live_server)
+    _, session = seed_cohort()
     sign_in(page, "alice", f"/quiz/{session.pk}/q/1/")
     feedback = page.locator(".feedback-text")
     expect(page.locator(".verdict")).to_contain_text("Not quite")
