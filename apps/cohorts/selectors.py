@@ -48,10 +48,17 @@ def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
 
 
 def student_answers(*, cohort: Cohort, student_id: int, offset: int = 0, limit: int = 50) -> tuple[list[Answer], int]:
-    """The student's answers on the cohort's assigned decks, newest first."""
+    """The student's answers on the cohort's assigned decks, newest first; (page, total).
+
+    `offset` past the last answer gives the last page (offset a multiple of `limit`, as the view passes it), as
+    the dashboard's tabs do, rather than an empty list under "120 answers".
+    """
     answers = Answer.objects.filter(user_id=student_id, card__deck__assignments__cohort=cohort)
+    total = answers.count()
+    if offset >= total:
+        offset = max(0, (total - 1) // limit * limit)
     page = list(answers.select_related("card__deck", "card_version").order_by("-answered_at")[offset : offset + limit])
-    return page, answers.count()
+    return page, total
 
 
 @dataclass(frozen=True)

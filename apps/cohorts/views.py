@@ -144,7 +144,7 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
         {
             "cohort": cohort, "membership": membership, "answers": answers, "total": total, "row": row,
             "decks_cells": list(zip(decks, row.cells, strict=True)) if row else [], "flags": analytics.FLAGS,
-            "page_number": number, "pages": max(1, -(-total // PAGE_SIZE)),
+            "page_number": min(number, pages := max(1, -(-total // PAGE_SIZE))), "pages": pages,
         },
     )  # fmt: skip
 

@@ -527,6 +527,12 @@ def test_student_drill_down_lists_answers(client, instructor):
     assert "Answers (6)" in html
 
 
+def test_student_drill_down_past_the_last_page_shows_the_last_page(client, hand):
+    s3 = Membership.objects.get(cohort=hand, student__username="s3").student
+    html = client.get(reverse("cohorts:student", args=[hand.pk, s3.pk]), {"page": "7"}).content.decode()
+    assert len(_table_rows(html, "data answers")) == 4 and "Answers (4)" in html
+
+
 def test_student_drill_down_shows_each_response_with_its_verdict_and_override(client, hand):
     s3 = Membership.objects.get(cohort=hand, student__username="s3").student
     html = client.get(reverse("cohorts:student", args=[hand.pk, s3.pk])).content.decode()
