@@ -23,34 +23,13 @@ def waited_for_student_lock(user_id: int, action: Callable[[], object]) -> bool:
 
 def waited_for(hold: Callable[[], object], action: Callable[[], object]) -> bool:
     """Like waited_for_student_lock; `hold` runs in the other connection's transaction, which commits at release."""
-    holding, release, errors = threading.Event(), threading.Event(), []
-
-    def other_writer():
-        with transaction.atomic():
-            hold()
-            holding.set()
-            release.wait(10)
-        connection.close()
-
-    def run():
-        try:
-            action()
-        except Exception as exc:  # re-raised in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    writer, runner = threading.Thread(target=other_writer), threading.Thread(target=run)
-    writer.start()
-    holding.wait(10)
-    runner.start()
-    runner.join(0.5)
-    waited = runner.is_alive()
-    release.set()
-    writer.join()
+    held = Hold(hold)
+    try:
+        runner = Background(action)
+        waited = not runner.finished_within(0.5)
+    finally:
+        held.release()
     runner.join(10)
-    if errors:
-        raise errors[0]
     return waited
 
 
@@ -92,6 +71,10 @@ class Background:
     def running(self) -> bool:
         return self._thread.is_alive()
 
+    def finished_within(self, seconds: float) -> bool:
+        self._thread.join(seconds)
+        return not self._thread.is_alive()
+
     def join(self, timeout: float = 20) -> object:
         self._thread.join(timeout)
         assert not self._thread.is_alive(), "the background action did not finish"
@@ -100,24 +83,35 @@ class Background:
         return self._result
 
 
+class Hold:
+    """Another connection's transaction that takes what `hold` takes and keeps it, its locks held, until release()."""
+
+    def __init__(self, hold: Callable[[], object]):
+        self._held, self._release = threading.Event(), threading.Event()
+
+        def other_writer():
+            with transaction.atomic():
+                hold()
+                self._held.set()
+                self._release.wait(30)
+
+        self._writer = Background(other_writer)
+        assert self._held.wait(10), "the other connection did not take its lock"
+
+    def release(self) -> None:
+        """Commits the hold and waits until its connection is gone, so nobody waits for it any more."""
+        self._release.set()
+        self._writer.join()
+
+
 @contextmanager
 def holding(hold: Callable[[], object]) -> Iterator[None]:
-    """Runs `hold` in another connection's transaction and keeps it open, its locks held, until the block ends."""
-    held, release = threading.Event(), threading.Event()
-
-    def other_writer():
-        with transaction.atomic():
-            hold()
-            held.set()
-            release.wait(30)
-
-    writer = Background(other_writer)
+    """A Hold for the duration of the block."""
+    held = Hold(hold)
     try:
-        assert held.wait(10), "the other connection did not take its lock"
         yield
     finally:
-        release.set()
-        writer.join()
+        held.release()
 
 
 def while_waiting(
@@ -132,7 +126,7 @@ def while_waiting(
     An action that finishes before the first release fails the test: the holds did not stand in its way.
     """
     errors, pids = [], {}
-    holders = [_Holder(hold) for hold in holds]
+    holders: list[Hold] = []
 
     def run(action):
         try:
@@ -147,8 +141,8 @@ def while_waiting(
 
     runners = [threading.Thread(target=run, args=(action,)) for action in actions]
     try:
-        for holder in holders:
-            holder.start()
+        for hold in holds:
+            holders.append(Hold(hold))
         for runner in runners:
             runner.start()
         _settle(runners, pids, errors, finishing=False)
@@ -164,29 +158,6 @@ def while_waiting(
     if errors:
         raise errors[0]
     return found
-
-
-class _Holder:
-    """A thread whose transaction takes what `hold` takes and keeps it until released."""
-
-    def __init__(self, hold: Callable[[], object]):
-        self.hold, self.holding, self.released = hold, threading.Event(), threading.Event()
-        self.thread = threading.Thread(target=self._run)
-
-    def _run(self):
-        with transaction.atomic():
-            self.hold()
-            self.holding.set()
-            self.released.wait(10)
-        connection.close()
-
-    def start(self):
-        self.thread.start()
-        assert self.holding.wait(10), "the hold was never taken"
-
-    def release(self):
-        self.released.set()
-        self.thread.join(10)  # committed and disconnected: nobody waits for it any more
 
 
 def _settle(runners: list[threading.Thread], pids: dict, errors: list, *, finishing: bool) -> None:
