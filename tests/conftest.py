@@ -133,3 +133,19 @@ def browser():
         yield browser
         browser.close()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def typeset(monkeypatch) -> list[str]:
+    """The TeX of every formula KaTeX typesets, counted at the node worker: the real renderer still runs."""
+    from apps.content import katex
+
+    calls: list[str] = []
+    real = katex._worker.render
+
+    def counting(tex: str, *, display: bool) -> str:
+        calls.append(tex)
+        return real(tex, display=display)
+
+    monkeypatch.setattr(katex._worker, "render", counting)
+    return calls

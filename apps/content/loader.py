@@ -17,8 +17,6 @@ from pathlib import Path
 
 from django.utils.text import slugify
 
-from .rendering import tex_errors
-
 _ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
 # Syllabus prompts that are instructions rather than questions.
 _IMPERATIVES = (
@@ -180,17 +178,10 @@ def _check_unique(deck: ParsedDeck) -> None:
         seen[card.key] = card.line
 
 
-def check_formulas(deck: ParsedDeck) -> None:
-    """Raises LoaderError at a card's line for the first formula KaTeX cannot typeset.
-
-    Loaded as it is, such a card would show KaTeX's error box to students; the admin and the deck import
-    refuse the same formula.
-    """
-    for card in deck.cards:
-        for name in ("question", "answer", "explanation"):
-            for formula, message in tex_errors(getattr(card, name)):
-                where = f"the {name} of the question {_excerpt(card.question)}"
-                raise LoaderError(deck.path, card.line, f"{where}: KaTeX cannot typeset ${formula}$: {message}")
+def formula_refused(*, path: str, card: ParsedCard, field: str, formula: str, message: str) -> LoaderError:
+    """The error for a formula KaTeX cannot typeset, at the card's line (content_load raises it)."""
+    where = f"the {field} of the question {_excerpt(card.question)}"
+    return LoaderError(path, card.line, f"{where}: KaTeX cannot typeset ${formula}$: {message}")
 
 
 def _excerpt(text: str, length: int = 60) -> str:

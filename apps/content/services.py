@@ -8,14 +8,14 @@ from django.db.models import Max
 
 from apps.common.db import name_lock, rollback_dry_run
 
-from .loader import ParsedCard, ParsedDeck
+from .loader import ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
-from .rendering import render
+from .rendering import Rendered, render
 
-# What a version compares and a diff shows; the *_html fields ride along for display.
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
 DECK_WRITES_LOCK = "deck-import"
+# What a version compares and a diff shows; the *_html fields ride along for display.
 VERSIONED_FIELDS = (
     "kind", "question", "answer", "short_answer", "explanation", "archived", "aliases", "distractors", "key_terms",
 )  # fmt: skip
@@ -77,10 +77,13 @@ def card_save(
     aliases: list[str] | None = None,
     distractors: list[str] | None = None,
     key_terms: list[str] | None = None,
+    known: dict[str, Rendered] | None = None,
 ) -> Card:
-    """Saves (and renders) a card, optionally replacing its aliases, distractors and key terms, and versions it."""
+    """Saves (and renders) a card, optionally replacing its aliases, distractors and key terms, and versions it.
+
+    `known`: texts rendered already, as for RenderedFields.render."""
     with transaction.atomic():
-        card.save()
+        card.save(known=known)
         if aliases is not None:
             card.aliases.all().delete()
             Alias.objects.bulk_create([Alias(card=card, text=text) for text in aliases])
@@ -190,7 +193,9 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
             card = Card(deck=deck, position=position, source_key=item.key, source_hash=new_hash)
             for name in _CARD_FIELDS:
                 setattr(card, name, getattr(item, name))
-            card_save(card=card, note=f"Loaded from {source}")
+            card_save(
+                card=card, note=f"Loaded from {source}", known=_rendered_or_refused(card, parsed=parsed, item=item)
+            )
             report.created.append(_label(deck, position, item.question))
             continue
         source_changed = new_hash != card.source_hash or card.source_key != item.key
@@ -210,8 +215,24 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
                 setattr(card, name, getattr(item, name))
             card.source_key, card.source_hash = item.key, new_hash
         card.position = position
-        card_save(card=card, note=f"Loaded from {source}")
+        known = _rendered_or_refused(card, parsed=parsed, item=item)
+        card_save(card=card, note=f"Loaded from {source}", known=known)
         report.updated.append(_label(deck, position, item.question))
+
+
+def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard) -> dict[str, Rendered]:
+    """The card's texts rendered, for card_save; LoaderError at the card's line for a formula KaTeX rejects.
+
+    Stored as it is, such a card would show KaTeX's error box to students; the admin and the deck import
+    refuse the same formula. Only cards being written are checked, each text typeset once.
+    """
+    rendered = {}
+    for name in Card.RENDERED_FIELDS:
+        text = getattr(card, name)
+        rendered[text] = render(text)
+        for formula, message in rendered[text].errors:
+            raise formula_refused(path=parsed.path, card=item, field=name, formula=formula, message=message)
+    return rendered
 
 
 def content_load(*, decks: list[ParsedDeck], overwrite: bool = False, dry_run: bool = False) -> LoadReport:

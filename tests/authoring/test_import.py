@@ -23,7 +23,6 @@ from apps.authoring.models import ImportHold
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import TransferError, parse
 from apps.common.db import name_lock
-from apps.content import katex
 from apps.content.models import Card, CardVersion, Deck, StyleRule
 from apps.content.rendering import render
 from apps.content.services import DECK_WRITES_LOCK, card_save, card_snapshot
@@ -312,20 +311,6 @@ def test_a_file_with_more_than_2000_cards_is_a_clear_error(client, instructor):
     assert page.status_code == 422 and "Nothing was written" in html
     assert "cards: a deck file holds at most 2,000 cards; this one has 2,001" in html
     assert page.context.get("confirm") is None and not Deck.objects.filter(slug="imported").exists()
-
-
-@pytest.fixture
-def typeset(monkeypatch) -> list[str]:
-    """The TeX of every formula KaTeX typesets, counted at the node worker: the real renderer still runs."""
-    calls: list[str] = []
-    real = katex._worker.render
-
-    def counting(tex: str, *, display: bool) -> str:
-        calls.append(tex)
-        return real(tex, display=display)
-
-    monkeypatch.setattr(katex._worker, "render", counting)
-    return calls
 
 
 def test_each_formula_of_an_import_is_typeset_once_per_request(client, instructor, typeset):

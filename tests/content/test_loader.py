@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.content.loader import LoaderError, parse_file, parse_text
 from apps.content.models import Card, Deck, Distractor
+from apps.content.rendering import find_math
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 FLASHCARDS = FIXTURES / "technology-digital-tools-flashcards.txt"
@@ -126,13 +127,18 @@ def test_load_content_loads_both_seeds_by_default():
 
 
 @pytest.mark.django_db
-def test_second_load_reports_everything_unchanged_and_writes_nothing():
+def test_second_load_reports_everything_unchanged_and_writes_nothing(typeset):
     _load()
+    # Each formula of each card text typeset once: checking the TeX and storing the HTML share the work.
+    texts = [getattr(card, name) for card in Card.objects.all() for name in Card.RENDERED_FIELDS]
+    assert len(typeset) == sum(len(find_math(text)) for text in texts) > 0
+    typeset.clear()
     with CaptureQueriesContext(connection) as queries:
         output = _load()
     assert "0 created, 0 updated, 37 unchanged" in output
     writes = [q["sql"] for q in queries if q["sql"].split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}]
     assert writes == []
+    assert typeset == []  # nothing to write, nothing typeset
 
 
 @pytest.mark.django_db

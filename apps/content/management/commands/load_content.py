@@ -5,7 +5,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.content.loader import LoaderError, check_formulas, parse_file
+from apps.content.loader import LoaderError, parse_file
 from apps.content.services import content_load
 
 
@@ -26,11 +26,9 @@ class Command(BaseCommand):
                 raise CommandError("no seed files found in fixtures/")
         try:
             decks = [parse_file(path, display_path=_shown(path)) for path in files]
-            for deck in decks:
-                check_formulas(deck)
+            report = content_load(decks=decks, overwrite=overwrite, dry_run=dry_run)
         except LoaderError as exc:
             raise CommandError(f"{exc}\nNothing was written.") from exc
-        report = content_load(decks=decks, overwrite=overwrite, dry_run=dry_run)
 
         verbosity = options["verbosity"]
         for label in report.conflicts:
