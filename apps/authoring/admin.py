@@ -46,8 +46,15 @@ class KeyTermInline(admin.TabularInline):
     verbose_name_plural = "Key terms (what a long free-recall answer should mention; synonyms separated by |)"
 
 
+class RenderedFormAdmin(admin.ModelAdmin):
+    """An admin whose form is a RenderedForm: the object is saved with the renders its form's clean made."""
+
+    def save_model(self, request, obj, form, change):
+        obj.save(known=form.rendered)
+
+
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(RenderedFormAdmin):
     form = CardAdminForm
     inlines = [AliasInline, DistractorInline, KeyTermInline]
     list_display = ("position", "question_excerpt", "deck", "kind", "answer_count", "accuracy", "archived")
@@ -161,7 +168,7 @@ def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
 
 
 @admin.register(Deck)
-class DeckAdmin(admin.ModelAdmin):
+class DeckAdmin(RenderedFormAdmin):
     form = DeckAdminForm
     list_display = ("title", "slug", "cards", "answers", "accuracy", "updated_at")
     search_fields = ("title", "slug", "description")

@@ -7,7 +7,7 @@ from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
 from apps.content.models import Alias, Card, Deck, Distractor
-from apps.content.rendering import tex_errors
+from apps.content.rendering import Rendered, render
 
 from .transfer import case_clashes
 
@@ -15,27 +15,45 @@ PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
-def validate_tex(text: str) -> None:
-    """Blocks a save when KaTeX cannot parse a formula, naming the formula and KaTeX's message."""
-    errors = [
-        ValidationError("KaTeX cannot typeset $%(formula)s$: %(message)s", params={"formula": f, "message": m})
-        for f, m in tex_errors(text or "")
-    ]
-    if errors:
-        raise ValidationError(errors)
+class RenderedForm(forms.ModelForm):
+    """A form of a model with rendered fields (RenderedFields): each source is cleaned by rendering it.
+
+    A formula KaTeX cannot typeset blocks the save, naming the formula and KaTeX's message; the renders are
+    kept in `rendered` and saved as they are (RenderedFields.save's `known`), so each formula is typeset once.
+    The admin saves with commit=False and then the object: its save_model passes `rendered` on.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rendered: dict[str, Rendered] = {}
+
+    def clean(self):
+        data = super().clean()
+        for name in self._meta.model.RENDERED_FIELDS:
+            text = data.get(name)
+            if text is None:  # not in the form, or already refused
+                continue
+            self.rendered[text] = result = render(text)
+            for formula, message in result.errors:
+                params = {"formula": formula, "message": message}
+                self.add_error(name, ValidationError("KaTeX cannot typeset $%(formula)s$: %(message)s", params=params))
+        return data
+
+    def save(self, commit: bool = True):
+        instance = super().save(commit=False)
+        if commit:
+            instance.save(known=self.rendered)
+            self._save_m2m()
+        return instance
 
 
-class DeckAdminForm(forms.ModelForm):
+class DeckAdminForm(RenderedForm):
     class Meta:
         model = Deck
         fields = ("title", "slug", "description")
 
-    def clean_description(self) -> str:
-        validate_tex(self.cleaned_data["description"])
-        return self.cleaned_data["description"]
 
-
-class CardAdminForm(forms.ModelForm):
+class CardAdminForm(RenderedForm):
     class Meta:
         model = Card
         fields = ("deck", "position", "kind", "question", "answer", "short_answer", "explanation", "archived")
@@ -45,18 +63,6 @@ class CardAdminForm(forms.ModelForm):
             "explanation": forms.Textarea(attrs={"rows": 4}),
         }
 
-    def clean_question(self) -> str:
-        validate_tex(self.cleaned_data["question"])
-        return self.cleaned_data["question"]
-
-    def clean_answer(self) -> str:
-        validate_tex(self.cleaned_data["answer"])
-        return self.cleaned_data["answer"]
-
-    def clean_explanation(self) -> str:
-        validate_tex(self.cleaned_data["explanation"])
-        return self.cleaned_data["explanation"]
-
     def clean(self):
         data = super().clean()
         if "_preview" in self.data:
@@ -65,15 +71,11 @@ class CardAdminForm(forms.ModelForm):
         return data
 
 
-class DistractorForm(forms.ModelForm):
+class DistractorForm(RenderedForm):
     class Meta:
         model = Distractor
         fields = ("text", "position")
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
-
-    def clean_text(self) -> str:
-        validate_tex(self.cleaned_data["text"])
-        return self.cleaned_data["text"]
 
 
 class AliasFormSet(BaseInlineFormSet):

@@ -82,7 +82,7 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
     and each card's question, answer, explanation and distractors.
 
     Raises TransferError naming the field of the first formula KaTeX rejects, as the admin's forms refuse it
-    (validate_tex), before anything is written: `deck (slug), field description` or `card 2 (uid), field
+    (RenderedForm), before anything is written: `deck (slug), field description` or `card 2 (uid), field
     answer`; a distractor by its index in the card's list, from 0 as in the file (`field distractors[1]`).
     The import writes these results (RenderedFields.render's `known`): checking the TeX by typesetting it and
     then rendering the text typeset each formula twice.

@@ -105,17 +105,6 @@ def find_math(text: str) -> list[tuple[str, bool]]:
     return [collector.formulas[int(m[1])] for m in collector.pattern().finditer(html)]
 
 
-def tex_errors(text: str) -> list[tuple[str, str]]:
-    """(formula, KaTeX message) for every formula in `text` that KaTeX rejects."""
-    errors = []
-    for tex, display in find_math(text):
-        try:
-            render_tex(tex, display=display)
-        except KatexParseError as exc:
-            errors.append((tex, str(exc)))
-    return errors
-
-
 def _markdown(collector: _MathCollector) -> markdown.Markdown:
     return markdown.Markdown(
         extensions=["fenced_code", "tables", "sane_lists", _MathExtension(collector)],
@@ -144,8 +133,8 @@ def _convert(collector: _MathCollector, text: str) -> str:
 class Rendered:
     html: str
     styles: dict[str, str]  # class name -> CSS declarations that replaced an inline style attribute
-    # (formula, KaTeX message) for each formula KaTeX rejected, in document order, as tex_errors has them:
-    # the html shows these as math_error_html, and a caller that must refuse them need not typeset twice.
+    # (formula, KaTeX message) for each formula KaTeX rejected, in document order: the html shows these as
+    # math_error_html, and a caller that must refuse them (a form, an import) need not typeset twice.
     errors: tuple[tuple[str, str], ...] = ()
 
 

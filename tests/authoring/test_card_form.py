@@ -161,6 +161,18 @@ def test_invalid_tex_blocks_the_save_and_names_the_formula(client, instructor):
     assert card.answer == "Fine"
 
 
+def test_saving_in_the_admin_typesets_each_formula_once(client, instructor, typeset):
+    """The form checks the TeX by rendering, and the card stores that render: nothing is typeset twice."""
+    card = make_card(answer="Fine")
+    client.force_login(instructor)
+    typeset.clear()
+    data = _form_data(card, answer="Ratio $\\frac{1}{2}$ of $x^2$", explanation="So $x^2$ again.")
+    assert client.post(reverse("admin:content_card_change", args=[card.pk]), data).status_code == 302
+    assert sorted(typeset) == sorted(["\\frac{1}{2}", "x^2", "x^2"])
+    card.refresh_from_db()
+    assert card.answer_html.count('class="katex"') == 2
+
+
 def test_the_preview_button_saves_nothing(client, instructor):
     card = make_card(answer="Old")
     client.force_login(instructor)
