@@ -241,7 +241,8 @@ def _grade(profile: _Profile, text: str) -> Grade:
         return Grade(Verdict.INCORRECT, 0.0, "No recognisable words in this answer.")
     content = [t for t in tokens if t.norm not in FILLER and not is_generic(t.norm)]
     pasted = _repeats_question(content, profile)
-    match = find_target(tokens, profile.targets, profile.question_norms) if profile.targets else None
+    asking = text.rstrip().endswith("?")
+    match = find_target(tokens, profile.targets, profile.question_norms, asking=asking) if profile.targets else None
     # A pasted question may contain the answer ("... run a one-time batch training job?"): no credit for that.
     if match is not None and not (pasted and all(t.norm in profile.question_norms for t in match.target.tokens)):
         return _target_grade(match)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import takewhile
 
 from .keyterms import is_exact_only, is_typo
 from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, STOPWORDS, Token, fold, stem, tokenize
@@ -32,6 +33,9 @@ _PRONOUNS = frozenset({"it", "that", "this", "they", "you", "we", "there"})
 # Words that start another clause: "not a Deployment but a Job".
 _CLAUSE_WORDS = _words("but and or so because since while whereas though although yet then which that if when where")
 NEGATION_WINDOW = 4  # filler words allowed between a negator and the term: "I don't think it's a Job"
+# A clause of these alone, right after the term, takes it back: "Job? No.", "Job. Definitely not."
+_RETRACTORS = _NEGATORS | _words("nope nah wrong incorrect")
+_RETRACTION_WORDS = _RETRACTORS | _PRONOUNS | _words("is was really definitely actually wait hmm oops sorry")
 _ARTICLES = frozenset({"a", "an", "the"})
 _JOINERS = frozenset({"of", "and", "or", "for", "in", "on", "to"})
 
@@ -205,6 +209,23 @@ class _Context:
                 return False
         return False
 
+    def retracted(self, last: int, *, asking: bool) -> bool:
+        """The clause after the term takes it back: "Job? No.", "Job. Not really, a CronJob"; not
+        "Job, not a Deployment", "Job. Not sure." or the tag question "Job, no?" (`asking`: ends with "?")."""
+        rest = self.tokens[last + 1 :]
+        if not rest or not rest[0].boundary:
+            return False
+        clause = rest[:1] + list(takewhile(lambda t: not t.boundary, rest[1:]))
+        if asking and len(clause) == len(rest):
+            return False
+        norms = [t.norm for t in clause]
+        spots = [i for i, norm in enumerate(norms) if norm in _RETRACTORS]
+        return (
+            bool(spots)
+            and all(norm in _RETRACTION_WORDS or norm in FILLER for norm in norms)
+            and not any(norms[i + 1] in _NOT_NEGATING for i in spots if i + 1 < len(norms))
+        )
+
     def hedged(self, first: int, last: int) -> bool:
         """An "or" next to the term that offers another term as well: "Job or (maybe) a Deployment"."""
         n = len(self.tokens)
@@ -222,9 +243,12 @@ class _Context:
         return False
 
 
-def find_target(tokens: list[Token], targets: tuple[Target, ...], question_norms: frozenset[str]) -> TargetMatch | None:
+def find_target(
+    tokens: list[Token], targets: tuple[Target, ...], question_norms: frozenset[str], *, asking: bool = False
+) -> TargetMatch | None:
     """The best clean occurrence of a target in the response, or None. An occurrence the response rules out
-    ("not a Job") ranks below any other and is flagged `negated`.
+    ("not a Job", "Job? No.") ranks below any other and is flagged `negated`. `asking`: the response ends
+    with a question mark, so a bare "no" at its end asks for confirmation ("Job, no?") rather than retracts.
 
     An occurrence glued to another content word ("Cron Job", "Job scheduler") names a different
     term and does not count; words separated by punctuation or function words are explanation.
@@ -252,7 +276,8 @@ def find_target(tokens: list[Token], targets: tuple[Target, ...], question_norms
                 ):
                     continue
                 pure = all(context.allowed(t) for i, t in enumerate(tokens) if not first <= i <= last)
-                found = TargetMatch(target, typos, pure, context.hedged(first, last), context.negated(first))
+                negated = context.negated(first) or context.retracted(last, asking=asking)
+                found = TargetMatch(target, typos, pure, context.hedged(first, last), negated)
                 if best is None or _rank(found) > _rank(best):
                     best = found
     return best
