@@ -75,9 +75,10 @@ def _candidates(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: d
 
 
 def _option_for(card: Card) -> Option:
+    topic = f"{card.question}\n{card.answer}"
     if card.kind == Card.Kind.FLASHCARD and card.short_answer:
-        return Option(text=card.short_answer, html=escape(card.short_answer))
-    return Option(text=card.answer, html=card.answer_html)
+        return Option(text=card.short_answer, html=escape(card.short_answer), topic=topic)
+    return Option(text=card.answer, html=card.answer_html, topic=topic)
 
 
 def _choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[list[Option], int]]:
@@ -86,7 +87,7 @@ def _choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[li
     for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
         authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
     pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(
-        "id", "deck_id", "kind", "short_answer", "answer", "answer_html"
+        "id", "deck_id", "kind", "question", "short_answer", "answer", "answer_html"
     )
     pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
     for other in pool_cards:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
+
+from apps.content.loader import parse_file
 from apps.quiz.options import Option, options_build
 
 
@@ -63,3 +67,28 @@ def test_same_seed_same_order_and_different_seeds_shuffle():
 
 def test_too_few_candidates_gives_none():
     assert options_build(right=RIGHT, authored=[], pool=POOL[:2], rng=random.Random(1)) is None
+
+
+SYLLABUS = Path(__file__).resolve().parents[2] / "fixtures" / "deep-learning-frameworks-production-syllabus.txt"
+
+
+@pytest.mark.parametrize(
+    ("question", "on_topic"),
+    [
+        ("What is a systolic array", "How do GPUs and TPUs differ"),
+        ("What is data parallelism", "What is model parallelism"),
+        ("Contrast post-training quantization", "What is quantization"),
+        ("What is dynamic batching", "Name three common techniques for optimizing inference"),
+    ],
+)
+def test_distractors_of_a_syllabus_card_come_from_cards_on_its_topic(question, on_topic):
+    # Wording alone picked "Model parallelism splits ..." and "Bayesian optimization ..." for the systolic array.
+    cards = {
+        card.question: Option(text=card.answer, html=card.answer, topic=f"{card.question}\n{card.answer}")
+        for card in parse_file(SYLLABUS).cards
+    }
+    right = next(option for q, option in cards.items() if q.startswith(question))
+    wanted = next(option for q, option in cards.items() if q.startswith(on_topic))
+    pool = [option for option in cards.values() if option is not right]
+    options, _ = options_build(right=right, authored=[], pool=pool, rng=random.Random(1))
+    assert wanted in options
