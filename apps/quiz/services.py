@@ -22,7 +22,7 @@ from . import scheduling
 from .aggregates import stats_rebuild, stats_record_answer, stats_record_override
 from .grading import GradingCard, grade
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
-from .options import Option, options_build
+from .options import Option, Topics, options_build
 from .textnorm import fold
 
 MAX_RESPONSE_LENGTH = 2000
@@ -92,10 +92,14 @@ def _choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[li
     pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
     for other in pool_cards:
         pools.setdefault((other.deck_id, other.kind), []).append((other.pk, _option_for(other)))
+    topics = {key: Topics([option for _, option in pool]) for key, pool in pools.items()}
     built = {}
     for card in cards:
-        pool = [option for pk, option in pools.get((card.deck_id, card.kind), []) if pk != card.pk]
-        result = options_build(right=_option_for(card), authored=authored.get(card.pk, []), pool=pool, rng=rng)
+        key = (card.deck_id, card.kind)
+        pool = [option for pk, option in pools.get(key, []) if pk != card.pk]
+        result = options_build(
+            right=_option_for(card), authored=authored.get(card.pk, []), pool=pool, rng=rng, topics=topics.get(key)
+        )
         if result is not None:
             built[card.pk] = result
     return built
