@@ -3,7 +3,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.core.mail import EmailMultiAlternatives
+from django.template import loader
+
+from .services import password_reset_mail_queue
 
 
 class SignupForm(UserCreationForm):
@@ -43,3 +47,19 @@ class SignInForm(_UsernameLengthMixin, AuthenticationForm):
 
 class AdminSignInForm(_UsernameLengthMixin, AdminAuthenticationForm):
     pass
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, whose mail is rendered in the request and sent in the background."""
+
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
+    ) -> None:
+        # Django's send_mail up to its send(), so the message is the same.
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        message = EmailMultiAlternatives(
+            subject, loader.render_to_string(email_template_name, context), from_email, [to_email]
+        )
+        if html_email_template_name is not None:
+            message.attach_alternative(loader.render_to_string(html_email_template_name, context), "text/html")
+        password_reset_mail_queue(message=message, user_pk=context["user"].pk)

@@ -1,13 +1,19 @@
 from __future__ import annotations
 
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
 from axes.helpers import get_client_username, get_credentials
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AbstractUser, Group
-from django.db import transaction
+from django.core.mail import EmailMessage
+from django.db import connections, transaction
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
+
+logger = logging.getLogger(__name__)
 
 # Known to everyone who reads the README; the command refuses to run with DEBUG off.
 DEMO_ACCOUNTS = {
@@ -53,6 +59,37 @@ def password_reset_refused(*, request: HttpRequest) -> bool:
     return is_ratelimited(
         request, group="password-reset-email", key=_reset_email, rate=rate, method="POST", increment=True
     )
+
+
+# Sending a reset mail takes from milliseconds to seconds (SMTP round trips) and only happens for an address with
+# an account, so sending it in the request let anyone time whether an email is registered. The request queues the
+# rendered message here instead. One thread is plenty at the reset rate limits and keeps mail in the order it was
+# asked for (password_reset_mail_wait relies on that). It starts at the first mail, so gunicorn's preloaded master
+# forks none. It is not a daemon: when a worker is recycled (max_requests) or stopped, the interpreter's exit joins
+# it after it has run the queue, so queued mail still goes out, within gunicorn's timeout.
+_reset_mail_sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="password-reset-mail")
+
+
+def _password_reset_mail_send(message: EmailMessage, user_pk: object) -> None:
+    try:
+        message.send()
+    except Exception:
+        # Django's own reset form logs a failure the same way (by user pk, not address) and still shows the page.
+        logger.exception("Password reset mail to user %s could not be sent", user_pk)
+    finally:
+        # Connections are per thread: one an email backend opened here would stay open, idle, for the life of the
+        # process, outside the request threads' DB_CONNECTION_BUDGET.
+        connections.close_all()
+
+
+def password_reset_mail_queue(*, message: EmailMessage, user_pk: object) -> None:
+    """Sends a rendered reset message in the background; a failure is logged against `user_pk`."""
+    _reset_mail_sender.submit(_password_reset_mail_send, message, user_pk)
+
+
+def password_reset_mail_wait(*, timeout: float = 30) -> None:
+    """Returns once every reset mail queued so far has been sent or its failure logged (for tests and scripts)."""
+    _reset_mail_sender.submit(lambda: None).result(timeout=timeout)
 
 
 def signup_refused(*, request: HttpRequest) -> bool:

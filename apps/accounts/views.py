@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from .forms import SignupForm
+from .forms import QueuedPasswordResetForm, SignupForm
 from .services import password_reset_refused, signup_refused
 
 
@@ -38,7 +38,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def password_reset(request: HttpRequest) -> HttpResponse:
-    """Django's reset form, limited per address and per email so it cannot be used to flood an inbox."""
+    """Django's reset form, limited per address and per email so it cannot be used to flood an inbox.
+
+    The mail goes out in the background, so the answer takes as long whether the email has an account or not.
+    """
     if password_reset_refused(request=request):
         return render(request, "registration/rate_limited.html", status=429)
-    return PasswordResetView.as_view()(request)
+    return PasswordResetView.as_view(form_class=QueuedPasswordResetForm)(request)

@@ -1,12 +1,9 @@
-"""Sign-up, sign-in, sign-out, password change and reset."""
+"""Sign-up, sign-in, sign-out and password change (reset: test_password_reset.py)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -83,19 +80,6 @@ def test_change_password(client, student):
     assert response["Location"] == reverse("password_change_done")
     student.refresh_from_db()
     assert student.check_password(NEW_PASSWORD)
-
-
-def test_reset_password_by_email(client, student):
-    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
-    assert response["Location"] == reverse("password_reset_done")
-    assert len(mail.outbox) == 1
-    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mail.outbox[0].body)[1]
-    form_url = client.get(link)["Location"]
-    response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
-    assert response["Location"] == reverse("password_reset_complete")
-    student.refresh_from_db()
-    assert student.check_password(NEW_PASSWORD)
-    assert "no longer works" in client.get(link, follow=True).content.decode()
 
 
 def test_demo_accounts_can_sign_in(client, settings):
