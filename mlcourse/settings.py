@@ -131,6 +131,9 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Reset mail is sent by one background thread per process (apps/accounts/services.py): without a timeout, an SMTP
+# server that stops answering would hold every later reset mail, and a recycled worker's exit, until gunicorn kills it.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mlcourse <noreply@localhost>")
 
 LANGUAGE_CODE = "en"
