@@ -5,7 +5,8 @@ from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+
+from apps.common.http import require_page_or_form
 
 from .forms import QueuedPasswordResetForm, SignupForm
 from .services import password_reset_refused, signup_refused
@@ -22,7 +23,7 @@ def safe_next(request: HttpRequest, default: str = "/") -> str:
     return default
 
 
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(safe_next(request))

@@ -10,8 +10,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
+from apps.common.http import require_page_or_form
 from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
@@ -121,7 +122,7 @@ def preview(request: HttpRequest) -> HttpResponse:
     return render(request, "authoring/preview.html", {"preview": _preview(request.POST)})
 
 
-@require_GET
+@require_safe
 def preview_styles(request: HttpRequest) -> HttpResponse:
     """The CSS for the classes a preview's maths uses, built from the declarations in the URL alone."""
     _require(request, "content.change_card", "content.add_card")
@@ -139,7 +140,7 @@ def preview_styles(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_http_methods(["POST"])
+@require_POST
 def try_grader(request: HttpRequest, pk: int) -> HttpResponse:
     _require(request, "content.view_card")
     card = get_object_or_404(Card.objects.prefetch_related("aliases", "key_terms"), pk=pk)
@@ -172,7 +173,7 @@ def revert(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     return redirect(reverse("admin:content_card_change", args=[card.pk]))
 
 
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
     """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction."""

@@ -8,9 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from apps.common.http import HttpResponseSeeOther, render_page_or_partial
+from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 
 from . import analytics, charts, exports, selectors, services
 from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
@@ -23,7 +23,7 @@ DECK_COLUMNS = (("attempted", "Attempted"), ("accuracy", "Accuracy"), ("mastered
 
 
 @login_required
-@require_GET
+@require_safe
 def cohort_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -38,7 +38,7 @@ def cohort_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def cohort_create(request: HttpRequest) -> HttpResponse:
     if not services.can_create_cohorts(request.user):
         raise PermissionDenied
@@ -69,7 +69,7 @@ def _int(value: str | None, default: int = 1) -> int:
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     tab = request.GET.get("tab") if request.GET.get("tab") in TABS else "matrix"
@@ -128,7 +128,7 @@ def _items_context(request: HttpRequest, cohort: Cohort) -> dict:
 
 
 @login_required
-@require_GET
+@require_safe
 def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     membership = selectors.membership_for(cohort=cohort, student_id=student_id)
@@ -150,7 +150,7 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
 
 
 @login_required
-@require_GET
+@require_safe
 def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     decks, rows, flag, _sort = _matrix_rows(request, cohort)
@@ -158,7 +158,7 @@ def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_items(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     return exports.items_csv(cohort=cohort)
@@ -168,7 +168,7 @@ def export_items(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     form = CohortForm(request.POST or None, initial=cohort_form_initial(cohort, request.user))
@@ -250,7 +250,7 @@ def _already_in(cohort: Cohort, place: str) -> str:
     return reverse("quiz:progress") if place == "student" else reverse("cohorts:dashboard", args=[cohort.pk])
 
 
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
     """Join with a code typed in, or through an invite link that carries it.
 

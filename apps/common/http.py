@@ -3,6 +3,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods
+
+# A page with a form. HEAD as well as GET: uptime monitors and link checkers ask with HEAD.
+require_page_or_form = require_http_methods(["GET", "HEAD", "POST"])
 
 # The request headers that choose between a page and one of its partials.
 HTMX_VARY = ("HX-Request", "HX-History-Restore-Request")
@@ -12,6 +16,17 @@ class HttpResponseSeeOther(HttpResponseRedirect):
     """303: after a POST, the browser GETs the new location (POST-redirect-GET)."""
 
     status_code = 303
+
+
+def htmx_current_path(request: HttpRequest) -> str | None:
+    """The path of the page HTMX sent this request from, if that page is on this site; else None.
+
+    django-htmx parses HX-Current-URL unguarded: a malformed one ("http://[") raises ValueError.
+    """
+    try:
+        return request.htmx.current_url_abs_path if getattr(request, "htmx", False) else None
+    except ValueError:
+        return None
 
 
 def render_page_or_partial(

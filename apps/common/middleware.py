@@ -18,6 +18,8 @@ from django.shortcuts import resolve_url
 from django.template.response import TemplateResponse
 from django_htmx.http import HttpResponseClientRedirect
 
+from .http import htmx_current_path
+
 _request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 logger = logging.getLogger("mlcourse.requests")
@@ -128,5 +130,5 @@ class HtmxLoginRedirectMiddleware:
             return response
         # current_url_abs_path is None unless the header names this scheme and host (no open redirect).
         query = QueryDict(mutable=True)
-        query["next"] = request.htmx.current_url_abs_path or request.get_full_path()
+        query["next"] = htmx_current_path(request) or request.get_full_path()
         return HttpResponseClientRedirect(f"{login_url}?{query.urlencode(safe='/')}")

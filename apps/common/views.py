@@ -5,9 +5,9 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
-from .http import render_page_or_partial
+from .http import htmx_current_path, render_page_or_partial
 
 # A file every page links: if the manifest cannot name it, collectstatic did not run.
 _PROBE_ASSET = "css/app.css"
@@ -32,7 +32,7 @@ def _static_ok() -> bool:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database answers and the static manifest is in place, 503 otherwise."""
     checks = {
@@ -45,8 +45,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def _page_before(request: HttpRequest) -> str | None:
     """The page the user came from, if it is on this site and is not this very page; else None."""
-    htmx = getattr(request, "htmx", None)
-    before = (htmx and htmx.current_url_abs_path) or request.headers.get("Referer", "")
+    before = htmx_current_path(request) or request.headers.get("Referer", "")
     same_site = url_has_allowed_host_and_scheme(
         before, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )

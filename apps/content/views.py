@@ -2,18 +2,18 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import condition, require_safe
 
 from . import selectors
 from .styles import version_remember
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "content/home.html", {"decks": selectors.deck_list()})
 
 
-@require_GET
+@require_safe
 def deck_detail(request: HttpRequest, slug: str) -> HttpResponse:
     deck = selectors.deck_get(slug=slug)
     show_answers = request.GET.get("answers") == "shown"
@@ -24,7 +24,7 @@ def deck_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     # Closed by default, so a student can test themselves; a quiz's summary links here with it open.
     show_answer = request.GET.get("answers") == "shown"
@@ -39,7 +39,7 @@ def _styles_etag(request: HttpRequest) -> str:
     return request.styles_version
 
 
-@require_GET
+@require_safe
 @condition(etag_func=_styles_etag)
 def styles(request: HttpRequest) -> HttpResponse:
     """The rules that stand in for KaTeX's inline styles, which a strict CSP would block.

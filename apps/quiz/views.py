@@ -6,10 +6,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from apps.common.http import HttpResponseSeeOther, render_page_or_partial
+from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get
 
 from . import selectors, services
@@ -83,7 +83,7 @@ def _differs(form: AnswerForm, answer) -> bool:
 # from the browser's cache the form of a question already answered.
 @login_required
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get(slug=slug)
     form = StartForm(request.POST or None)
@@ -96,7 +96,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def review(request: HttpRequest) -> HttpResponse:
     form = ReviewForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
@@ -108,7 +108,7 @@ def review(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_GET
+@require_safe
 def session(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
@@ -121,7 +121,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     if request.method == "POST":
         return _answer(request, pk, position)
@@ -187,14 +187,14 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_page_or_form
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks first: the link sits just under "Show answer" on a phone, and an ended quiz cannot resume.
 
     POST ends it.
     """
     quiz = selectors.session_get(user=request.user, pk=pk)
-    if request.method == "GET":
+    if request.method != "POST":
         if quiz.finished_at:
             return redirect(quiz)
         return render(
@@ -205,7 +205,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def progress(request: HttpRequest) -> HttpResponse:
     decks = selectors.progress_by_deck(user=request.user)
     context = {"decks": decks, "sessions": selectors.sessions_recent(user=request.user)}

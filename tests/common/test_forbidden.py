@@ -41,6 +41,14 @@ def test_under_htmx_a_403_is_a_message_for_the_pages_message_area(student_client
     assert response["HX-Reswap"].startswith("innerHTML")
 
 
+@pytest.mark.parametrize("current", ["http://[", "http://[::1"])
+def test_a_malformed_current_url_header_still_gets_the_403_message(student_client, htmx, current):
+    response = student_client.get(reverse("cohorts:create"), HTTP_HX_CURRENT_URL=current, **htmx)
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "You do not have access to that" in html and "Go back" not in html
+
+
 def test_every_page_has_the_message_area_a_403_is_swapped_into(student_client):
     assert student_client.get("/").content.decode().count('<div id="messages">') == 1
 
@@ -90,6 +98,13 @@ def test_a_stale_htmx_answer_is_a_message_with_a_reload_link(csrf_client, quiz, 
     assert response["HX-Retarget"] == "#messages"
     assert "<html" not in html and 'role="alert"' in html and "This page had expired" in html
     assert f'<a href="{quiz.get_absolute_url()}">Reload the page</a>' in html
+    assert Answer.objects.count() == 0
+
+
+def test_a_stale_htmx_answer_with_a_malformed_current_url_is_still_the_message(csrf_client, quiz, htmx):
+    response = _stale_post(csrf_client, quiz, HTTP_HX_CURRENT_URL="http://[", **htmx)
+    assert response.status_code == 403
+    assert "This page had expired" in response.content.decode()
     assert Answer.objects.count() == 0
 
 

@@ -41,7 +41,9 @@ def test_a_signed_out_htmx_answer_is_sent_to_sign_in_and_back_to_the_quiz(client
 
 
 @pytest.mark.parametrize(
-    "current", ["https://evil.example/quiz/1/", "//evil.example/quiz/1/", "not a url", None], ids=str
+    "current",
+    ["https://evil.example/quiz/1/", "//evil.example/quiz/1/", "not a url", "http://[", "http://[::1", None],
+    ids=str,
 )
 def test_next_is_the_requested_path_when_the_current_page_is_not_this_site(client, student, htmx, current):
     quiz = _quiz(student)

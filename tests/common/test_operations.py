@@ -143,3 +143,12 @@ def test_the_try_again_page_leaves_out_every_password_field_and_keeps_the_rest(c
     html = page.content.decode()
     assert page.status_code == 503 and "secret-phrase" not in html
     assert _hidden_fields(html) == {"username": "dana", "email": "dana@example.com"}
+
+
+@pytest.mark.django_db
+def test_pages_answer_head_as_uptime_monitors_ask(student_client):
+    deck = make_deck()
+    for url in ("/healthz", "/", deck.get_absolute_url(), reverse("login"), reverse("signup")):
+        response = Client().head(url)
+        assert response.status_code == 200, (url, response.status_code)
+    assert student_client.head(reverse("quiz:progress")).status_code == 200
