@@ -40,6 +40,10 @@ class InvalidSubmissionError(ValueError):
     """The submission does not fit the question (for example an option that is not offered)."""
 
 
+class NotOverridableError(InvalidSubmissionError):
+    """A verdict the student cannot change: a chosen option, or an answer they asked to be shown."""
+
+
 @dataclass(frozen=True)
 class Submission:
     response: str = ""
@@ -364,7 +368,7 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
             .get(session_id=session_id, session__user=user, item__position=position)
         )
         if answer.mode != "recall" or answer.revealed:
-            raise InvalidSubmissionError("Only free-recall answers can be marked right or wrong by hand.")
+            raise NotOverridableError("Only free-recall answers can be marked right or wrong by hand.")
         score_before, verdict_before = answer.final_score, answer.final_verdict
         overridden_before = bool(answer.override_verdict)
         answer.override_verdict = verdict

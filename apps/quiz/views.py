@@ -46,6 +46,7 @@ def _problem(request: HttpRequest, quiz: QuizSession, problem: str, *, status: i
 _PROBLEMS = {
     "finished": "This quiz is finished and takes no more answers.",
     "unanswered": "Answer the question before marking it right or wrong.",
+    "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
     "tampered": "That form had expired or was changed; nothing was saved. Please try again.",
 }
 
@@ -178,6 +179,8 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         answer = services.answer_override(
             user=request.user, session_id=quiz.pk, position=position, verdict=request.POST.get("verdict", "")
         )
+    except services.NotOverridableError:
+        return _problem(request, quiz, "fixed", status=409)
     except services.InvalidSubmissionError:
         return _problem(request, quiz, "tampered", status=400)
     question.answer = answer

@@ -363,6 +363,16 @@ def test_override_through_the_page(student_client, student, htmx):
     assert Answer.objects.get().final_score == 1.0
 
 
+def test_a_shown_answer_cannot_be_marked_right_and_the_page_says_why(student_client, student):
+    session = _session(student)
+    _post_answer(student_client, session, reveal="1")
+    response = student_client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "correct"})
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert "This answer cannot be marked by hand" in html and "could not be used" not in html
+    assert Answer.objects.get().final_score == 0.0
+
+
 @pytest.mark.parametrize(
     ("scores", "verdict", "total"),
     [
