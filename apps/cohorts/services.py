@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from django.contrib.auth import get_user_model
@@ -24,19 +25,20 @@ def can_create_cohorts(user: AbstractBaseUser) -> bool:
     return user.is_authenticated and user.has_perm("cohorts.add_cohort")
 
 
-def cohort_create(*, name: str, instructor: AbstractBaseUser) -> Cohort:
+def cohort_create(*, name: str, instructor: AbstractBaseUser, instructor_usernames: Sequence[str] = ()) -> Cohort:
+    """A cohort taught by `instructor` and the instructors named; nothing is created if a name is refused."""
     if not can_create_cohorts(instructor):
         raise CohortError("Only instructors can create cohorts.")
+    others = _instructors_named(instructor_usernames)
     with transaction.atomic():
         cohort = Cohort.objects.create(name=name.strip())
-        cohort.instructors.add(instructor)
+        cohort.instructors.set([*others, instructor])
     return cohort
 
 
-def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
-    """Renames the cohort and sets its instructors; the editor always stays one of them."""
+def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
     User = get_user_model()  # noqa: N806 - Django's idiom
-    wanted = {username.strip() for username in instructor_usernames if username.strip()}
+    wanted = {username.strip() for username in usernames if username.strip()}
     found = {user.get_username(): user for user in User.objects.filter(username__in=wanted, is_active=True)}
     unknown = sorted(wanted - set(found))
     if unknown:
@@ -44,10 +46,16 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
     if not_instructors:
         raise CohortError(f"{', '.join(not_instructors)} cannot teach: only instructors can.")
+    return list(found.values())
+
+
+def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
+    """Renames the cohort and sets its instructors; the editor always stays one of them."""
+    others = _instructors_named(instructor_usernames)
     with transaction.atomic():
         cohort.name = name.strip()
         cohort.save(update_fields=["name"])
-        cohort.instructors.set([*found.values(), editor])
+        cohort.instructors.set([*others, editor])
     return cohort
 
 

@@ -44,16 +44,15 @@ def cohort_create(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     form = CohortForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        cohort = services.cohort_create(name=form.cleaned_data["name"], instructor=request.user)
         try:
-            services.cohort_update(
-                cohort=cohort, name=cohort.name, instructor_usernames=form.usernames(), editor=request.user
+            cohort = services.cohort_create(
+                name=form.cleaned_data["name"], instructor=request.user, instructor_usernames=form.usernames()
             )
         except services.CohortError as exc:
-            messages.warning(request, f"Cohort created, but: {exc}")
+            form.add_error("instructors", str(exc))
         else:
             messages.success(request, f"Cohort “{cohort.name}” created. Assign decks and share the join code.")
-        return redirect(reverse("cohorts:manage", args=[cohort.pk]))
+            return redirect(reverse("cohorts:manage", args=[cohort.pk]))
     return render(request, "cohorts/new.html", {"form": form}, status=422 if form.errors else 200)
 
 

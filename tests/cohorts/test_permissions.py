@@ -97,6 +97,18 @@ def test_creating_cohorts_is_for_instructors(client, student, instructor):
     assert list(cohort.instructors.all()) == [instructor]
 
 
+@pytest.mark.parametrize(
+    ("named", "error"), [("nobody", "No active account is called nobody"), ("alice", "cannot teach")]
+)
+def test_a_refused_co_instructor_is_a_form_error_and_creates_no_cohort(client, student, instructor, named, error):
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:create"), {"name": "Mine", "instructors": named})
+    assert response.status_code == 422
+    assert error in response.content.decode()
+    assert 'value="Mine"' in response.content.decode()  # what was typed is kept, to fix and send again
+    assert not Cohort.objects.exists()
+
+
 def test_a_missing_cohort_is_the_same_404(client, instructor):
     client.force_login(instructor)
     assert client.get(reverse("cohorts:dashboard", args=[987654])).status_code == 404
