@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
-from django.contrib.auth.views import PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -10,6 +10,31 @@ from apps.common.http import require_page_or_form
 
 from .forms import QueuedPasswordResetForm, SignupForm
 from .services import password_reset_refused, signup_refused
+
+
+class _RefusedIs422:
+    """A form sent back with errors answers 422, as the site's other forms do, rather than Django's 200."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 422
+        return response
+
+
+class SignInView(_RefusedIs422, LoginView):
+    pass
+
+
+class PasswordChange(_RefusedIs422, PasswordChangeView):
+    pass
+
+
+class PasswordResetConfirm(_RefusedIs422, PasswordResetConfirmView):
+    pass
+
+
+class _PasswordReset(_RefusedIs422, PasswordResetView):
+    form_class = QueuedPasswordResetForm
 
 
 def safe_next(request: HttpRequest, default: str = "/") -> str:
@@ -45,4 +70,4 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     """
     if password_reset_refused(request=request):
         return render(request, "registration/rate_limited.html", status=429)
-    return PasswordResetView.as_view(form_class=QueuedPasswordResetForm)(request)
+    return _PasswordReset.as_view()(request)

@@ -51,10 +51,12 @@ def test_the_mailed_link_sets_a_new_password_once(client, student):
     assert 'account "alice"' in message.body
     link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", message.body)[1]
     form_url = client.get(link)["Location"]
+    mismatch = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD + "x"})
+    assert mismatch.status_code == 422 and "didn’t match" in mismatch.content.decode()
     response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     assert response["Location"] == reverse("password_reset_complete")
     assert "no longer works" in client.get(link, follow=True).content.decode()
-    assert client.post(reverse("login"), {"username": "alice", "password": PASSWORD}).status_code == 200
+    assert client.post(reverse("login"), {"username": "alice", "password": PASSWORD}).status_code == 422
     assert client.post(reverse("login"), {"username": "alice", "password": NEW_PASSWORD}).status_code == 302
 
 
@@ -80,3 +82,8 @@ def test_a_mail_that_cannot_be_sent_is_logged_and_the_page_is_the_usual_one(clie
     assert record.levelno == logging.ERROR and record.exc_info[0] is ConnectionRefusedError
     assert record.getMessage() == f"Password reset mail to user {student.pk} could not be sent"
     assert mail.outbox == []
+
+
+def test_an_address_that_is_not_an_email_is_a_form_error(client):
+    response = _ask(client, "not-an-email")
+    assert response.status_code == 422 and "Enter a valid email address" in response.content.decode()

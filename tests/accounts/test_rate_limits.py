@@ -21,7 +21,7 @@ def _sign_in(client, username: str, password: str, ip: str = "203.0.113.5"):
 
 def test_five_failures_lock_the_user_name_until_reset(client, student, settings):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert _sign_in(client, "alice", "wrong").status_code == 200
+        assert _sign_in(client, "alice", "wrong").status_code == 422
     locked = _sign_in(client, "alice", "wrong")
     assert locked.status_code == 429
     assert "Too many sign-in attempts" in locked.content.decode()
@@ -47,7 +47,7 @@ def test_signing_into_ones_own_account_does_not_clear_guesses_at_someone_else(cl
     make_user("mallory")
     attacker = "198.51.100.9"
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert _sign_in(client, "alice", "guess", ip=attacker).status_code == 200
+        assert _sign_in(client, "alice", "guess", ip=attacker).status_code == 422
     assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 302
     client.logout()
     refused = _sign_in(client, "alice", "one-guess-too-many", ip=attacker)
@@ -78,9 +78,9 @@ def test_a_successful_sign_in_clears_that_users_own_failures_and_no_one_elses(cl
     """A class behind one NAT address: alice's typos are forgiven when she gets in, bob's still count."""
     classroom = "192.0.2.44"
     for _ in range(2):
-        assert _sign_in(client, "bob", "typo", ip=classroom).status_code == 200
-        assert _sign_in(client, "alice", "typo", ip=classroom).status_code == 200
-    assert _sign_in(client, "alice", "typo-on-her-phone", ip="203.0.113.60").status_code == 200
+        assert _sign_in(client, "bob", "typo", ip=classroom).status_code == 422
+        assert _sign_in(client, "alice", "typo", ip=classroom).status_code == 422
+    assert _sign_in(client, "alice", "typo-on-her-phone", ip="203.0.113.60").status_code == 422
     assert _sign_in(client, "alice", PASSWORD, ip=classroom).status_code == 302
     client.logout()
     assert list(AccessAttempt.objects.values_list("username", "ip_address", "failures_since_start")) == [
@@ -88,7 +88,7 @@ def test_a_successful_sign_in_clears_that_users_own_failures_and_no_one_elses(cl
     ]
     # The address's count went down by alice's two only: bob's two and three more make a lockout.
     for _ in range(settings.AXES_FAILURE_LIMIT - 3):
-        assert _sign_in(client, "dave", "typo", ip=classroom).status_code == 200
+        assert _sign_in(client, "dave", "typo", ip=classroom).status_code == 422
     assert _sign_in(client, "dave", "typo", ip=classroom).status_code == 429
 
 
@@ -100,7 +100,7 @@ def test_a_successful_sign_in_clears_that_users_failures_before_the_limit(client
     client.logout()
     assert not AccessAttempt.objects.exists()
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert _sign_in(client, "alice", "typo").status_code == 200
+        assert _sign_in(client, "alice", "typo").status_code == 422
 
 
 def test_lockout_ends_after_the_cool_off(client, student, settings, monkeypatch):

@@ -67,7 +67,7 @@ def test_sign_in_and_out(client, student):
 
 def test_wrong_password_is_a_form_error(client, student):
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "Please enter a correct username and password" in response.content.decode()
 
 
@@ -80,6 +80,18 @@ def test_change_password(client, student):
     assert response["Location"] == reverse("password_change_done")
     student.refresh_from_db()
     assert student.check_password(NEW_PASSWORD)
+
+
+def test_a_wrong_old_password_is_a_form_error_and_changes_nothing(client, student):
+    client.force_login(student)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": "not-it", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 422
+    assert "Your old password was entered incorrectly" in response.content.decode()
+    student.refresh_from_db()
+    assert student.check_password(PASSWORD)
 
 
 def test_demo_accounts_can_sign_in(client, settings):

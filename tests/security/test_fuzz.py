@@ -936,7 +936,7 @@ def test_regression_huge_page_numbers(world, page):
 def test_regression_overlong_user_name_at_sign_in(world, url):
     """AuthenticationForm does not enforce max_length, so django-axes tried to store 300 characters in 255 (a 500)."""
     response = Client().post(reverse(url), {"username": "a" * 300, "password": "x"})
-    assert response.status_code == 200
+    assert response.status_code == (422 if url == "login" else 200)  # the admin's own sign-in answers 200
     assert "correct username and password" in response.content.decode()
 
 
