@@ -16,7 +16,8 @@ from apps.content.rendering import Rendered, render
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
-from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, TransferError, parse
+from .problems import Problem, TransferError
+from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, parse
 
 # Everything an import may do: create and change decks and cards.
 IMPORT_PERMISSIONS = ("content.add_deck", "content.change_deck", "content.add_card", "content.change_card")
@@ -81,19 +82,19 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
     """Every text of the file that is stored rendered, by text, each distinct text once: the deck's description,
     and each card's question, answer, explanation and distractors.
 
-    Raises TransferError naming the field of the first formula KaTeX rejects, as the admin's forms refuse it
+    Raises TransferError naming each formula KaTeX rejects and its field, as the admin's forms refuse it
     (RenderedForm), before anything is written: `deck (slug), field description` or `card 2 (uid), field
     answer`; a distractor by its index in the card's list, from 0 as in the file (`field distractors[1]`).
     The import writes these results (RenderedFields.render's `known`): checking the TeX by typesetting it and
     then rendering the text typeset each formula twice.
     """
     rendered: dict[str, Rendered] = {}
+    problems: list[Problem] = []
 
     def check(text: str, where: str) -> None:
         if text not in rendered:
             rendered[text] = render(text)
-        for formula, message in rendered[text].errors:
-            raise TransferError(where, f"${formula}$: {message}")
+        problems.extend(Problem(where, f"${formula}$: {message}") for formula, message in rendered[text].errors)
 
     deck = data["deck"]
     for name in Deck.RENDERED_FIELDS:
@@ -104,6 +105,8 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
             check(card[name], f"{where} {name}")
         for position, text in enumerate(card["distractors"]):
             check(text, f"{where} distractors[{position}]")
+    if problems:
+        raise TransferError.of(problems)
     return rendered
 
 
@@ -212,9 +215,13 @@ def deck_import(
             .prefetch_related(*_lists_prefetch())
         )
         existing = {str(card.uid): card for card in found}
-        for uid, card in existing.items():
-            if card.deck_id != deck.pk:
-                raise TransferError(f"card {uid}", f"belongs to the deck {card.deck.slug!r}, not {deck.slug!r}")
+        foreign = [
+            Problem(f"card {index + 1} ({item['uid']})", f"belongs to the deck {card.deck.slug!r}, not {deck.slug!r}")
+            for index, item in enumerate(data["cards"])
+            if (card := existing.get(item["uid"])) is not None and card.deck_id != deck.pk
+        ]
+        if foreign:
+            raise TransferError.of(foreign)
         if not report.deck_created:
             _step_aside(deck=deck, taken={c["position"] for c in data["cards"]}, kept=list(existing))
         written = []

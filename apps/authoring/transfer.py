@@ -11,11 +11,14 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from django.db import connection
 from django.utils.text import slugify
+
+from .problems import Found, TransferError, Where
 
 FORMAT = "mlcourse-deck"
 FORMAT_VERSION = 1
@@ -31,12 +34,6 @@ MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
 # The check and the import each take 2-10 ms a card (more with maths to typeset): a larger deck would
 # keep a request open past the usual 30-60 s proxy timeouts.
 MAX_CARDS = 2_000
-
-
-class TransferError(ValueError):
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
-        self.where, self.message = where, message
 
 
 def _too_many(count: int) -> str:
@@ -145,7 +142,12 @@ def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -
     return value
 
 
-def _strings(value: Any, where: str, limit: int | None) -> list[str]:
+def _strings(value: Any, where: str, *, limit: int | None, csv_cell: bool) -> list[str]:
+    if csv_cell:
+        try:
+            value = json.loads(value or "[]")
+        except (json.JSONDecodeError, RecursionError):
+            raise TransferError(where, 'must be a JSON list such as ["a", "b"]') from None
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         raise TransferError(where, "must be a list of non-empty texts")
     for item in value:
@@ -158,60 +160,93 @@ def _strings(value: Any, where: str, limit: int | None) -> list[str]:
     return value
 
 
-def _card(raw: Any, where: Any) -> dict:
-    if not isinstance(raw, dict):
-        raise TransferError(where(None), "must be an object")
+def _uid(value: Any, where: str) -> str:
     try:
-        uid = str(uuid.UUID(str(raw.get("uid", ""))))
+        return str(uuid.UUID(str(value)))
     except ValueError:
-        raise TransferError(where("uid"), "must be a UUID") from None
-    position = raw.get("position")
+        raise TransferError(where, "must be a UUID") from None
+
+
+def _position(value: Any, where: str) -> int:
     # isdecimal, not isdigit: "²" is a digit that int() refuses.
-    if isinstance(position, str) and position.isdecimal():
-        position = int(position)
-    if not isinstance(position, int) or isinstance(position, bool) or not 1 <= position <= MAX_POSITION:
-        raise TransferError(where("position"), f"must be a whole number from 1 to {MAX_POSITION}")
-    if raw.get("kind") not in KINDS:
-        raise TransferError(where("kind"), "must be flashcard or syllabus")
-    archived = raw.get("archived", False)
-    if archived not in (True, False):
-        raise TransferError(where("archived"), "must be true or false")
-    card = {"uid": uid, "position": position, "kind": raw["kind"], "archived": archived}
+    if isinstance(value, str) and value.isdecimal():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_POSITION:
+        raise TransferError(where, f"must be a whole number from 1 to {MAX_POSITION}")
+    return value
+
+
+def _one_of(value: Any, where: str, *, choices: Sequence[Any], wording: str) -> Any:
+    if value not in choices:
+        raise TransferError(where, f"must be {wording}")
+    return value
+
+
+def _card(raw: Any, *, where: Where, at: int, found: Found, csv_lists: bool = False) -> dict | None:
+    """The card with each field checked and every problem noted in `found`: a field with a problem is None.
+    None for a card that is not an object. `csv_lists`: the lists are JSON text, as in a CSV cell."""
+    if not isinstance(raw, dict):
+        found.add(at, where(None), "must be an object")
+        return None
+    checks: dict[str, Callable[[], Any]] = {
+        "uid": partial(_uid, raw.get("uid", ""), where("uid")),
+        "position": partial(_position, raw.get("position"), where("position")),
+        "kind": partial(_one_of, raw.get("kind"), where("kind"), choices=KINDS, wording="flashcard or syllabus"),
+        "archived": partial(
+            _one_of, raw.get("archived", False), where("archived"), choices=(True, False), wording="true or false"
+        ),
+    }
     for name in CARD_TEXT_FIELDS:
-        card[name] = _text(raw.get(name), where(name), required=name in {"question", "answer"}, limit=LIMITS.get(name))
+        required = name in {"question", "answer"}
+        checks[name] = partial(_text, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
     for name in CARD_LIST_FIELDS:
         # Accepted answers are unique per card regardless of case: _check asks the database, all cards at once.
-        card[name] = _strings(raw.get(name, []), where(name), LIMITS.get(name))
-    return card
+        checks[name] = partial(_strings, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=csv_lists)
+    return {name: found.check(at, check) for name, check in checks.items()}
 
 
-def _check(deck: Any, cards: list[dict], deck_where: Any) -> dict:
-    if not isinstance(deck, dict):
-        raise TransferError(deck_where(None), "must be an object")
-    clean_deck = {
-        name: _text(deck.get(name), deck_where(name), required=name in {"slug", "title"}, limit=LIMITS.get(name))
-        for name in DECK_FIELDS
-    }
-    if slugify(clean_deck["slug"]) != clean_deck["slug"]:
-        raise TransferError(deck_where("slug"), "may contain only lowercase letters, digits and hyphens")
-    seen_uids, seen_positions = set(), set()
-    for card in cards:
-        if card["uid"] in seen_uids:
-            raise TransferError(card["_where"]("uid"), "appears twice in the file")
-        if card["position"] in seen_positions:
-            raise TransferError(card["_where"]("position"), f"{card['position']} is used by another card too")
-        seen_uids.add(card["uid"])
-        seen_positions.add(card["position"])
+# A deck or a card as read: its place in the file (for the order of problems), where its fields are, its fields.
+Read = tuple[int, Where, dict]
+
+
+def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
+    """The deck checked (None: its absence is noted already), then what only the cards together show (a uid
+    or position twice, aliases the database counts as one) among the fields that passed their own checks.
+    Raises TransferError with every problem in `found`, those of the single cards too."""
+    clean_deck = {}
+    if deck is not None:
+        at, where, raw = deck
+        for name in DECK_FIELDS:
+            required = name in {"slug", "title"}
+            text = partial(_text, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
+            clean_deck[name] = found.check(at, text)
+        slug = clean_deck["slug"]
+        if slug is not None and slugify(slug) != slug:
+            found.add(at, where("slug"), "may contain only lowercase letters, digits and hyphens")
+    # The first card with each uid and position, named in the problem of any later one.
+    first_uid: dict[str, str] = {}
+    first_position: dict[int, str] = {}
+    for at, where, card in cards:
+        uid, position = card["uid"], card["position"]
+        if uid is not None and uid in first_uid:
+            found.add(at, where("uid"), f"appears twice in the file (also {first_uid[uid]})")
+        if position is not None and position in first_position:
+            found.add(at, where("position"), f"{position} is used by another card too ({first_position[position]})")
+        if uid is not None:
+            first_uid.setdefault(uid, where(None))
+        if position is not None:
+            first_position.setdefault(position, where(None))
     # Accepted answers are unique per card regardless of case, as PostgreSQL's lower() has it (a constraint).
-    clashes = case_clashes([card["aliases"] for card in cards])
-    if clashes:
-        index, first, second = clashes[0]
-        raise TransferError(
-            cards[index]["_where"]("aliases"),
+    with_aliases = [(at, where, card["aliases"]) for at, where, card in cards if card["aliases"] is not None]
+    for index, first, second in case_clashes([aliases for _, _, aliases in with_aliases]):
+        at, where, _ = with_aliases[index]
+        found.add(
+            at,
+            where("aliases"),
             f"“{first}” and “{second}” are the same answer to the database (letter case does not count); keep one",
         )
-    cards = [{k: v for k, v in card.items() if k != "_where"} for card in cards]
-    return {"deck": clean_deck, "cards": cards}
+    found.raise_any()
+    return {"deck": clean_deck, "cards": [card for _, _, card in cards]}
 
 
 def parse_json(text: str) -> dict:
@@ -221,6 +256,7 @@ def parse_json(text: str) -> dict:
         raise TransferError(f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise TransferError("line 1", "not an export: the JSON is nested too deeply") from None
+    # Past these, the file is not one to check card by card: one problem says so.
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise TransferError("format", f"this is not an {FORMAT} export")
     if raw.get("version") != FORMAT_VERSION:
@@ -229,14 +265,22 @@ def parse_json(text: str) -> dict:
         raise TransferError("cards", "must be a list")
     if len(raw["cards"]) > MAX_CARDS:
         raise TransferError("cards", _too_many(len(raw["cards"])))
+    found = Found()
     cards = []
     for index, item in enumerate(raw["cards"]):
 
-        def where(field, index=index):
+        def where(field: str | None, index: int = index) -> str:
             return f"cards[{index}]" + (f".{field}" if field else "")
 
-        cards.append({**_card(item, where), "_where": where})
-    return _check(raw.get("deck"), cards, lambda field: "deck" + (f".{field}" if field else ""))
+        card = _card(item, where=where, at=index + 1, found=found)
+        if card is not None:
+            cards.append((index + 1, where, card))
+    # The deck comes before the cards in an export, so its problems are listed first.
+    deck = raw.get("deck")
+    if isinstance(deck, dict):
+        return _check((0, lambda field: f"deck.{field}", deck), cards, found=found)
+    found.add(0, "deck", "must be an object")
+    return _check(None, cards, found=found)
 
 
 def parse_csv(text: str) -> dict:
@@ -260,34 +304,37 @@ def parse_csv(text: str) -> dict:
     card_lines = [line for line, row in rows if row["record"] == "card"]
     if len(card_lines) > MAX_CARDS:
         raise TransferError(f"row {card_lines[MAX_CARDS]}", _too_many(len(card_lines)))
-    deck, cards = None, []
+    found = Found()
+    deck: Read | None = None
+    cards: list[Read] = []
     for line, row in rows:
 
-        def where(field, line=line):
+        def where(field: str | None, line: int = line) -> str:
             return f"row {line}" + (f", field {field}" if field else "")
 
         if row["record"] == "deck":
             if deck is not None:
-                raise TransferError(where("record"), "a second deck row; a file holds one deck")
-            deck, deck_where = {name: _unguard(row[name] or "") for name in DECK_FIELDS}, where
+                found.add(line, where("record"), "a second deck row; a file holds one deck")
+                continue
+            deck = (line, where, {name: _unguard(row[name] or "") for name in DECK_FIELDS})
         elif row["record"] == "card":
             raw = {**row, "archived": {"true": True, "false": False}.get(row["archived"], row["archived"])}
             raw.update({name: _unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
-            for name in CARD_LIST_FIELDS:
-                try:
-                    raw[name] = json.loads(row[name] or "[]")
-                except (json.JSONDecodeError, RecursionError):
-                    raise TransferError(where(name), 'must be a JSON list such as ["a", "b"]') from None
-            cards.append({**_card(raw, where), "_where": where})
+            card = _card(raw, where=where, at=line, found=found, csv_lists=True)
+            if card is not None:
+                cards.append((line, where, card))
         else:
-            raise TransferError(where("record"), "must be deck or card")
+            found.add(line, where("record"), "must be deck or card")
     if deck is None:
-        raise TransferError("row 2", "the file has no deck row")
-    return _check(deck, cards, deck_where)
+        found.add(0, "row 2", "the file has no deck row")
+    return _check(deck, cards, found=found)
 
 
 def parse(text: str, *, name: str) -> dict:
-    """Reads an export, choosing the format by file name (or content, for a name without .json/.csv)."""
+    """Reads an export, choosing the format by file name (or content, for a name without .json/.csv).
+
+    Raises TransferError with every problem of the file (up to MAX_PROBLEMS), not only the first.
+    """
     lowered = name.lower()
     if lowered.endswith(".json") or (not lowered.endswith(".csv") and text.lstrip().startswith("{")):
         return parse_json(text)

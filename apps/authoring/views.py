@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Avg, Count
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
@@ -173,6 +174,12 @@ def revert(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     return redirect(reverse("admin:content_card_change", args=[card.pk]))
 
 
+def _refusal(exc: TransferError, *, headline: str) -> dict:
+    """The import page's context for a file that would not import: every problem found, not only the first."""
+    count = f"{exc.count} problem{pluralize(exc.count)}"
+    return {"error": f"{headline}: {count}.", "problems": exc.problems, "more": exc.more}
+
+
 @require_page_or_form
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
@@ -185,8 +192,10 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 name, report = deck_import_confirm(key=confirm.cleaned_data["key"], author=request.user)
-            except (ImportNotHeldError, TransferError) as exc:
+            except ImportNotHeldError as exc:
                 context["error"] = str(exc)
+            except TransferError as exc:  # the database changed since the check
+                context.update(_refusal(exc, headline="The checked file no longer imports"))
             else:
                 messages.success(request, f"Imported {name}: {report.summary()}.")
                 return redirect(reverse("admin:content_deck_changelist"))
@@ -198,7 +207,7 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
             try:
                 checked = deck_import_check(name=name, text=text, user=request.user)
             except TransferError as exc:
-                context["error"] = f"{name}: {exc}"
+                context.update(_refusal(exc, headline=f"{name} would not import"))
             else:
                 context.update(
                     report=checked.report,

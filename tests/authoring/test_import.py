@@ -368,7 +368,7 @@ def test_a_formula_katex_rejects_in_a_distractor_or_the_description_is_refused(c
     page = _upload(client, content)
     html = page.content.decode()
     assert page.status_code == 422 and "Nothing was written" in html
-    assert f"deck.json: {where}: {BAD}: KaTeX parse error" in html
+    assert "deck.json would not import: 1 problem." in html and f"<li>{where}: {BAD}: KaTeX parse error" in html
     assert page.context.get("confirm") is None and not ImportHold.objects.exists()
     refused = _confirm(client, services.import_key(name="deck.json", text=content))
     assert refused.status_code == 422

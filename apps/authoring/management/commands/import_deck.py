@@ -23,7 +23,10 @@ class Command(BaseCommand):
         try:
             report = deck_import(data=parse(text, name=file.name), dry_run=dry_run, source=file.name)
         except TransferError as exc:
-            raise CommandError(f"{file}: {exc}\nNothing was written.") from exc
+            # Every problem, one a line (str(exc) ends with "and N more" past the first MAX_PROBLEMS).
+            problems = "".join(f"\n  {line}" for line in str(exc).splitlines())
+            count = f"{exc.count} problem{'s' if exc.count > 1 else ''}"
+            raise CommandError(f"{file} would not import ({count}):{problems}\nNothing was written.") from exc
         for label in report.created:
             self.stdout.write(f"created: {label}")
         for label in report.updated:

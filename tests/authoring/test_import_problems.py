@@ -1,0 +1,205 @@
+"""A deck file that would not import lists every problem at once, each naming where it is (a CSV row, a card's
+index and field), so one upload is enough to see what to fix; and nothing is written."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import uuid
+from html import unescape
+from io import StringIO
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from apps.authoring.models import ImportHold
+from apps.authoring.problems import MAX_PROBLEMS
+from apps.authoring.transfer import CSV_COLUMNS
+from apps.content.models import Card, CardVersion, Deck
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+BAD = "$\\frac{1}{$"
+
+
+def _card(position: int, **fields) -> dict:
+    return {
+        "uid": str(uuid.UUID(int=position)), "position": position, "kind": "flashcard",
+        "question": f"Question {position}?", "answer": f"Answer {position}", "short_answer": "", "explanation": "",
+        "archived": False, "aliases": [], "distractors": [], "key_terms": [], **fields,
+    }  # fmt: skip
+
+
+def _json(cards: list[dict], *, slug: str = "imported") -> str:
+    deck = {"slug": slug, "title": "Imported", "description": "", "source": ""}
+    return json.dumps({"format": "mlcourse-deck", "version": 1, "deck": deck, "cards": cards})
+
+
+def _csv(cards: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerow({"record": "deck", "slug": "imported", "title": "Imported", "description": "", "source": ""})
+    for card in cards:
+        lists = {name: card[name] if isinstance(card[name], str) else json.dumps(card[name]) for name in
+                 ("aliases", "distractors", "key_terms")}  # fmt: skip
+        writer.writerow({"record": "card", **card, "archived": str(card["archived"]).lower(), **lists})
+    return out.getvalue()
+
+
+def _upload(client, content: str, name: str):
+    upload = SimpleUploadedFile(name, content.encode())
+    return client.post(reverse("admin:content_deck_import"), {"file": upload})
+
+
+def _refusal(page) -> tuple[str, list[str], str]:
+    """The error box as the instructor reads it: its headline, the problems listed, and what follows them."""
+    assert page.status_code == 422
+    box = re.search(r'<div class="errornote import-problems" role="alert">(.*?)</div>', page.content.decode(), re.S)
+    paragraphs = [unescape(text) for text in re.findall(r"<p>(.*?)</p>", box.group(1), re.S)]
+    items = [unescape(item) for item in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)]
+    return paragraphs[0], items, " ".join(paragraphs[1:])
+
+
+def _nothing_written() -> bool:
+    return not Deck.objects.exists() and not Card.objects.exists() and not ImportHold.objects.exists()
+
+
+def test_a_json_file_with_errors_in_two_cards_names_both(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 6)]
+    cards[1]["question"] = ""
+    cards[4].update(kind="essay", position=1)
+    headline, problems, after = _refusal(_upload(client, _json(cards), "deck.json"))
+    assert headline == "deck.json would not import: 3 problems."
+    assert problems == [
+        "cards[1].question: is required",
+        "cards[4].kind: must be flashcard or syllabus",
+        "cards[4].position: 1 is used by another card too (cards[0])",
+    ]
+    assert after == "Nothing was written."
+    assert _nothing_written()
+
+
+def test_a_csv_file_with_three_bad_lines_names_each_line(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 7)]
+    cards[1]["kind"] = "essay"  # row 4: header, deck row, then the cards
+    cards[2]["aliases"] = "fraction, ratio"  # row 5: not a JSON list
+    cards[4]["position"] = "first"  # row 7
+    headline, problems, after = _refusal(_upload(client, _csv(cards), "deck.csv"))
+    assert headline == "deck.csv would not import: 3 problems."
+    assert problems == [
+        "row 4, field kind: must be flashcard or syllabus",
+        'row 5, field aliases: must be a JSON list such as ["a", "b"]',
+        "row 7, field position: must be a whole number from 1 to 2147483647",
+    ]
+    assert after == "Nothing was written."
+    assert _nothing_written()
+
+
+def test_every_problem_of_one_card_is_listed_not_only_its_first(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(1, uid="nope", question="", aliases="fraction", archived="maybe")]
+    _, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
+    assert problems == [
+        "cards[0].uid: must be a UUID",
+        "cards[0].archived: must be true or false",
+        "cards[0].question: is required",
+        "cards[0].aliases: must be a list of non-empty texts",
+    ]
+
+
+def test_problems_across_cards_are_all_listed_with_those_of_single_cards_in_file_order(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 7)]
+    cards[0]["aliases"] = ["Job", "job"]
+    cards[2]["uid"] = cards[1]["uid"]
+    cards[3]["answer"] = ""
+    cards[4]["aliases"] = ["İstanbul", "istanbul"]
+    cards[5].update(uid=cards[1]["uid"], position=4)
+    upload = json.loads(_json(cards))
+    upload["deck"]["slug"] = "Not A Slug"
+    headline, problems, _ = _refusal(_upload(client, json.dumps(upload), "deck.json"))
+    same = "are the same answer to the database (letter case does not count); keep one"
+    assert problems == [
+        "deck.slug: may contain only lowercase letters, digits and hyphens",
+        f"cards[0].aliases: “Job” and “job” {same}",
+        "cards[2].uid: appears twice in the file (also cards[1])",
+        "cards[3].answer: is required",
+        f"cards[4].aliases: “İstanbul” and “istanbul” {same}",
+        "cards[5].uid: appears twice in the file (also cards[1])",
+        "cards[5].position: 4 is used by another card too (cards[3])",
+    ]
+    assert headline == "deck.json would not import: 7 problems."
+    assert _nothing_written()
+
+
+def test_bad_tex_in_several_cards_is_all_listed_and_an_existing_deck_is_left_as_it_was(client, instructor):
+    deck = make_deck(slug="imported", title="Imported")
+    kept = make_card(deck=deck, position=1, question="Kept", answer="As it was")
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 5)]
+    cards[0]["answer"] = f"One {BAD} and another $\\sqrt{{$"
+    cards[2]["distractors"] = ["Fine $x$", BAD]
+    cards[3]["explanation"] = BAD
+    headline, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
+    assert headline == "deck.json would not import: 4 problems."
+    assert [problem.split(": KaTeX parse error")[0] for problem in problems] == [
+        f"card 1 ({cards[0]['uid']}), field answer: {BAD}",
+        f"card 1 ({cards[0]['uid']}), field answer: $\\sqrt{{$",
+        f"card 3 ({cards[2]['uid']}), field distractors[1]: {BAD}",
+        f"card 4 ({cards[3]['uid']}), field explanation: {BAD}",
+    ]
+    assert list(Card.objects.values_list("pk", "position", "answer")) == [(kept.pk, 1, "As it was")]
+    assert CardVersion.objects.count() == 1 and not ImportHold.objects.exists()
+
+
+def test_past_the_cap_the_page_lists_the_first_problems_and_counts_the_rest(client, instructor):
+    client.force_login(instructor)
+    assert MAX_PROBLEMS == 50
+    cards = [_card(n, question="") for n in range(1, 61)]
+    headline, problems, after = _refusal(_upload(client, _json(cards), "deck.json"))
+    assert headline == "deck.json would not import: 60 problems."
+    assert len(problems) == 50
+    assert problems[0] == "cards[0].question: is required" and problems[-1] == "cards[49].question: is required"
+    assert after == "And 10 more problems, not listed: fix these, then check the file again. Nothing was written."
+    assert _nothing_written()
+
+
+def _command(tmp_path, content: str, name: str) -> str:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CommandError) as excinfo:
+        call_command("import_deck", str(path), stdout=StringIO())
+    return str(excinfo.value)
+
+
+def test_import_deck_prints_every_problem_one_a_line(tmp_path, db):
+    cards = [_card(n, question="") for n in range(1, 53)]
+    cards[1]["kind"] = "essay"
+    lines = _command(tmp_path, _json(cards), "deck.json").splitlines()
+    assert lines[0] == f"{tmp_path / 'deck.json'} would not import (53 problems):"
+    assert lines[1:4] == [
+        "  cards[0].question: is required",
+        "  cards[1].kind: must be flashcard or syllabus",
+        "  cards[1].question: is required",
+    ]
+    assert len(lines) == 1 + MAX_PROBLEMS + 2
+    assert lines[-2:] == ["  and 3 more", "Nothing was written."]
+    assert not Deck.objects.exists()
+
+
+def test_cards_of_other_decks_are_all_named(tmp_path, db):
+    other = make_deck(slug="other", title="Other")
+    first, second = (make_card(deck=other, position=n) for n in (1, 2))
+    cards = [_card(1, uid=str(first.uid)), _card(2), _card(3, uid=str(second.uid))]
+    message = _command(tmp_path, _json(cards), "deck.json")
+    assert f"  card 1 ({first.uid}): belongs to the deck 'other', not 'imported'\n" in message
+    assert f"  card 3 ({second.uid}): belongs to the deck 'other', not 'imported'\n" in message
+    assert not Deck.objects.filter(slug="imported").exists() and Card.objects.count() == 2
