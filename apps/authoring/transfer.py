@@ -1,8 +1,10 @@
 """Deck export and import as JSON or CSV: lossless, keyed on the deck slug and each card's uid.
 
 Parsing is text in, validated dict out, and every error names where it is: `cards[3].question` in JSON,
-`row 5, field question` in CSV. It reads no table; its one query asks PostgreSQL how it lowercases the aliases,
-since the database, not Python, decides which of them clash (see db_lower).
+`row 5, field question` in CSV. It reports all of a file's problems at once (problems.py); only a file that
+is not an export at all (not JSON, no header, too many cards) is refused with its one problem. It reads no
+table; its one query asks PostgreSQL how it lowercases the aliases, since the database, not Python, decides
+which of them clash (see db_lower).
 """
 
 from __future__ import annotations
