@@ -73,7 +73,8 @@ class CardAdmin(RenderedFormAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
         fields = ", ".join(f"#card_form [name={name}]" for name in (*views.PREVIEW_FIELDS, "csrfmiddlewaretoken"))
-        for name in views.PREVIEW_FIELDS:
+        # A user who may only view cards gets a form without these fields (they show as text): nothing to preview.
+        for name in (name for name in views.PREVIEW_FIELDS if name in form.base_fields):
             form.base_fields[name].widget.attrs.update(
                 {
                     "data-hx-post": reverse("admin:content_card_preview"),

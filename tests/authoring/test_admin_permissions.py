@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from apps.content.models import Card, Deck
 from apps.quiz import services
 from apps.quiz.models import CardState, StudentCardStat, StudentDeckStat
+from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,18 @@ def test_instructor_can_open_and_edit_cards(client, instructor):
     response = client.post(url, _card_form(card, question="New question?", answer="A", short_answer="A"))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Card.objects.get(pk=card.pk).question == "New question?"
+
+
+def test_staff_who_may_only_view_cards_can_open_one(client):
+    """Their form has no question, answer or explanation field to preview: the page failed with a KeyError (a 500)."""
+    card = make_card(question="Which tool?")
+    viewer = make_user("vera", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename__in=["view_deck", "view_card"]))
+    client.force_login(viewer)
+    response = client.get(reverse("admin:content_card_change", args=[card.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200 and "Which tool?" in html
+    assert f'data-hx-post="{reverse("admin:content_card_preview")}"' not in html
 
 
 def test_moving_a_card_to_another_deck_moves_its_progress_with_it(client, instructor, student, other_student):
