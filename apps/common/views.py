@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -56,15 +57,24 @@ def _page_before(request: HttpRequest) -> str | None:
     return before
 
 
+def _on_admin_page(request: HttpRequest) -> bool:
+    """Whether an HTMX request's answer lands in an admin page: htmx names the page it was sent from."""
+    page = request.htmx.current_url_abs_path or request.path
+    return page.startswith(reverse("admin:index"))
+
+
 def _forbidden(request: HttpRequest, template: str) -> HttpResponse:
     """A 403 page; for HTMX, its `message` partial in the page's message area.
 
     Swapped where the request meant to put its answer, a 403 would replace a part of the page (or, as
     htmx does by default, show nothing at all and leave a button that seems dead). htmx-config swaps 403s;
-    every 403 comes through here, so each says where it goes.
+    every 403 comes through here, so each says where it goes. An admin page has the admin's stylesheet,
+    not the site's: there the message comes in the admin's own markup (`admin_message`).
     """
-    response = render_page_or_partial(request, template, "message", {"back": _page_before(request)}, status=403)
-    if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
+    htmx = getattr(request, "htmx", False)
+    partial = "admin_message" if htmx and _on_admin_page(request) else "message"
+    response = render_page_or_partial(request, template, partial, {"back": _page_before(request)}, status=403)
+    if htmx and not request.htmx.history_restore_request:
         response["HX-Retarget"] = "#messages"
         response["HX-Reswap"] = "innerHTML show:top"  # on a phone the message area may be scrolled away
     return response

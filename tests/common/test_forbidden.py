@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
+from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +39,7 @@ def test_under_htmx_a_403_is_a_message_for_the_pages_message_area(student_client
     html = response.content.decode()
     assert response.status_code == 403
     assert "<html" not in html and 'role="alert"' in html and "You do not have access to that" in html
+    assert '<p class="message message-error">' in html and "messagelist" not in html  # the site's styles
     assert response["HX-Retarget"] == "#messages"
     assert response["HX-Reswap"].startswith("innerHTML")
 
@@ -119,3 +122,43 @@ def test_a_valid_token_still_passes(csrf_client, quiz):
     )
     assert response.status_code == 303
     assert Answer.objects.count() == 1
+
+
+# Admin pages load the admin's stylesheet, not the site's: a 403 swapped into their message area comes in the
+# markup the admin gives its own error messages (ul.messagelist li.error), or it shows as unstyled text.
+ADMIN_ERROR = '<div role="alert"><ul class="messagelist"><li class="error">{}</li></ul></div>'
+
+
+def _admin_card_page(card) -> dict:
+    return {"HTTP_HX_CURRENT_URL": f"http://testserver{reverse('admin:content_card_change', args=[card.pk])}"}
+
+
+def test_under_htmx_an_admin_page_gets_the_403_in_the_admins_error_message_markup(client, htmx):
+    """A staff member whose right to edit cards went while the card form was open: the live preview is refused."""
+    card = make_card()
+    viewer = make_user("vera", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename="view_card"))
+    client.force_login(viewer)
+    page = client.get(reverse("admin:content_card_change", args=[card.pk]))
+    assert page.status_code == 200 and page.content.decode().count('<div id="messages">') == 1
+    response = client.post(reverse("admin:content_card_preview"), {"question": "x"}, **_admin_card_page(card), **htmx)
+    assert response.status_code == 403
+    assert response["HX-Retarget"] == "#messages" and response["HX-Reswap"].startswith("innerHTML")
+    html = response.content.decode()
+    assert html.strip() == ADMIN_ERROR.format("You do not have access to that. Nothing was changed.")
+    assert "style" not in html  # the CSP (style-src 'self') would block an inline style
+
+
+def test_a_stale_htmx_form_on_an_admin_page_gets_the_admins_error_message_markup(instructor, htmx):
+    """The card form's grader box sent after signing in again in another tab."""
+    card = make_card()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(instructor)
+    url = reverse("admin:content_card_try_grader", args=[card.pk])
+    response = client.post(url, {"response": "x", "csrfmiddlewaretoken": "x" * 32}, **_admin_card_page(card), **htmx)
+    change = reverse("admin:content_card_change", args=[card.pk])
+    assert response.status_code == 403 and response["HX-Retarget"] == "#messages"
+    assert response.content.decode().strip() == ADMIN_ERROR.format(
+        "This page had expired (you signed in or out in another tab). Nothing was saved. "
+        f'<a href="{change}">Reload the page</a> and try again.'
+    )
