@@ -59,7 +59,7 @@ def _page_before(request: HttpRequest) -> str | None:
 
 def _on_admin_page(request: HttpRequest) -> bool:
     """Whether an HTMX request's answer lands in an admin page: htmx names the page it was sent from."""
-    page = request.htmx.current_url_abs_path or request.path
+    page = htmx_current_path(request) or request.path
     return page.startswith(reverse("admin:index"))
 
 

@@ -125,7 +125,7 @@ def test_the_try_again_page_never_writes_a_password_into_the_page(student):
 
     # The database is back: the kept form passes the CSRF check and shows the sign-in form again.
     again = client.post(reverse("login"), kept)
-    assert again.status_code == 200 and "This field is required" in again.content.decode()
+    assert again.status_code == 422 and "This field is required" in again.content.decode()
     assert "_auth_user_id" not in client.session
 
 
