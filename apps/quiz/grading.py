@@ -56,9 +56,21 @@ from .keyterms import (
     question_stems,
 )
 from .mathnorm import Formula
-from .synonyms import spellings
+from .polarity import Polarity, Scope, against, blocked, polarity, scopes, sentence_starts
+from .synonyms import groups_of, spellings
 from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
-from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+from .textnorm import (
+    FILLER,
+    GENERIC_HEADS,
+    STOPWORDS,
+    Token,
+    fold,
+    is_generic,
+    plain_from_tex,
+    stem,
+    stems_related,
+    tokenize,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +170,9 @@ class _Profile:
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
     claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
+    polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
+    term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
+    term_groups: frozenset[int]
 
 
 @lru_cache(maxsize=512)
@@ -180,7 +195,9 @@ def _profile(
     asks = answer.lstrip().startswith("$") or bool(qstems & {stem(w) for w in ("formula", "equation", "expression")})
     first_sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", answer.strip(), maxsplit=1)[0]
     core = tuple(f for f, _ in find_formulas(first_sentence)) if asks else ()
-    answer_tokens = tokenize(fold(plain_from_tex(answer)))
+    answer_plain = plain_from_tex(answer)
+    answer_tokens = tokenize(fold(answer_plain))
+    term_stems = frozenset(s for t in terms for alt in t.alts for s in alt)
     known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
     return _Profile(
         short_answer=short,
@@ -203,6 +220,11 @@ def _profile(
         two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         claims=claims(answer),
+        polarity=polarity(
+            answer_tokens, scopes(answer_tokens, qnorms, sentences=sentence_starts(answer_plain, answer_tokens))
+        ),
+        term_stems=term_stems,
+        term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
     )
 
 
@@ -327,7 +349,14 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     reversed_ = compare(profile.claims, text) if profile.claims else ()
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
     index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
-    result = coverage(profile.key_terms, index, profile.needed)
+    # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
+    found = scopes(
+        tokens, profile.question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens)
+    )
+    denials = against(found, tokens, profile.polarity, lambda s: _names_term(profile, s), profile.question_norms)
+    said = polarity(tokens, denials)
+    blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
+    result = coverage(profile.key_terms, index, profile.needed, blocks)
     ratio = result.ratio + bonus / profile.needed
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
@@ -341,16 +370,44 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
         note = f"{join_words(clash[0], 'is not')}."
     elif note:  # a wrong formula amid otherwise good prose
         score = min(score, CORRECT_AT - 0.05)
+    contradictions = _contradictions(tokens, denials, result)
+    faults = len(reversed_) + len(contradictions)
+    if faults:
+        # A false statement: never fully right; two of them, or mostly denials of the answer, are wrong.
+        score = min(score * REVERSED**faults, CORRECT_AT - 0.05)
+        if faults >= 2 or result.contradicted_weight >= sum(
+            t.weight for t in profile.key_terms if t.label in result.matched
+        ):
+            score = min(score, PARTIAL_AT - 0.05)
     if reversed_:
-        score *= REVERSED
-        said, meant = reversed_[0]
-        note = f"{note} '{said.phrase}' says the opposite of the answer ('{meant.phrase}').".strip()
+        claim, meant = reversed_[0]
+        note = f"{note} '{claim.phrase}' says the opposite of the answer ('{meant.phrase}').".strip()
+    elif contradictions:
+        note = f"{note} '{contradictions[0]}' says the opposite of the answer.".strip()
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched
     covered, lacking = (phrased(terms, profile.key_terms, profile.answer_words) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
+
+
+def _names_term(profile: _Profile, word_stem: str) -> bool:
+    """A word for a key term of the answer: the same stem, a related one, or a synonym."""
+    return any(stems_related(word_stem, s) for s in profile.term_stems) or bool(
+        groups_of(word_stem) & profile.term_groups
+    )
+
+
+def _contradictions(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[str]:
+    """The denials that deny a key term the answer affirms, each as written from the negator to the term."""
+    out = []
+    for scope in denials:
+        hits = [i for i in scope.positions if stem(tokens[i].norm) in result.against]
+        if hits:
+            first, last = min(scope.cue, *hits), max(scope.cue, *hits)
+            out.append(" ".join(t.surface for t in tokens[first : last + 1]))
+    return out
 
 
 def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[tuple[str, str]]:

@@ -267,23 +267,41 @@ class Coverage:
     precision: float  # share of the response's content words that earned credit
     used: frozenset[str] = frozenset()  # response stems that earned credit
     sentences: frozenset[int] = frozenset()  # sentences of the model answer that credited terms belong to alone
+    contradicted: tuple[str, ...] = ()  # key terms the response names only to deny them
+    against: frozenset[str] = frozenset()  # response stems that deny a key term
+    contradicted_weight: float = 0.0
 
 
-def coverage(terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float) -> Coverage:
-    """Each response word earns credit for one key term at most; exact evidence is assigned first."""
+def coverage(
+    terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float, blocked: tuple[frozenset[str], ...] = ()
+) -> Coverage:
+    """Each response word earns credit for one key term at most; exact evidence is assigned first. `blocked`
+    (one set per term) holds the response stems that may not earn that term: the response denies what the
+    answer affirms (see polarity.py); a term they alone would have earned is contradicted."""
     free = {origin for origins in index.stems.values() for origin in origins} | set(index.unknown)
-    ordered = sorted(terms, key=lambda t: -t.weight)
+    ordered = sorted(zip(terms, blocked or ((frozenset(),) * len(terms)), strict=True), key=lambda t: -t[0].weight)
     credits: dict[int, float] = {}
     used: set[str] = set()
     for loose in (False, True):
-        for position, term in enumerate(ordered):
+        for position, (term, off) in enumerate(ordered):
             if position in credits:
                 continue
-            credit, stems_used = match_term(term, index, free, loose)
+            credit, stems_used = match_term(term, index, free - off if off else free, loose)
             if credit > 0:
                 credits[position] = term.weight * credit
                 free.difference_update(stems_used)
                 used.update(stems_used)
+    contradicted: dict[int, float] = {}
+    against: set[str] = set()
+    for loose in (False, True):
+        for position, (term, off) in enumerate(ordered):
+            if position in credits or position in contradicted or not off:
+                continue
+            credit, stems_used = match_term(term, index, (free & off) - against, loose)
+            if credit > 0:
+                contradicted[position] = term.weight * credit
+                against.update(stems_used)
+    ordered = [term for term, _ in ordered]
     matched = tuple(t.label for i, t in enumerate(ordered) if i in credits)
     missing = tuple(t.label for i, t in enumerate(ordered) if i not in credits)
     precision = len(index.content & used) / len(index.content) if index.content else 1.0
@@ -291,4 +309,14 @@ def coverage(terms: tuple[KeyTerm, ...], index: ResponseIndex, needed: float) ->
     # A term used in several sentences says nothing about which part of the answer was given.
     alone = [t.sentences for i, t in enumerate(ordered) if i in credits and len(t.sentences) == 1]
     sentences = frozenset().union(*alone)
-    return Coverage(got / needed if needed > 0 else 0.0, matched, missing, precision, frozenset(used), sentences)
+    return Coverage(
+        got / needed if needed > 0 else 0.0,
+        matched,
+        missing,
+        precision,
+        frozenset(used),
+        sentences,
+        tuple(t.label for i, t in enumerate(ordered) if i in contradicted),
+        frozenset(against),
+        sum(contradicted.values()),
+    )

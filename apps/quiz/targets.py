@@ -20,22 +20,22 @@ def _words(text: str) -> frozenset[str]:
 
 
 # Words that rule out what follows them in the same clause: "not a Job", "Not DDP, Horovod".
-_NEGATORS = _words(
+NEGATORS = _words(
     """
     not no never neither nor none cannot except excluding isnt arent wasnt werent dont doesnt didnt cant wont
     wouldnt shouldnt couldnt hasnt havent hadnt aint
     """
 )
-_NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("opposed", "to")})
+NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("opposed", "to")})
 # After a negator these undo it: "not only a Job", "not sure, a Job", "isn't it a Job?".
-_NOT_NEGATING = frozenset({"only", "just", "sure", "certain", "doubt"})
-_PRONOUNS = frozenset({"it", "that", "this", "they", "you", "we", "there"})
+NOT_NEGATING = frozenset({"only", "just", "sure", "certain", "doubt"})
+PRONOUNS = frozenset({"it", "that", "this", "they", "you", "we", "there"})
 # Words that start another clause: "not a Deployment but a Job".
-_CLAUSE_WORDS = _words("but and or so because since while whereas though although yet then which that if when where")
+CLAUSE_WORDS = _words("but and or so because since while whereas though although yet then which that if when where")
 NEGATION_WINDOW = 4  # filler words allowed between a negator and the term: "I don't think it's a Job"
 # A clause of these alone, right after the term, takes it back: "Job? No.", "Job. Definitely not."
-_RETRACTORS = _NEGATORS | _words("nope nah wrong incorrect")
-_RETRACTION_WORDS = _RETRACTORS | _PRONOUNS | _words("is was really definitely actually wait hmm oops sorry")
+RETRACTORS = NEGATORS | _words("nope nah wrong incorrect")
+RETRACTION_WORDS = RETRACTORS | PRONOUNS | _words("is was really definitely actually wait hmm oops sorry")
 _ARTICLES = frozenset({"a", "an", "the"})
 _JOINERS = frozenset({"of", "and", "or", "for", "in", "on", "to"})
 
@@ -181,7 +181,7 @@ class _Context:
 
     def allowed(self, token: Token) -> bool:
         norm = token.norm
-        if norm in FILLER or norm in GENERIC_HEADS or norm in _NEGATORS or norm in self.question_norms:
+        if norm in FILLER or norm in GENERIC_HEADS or norm in NEGATORS or norm in self.question_norms:
             return True
         return len(norm) >= 4 and any(is_typo(norm, q) for q in self.question_norms if len(q) >= 4)
 
@@ -199,13 +199,13 @@ class _Context:
             if self.tokens[position + 1].boundary:
                 return False
             norm = self.tokens[position].norm
-            if norm in _NEGATORS:
+            if norm in NEGATORS:
                 after = self.tokens[position + 1].norm
-                return after not in _NOT_NEGATING and not (norm.endswith("nt") and after in _PRONOUNS)
+                return after not in NOT_NEGATING and not (norm.endswith("nt") and after in PRONOUNS)
             pair = (self.tokens[position - 1].norm, norm) if position > 0 else ("", "")
-            if pair in _NEGATING_PAIRS and not self.tokens[position].boundary:
+            if pair in NEGATING_PAIRS and not self.tokens[position].boundary:
                 return True
-            if norm in _CLAUSE_WORDS or gap >= NEGATION_WINDOW or not self.allowed(self.tokens[position]):
+            if norm in CLAUSE_WORDS or gap >= NEGATION_WINDOW or not self.allowed(self.tokens[position]):
                 return False
         return False
 
@@ -219,11 +219,11 @@ class _Context:
         if asking and len(clause) == len(rest):
             return False
         norms = [t.norm for t in clause]
-        spots = [i for i, norm in enumerate(norms) if norm in _RETRACTORS]
+        spots = [i for i, norm in enumerate(norms) if norm in RETRACTORS]
         return (
             bool(spots)
-            and all(norm in _RETRACTION_WORDS or norm in FILLER for norm in norms)
-            and not any(norms[i + 1] in _NOT_NEGATING for i in spots if i + 1 < len(norms))
+            and all(norm in RETRACTION_WORDS or norm in FILLER for norm in norms)
+            and not any(norms[i + 1] in NOT_NEGATING for i in spots if i + 1 < len(norms))
         )
 
     def hedged(self, first: int, last: int) -> bool:

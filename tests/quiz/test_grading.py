@@ -1003,3 +1003,106 @@ def test_claims_of_direction_are_read_with_their_subject_and_comparison():
     assert (claim.sense, claim.head, claim.than, claim.subject) == (1, "precise", "fp16", "bf16")
     assert claims("It does not reduce precision.") == ()  # negated: no claim either way
     assert claims("a wider dynamic range avoids overflow") == ()  # a clause, not a noun
+
+
+DYNAMIC_BATCHING = "What is dynamic batching"
+FEATURE_SKEW = "In the context of feature stores"
+ONNX_SYLLABUS = "What is ONNX and what problem"
+PTQ_QAT = "Contrast post-training quantization"
+GA_DIVIDE = DIVIDE_LOSS
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (ONNX_FLASH, "it does not enable interoperability between frameworks"),
+        (ONNX_FLASH, "interoperability between frameworks is not the advantage"),
+        (ONNX_FLASH, "It prevents interoperability between frameworks"),
+        (ONNX_FLASH, "no interoperability between frameworks"),
+        (ONNX_FLASH, "Interoperability between frameworks? No."),
+        (ONNX_FLASH, "Not interoperability, it makes models faster."),
+        (ONNX_SYLLABUS, "ONNX does not make models interoperable; a model stays tied to the framework it came from."),
+        (FEATURE_SKEW, "not discrepancies between offline and online features"),
+        (REGISTRY, "not to manage model versioning"),
+        (TF_DATA, "It does not optimize data ingestion or preprocessing throughput."),
+        (
+            DYNAMIC_BATCHING,
+            "Requests are handled one at a time individually as they arrive, never grouped, so there is no "
+            "throughput trade-off",
+        ),
+        (DYNAMIC_BATCHING, "Dynamic batching does not batch requests; each is served alone."),
+        (DATA_PARALLEL, "The model is not replicated: each GPU holds a different part of the model."),
+        (ALL_REDUCE_CARD, "It does not sum the gradients; each worker keeps its own."),
+    ],
+)
+def test_a_response_that_denies_what_the_answer_affirms_is_incorrect(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT, result
+    assert "says the opposite of the answer" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        # the answer denies it too: "NOT storing", "needs no loss scaling", "without retraining", "too large to fit"
+        (
+            CHECKPOINTING,
+            "It saves memory by not storing all intermediate activations during the forward pass; they are "
+            "recomputed in the backward pass at the cost of extra compute.",
+        ),
+        (
+            BF16,
+            "BF16 has 8 exponent bits and 7 mantissa bits, FP16 has 5 and 10; BF16 has FP32's range so it needs no "
+            "loss scaling, but it is less precise.",
+        ),
+        (
+            PTQ_QAT,
+            "PTQ quantizes a trained model without retraining; QAT simulates quantization during training so the "
+            "model learns to be robust.",
+        ),
+        (MODEL_PARALLEL, "The model doesn't fit on a single GPU, so its layers are split across devices."),
+        # a reason or purpose: what a right answer says of the problem
+        (
+            LOSS_SCALING,
+            "Multiply the loss by a big factor so small FP16 gradients don't underflow to zero, then unscale "
+            "before the optimizer step.",
+        ),
+        (GA_DIVIDE, "Without dividing, the accumulated gradient is a sum, not the mean over the effective batch."),
+        # the denial is of a word the answer does not use, or of another thing
+        (FEATURE_SKEW, "Features computed offline for training don't match those computed online at inference."),
+        (ONNX_FLASH, "Interoperability between frameworks, not speed."),
+        (ONNX_FLASH, "It lets you move models between frameworks without being locked into one: interoperability."),
+        (
+            ONNX_SYLLABUS,
+            "An open standard format for models as a computation graph, so a model trained in PyTorch can run in "
+            "another runtime; no framework lock-in.",
+        ),
+        (
+            DATA_PARALLEL,
+            "Each GPU holds a full copy of the model, not a slice, and processes a different shard of the data; "
+            "gradients are averaged with all-reduce.",
+        ),
+        (
+            DISTILLATION,
+            "A small student model is trained to mimic a large teacher's soft outputs, not just the hard labels.",
+        ),
+    ],
+)
+def test_negation_that_agrees_with_the_answer_costs_nothing(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is CORRECT, result
+    assert "opposite" not in result.feedback
+
+
+def test_denials_are_read_by_clause_and_head():
+    from apps.quiz.polarity import scopes
+    from apps.quiz.textnorm import fold, tokenize
+
+    def denied(text: str) -> list[list[str]]:
+        tokens = tokenize(fold(text))
+        return [[tokens[i].surface for i in s.positions] for s in scopes(tokens, frozenset({"advantage"}))]
+
+    assert denied("it does not enable interoperability, but speed") == [["enable", "interoperability"]]
+    assert denied("interoperability is not the advantage") == [["interoperability"]]
+    assert denied("Job? No.") == [["Job"]]
+    assert denied("not only speed") == [] and denied("isn't it speed?") == []

@@ -1,0 +1,239 @@
+"""Polarity: the words a text states negatively, so that a response saying the opposite of the model answer
+earns nothing for the answer's words. Pure, stdlib only.
+
+A text is cut into clauses (at punctuation and at clause words: "but", "so", "and", "which" ...). In a clause:
+
+- a negator ("not", "no", "never", "without", "doesn't", "rather than" ...) denies the rest of the clause: "does
+  not enable interoperability", "no throughput trade-off", "never grouped"; "not only", "not sure" and the tag
+  "isn't it" deny nothing;
+- when nothing but the question's words and filler follows a negated copula, the clause before it is denied: "X
+  is not the advantage", "X isn't true";
+- a clause of retractors alone ("No.", "Definitely not.", "Wrong.") denies the clause before it: "X? No.";
+- "prevents", "stops", "blocks" deny the rest of the clause more weakly (see `gains`): "prevents underflow" is
+  what a right answer says of a problem, "prevents interoperability" contradicts "enables interoperability";
+- "enables", "allows", "provides", "improves" mark the rest of the clause as something gained.
+
+The model answer is read the same way, and a key term is only contradicted by a denial when the answer states it
+affirmatively and never negatively: gradient checkpointing works by "NOT storing all activations", BF16 "needs no
+loss scaling", PTQ is "without retraining", and a response saying so agrees with the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import takewhile
+
+from .targets import CLAUSE_WORDS, NEGATORS, NOT_NEGATING, PRONOUNS, RETRACTION_WORDS, RETRACTORS
+from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, stems_related, tokenize
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+DENY = NEGATORS | _words("without lack lacks lacking lacked unable")
+PREVENT = _words(
+    """
+    prevent prevents prevented preventing stop stops stopped stopping block blocks blocked blocking hinder hinders
+    hindered hindering break breaks breaking forbid forbids preclude precludes
+    """
+)
+GAIN = _words(
+    """
+    enable enables enabled enabling allow allows allowed allowing provide provides provided providing improve
+    improves improved improving support supports supported supporting ensure ensures ensured ensuring offer offers
+    offered offering
+    """
+)
+_STOPS = CLAUSE_WORDS | _words("instead rather thus hence therefore whereas otherwise unless until as who")
+# Clauses that state a reason, purpose or condition rather than the claim itself: "so gradients don't underflow",
+# "because it doesn't fit in one GPU's memory" say of a problem what a right answer says of it.
+_SUBORDINATE = _words("so because since if when whenever unless until otherwise as which that who where while")
+_AND = _words("and or")
+_OR = _words("or nor")
+_CONDITIONAL = _words("without otherwise if unless else")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_ABILITY = _words("cannot cant unable")
+_COPULAS = _words("is are was were be been being do does did has have had will would can could should may might must")
+_CONTRACTED = _words("isnt arent wasnt werent doesnt dont didnt cant wont hasnt havent hadnt")
+# What may follow "X is not" for the denial to be of X itself: "X is not the advantage", "X isn't true".
+_VACUOUS = _words(
+    """
+    true right correct case point answer idea goal reason benefit purpose main key really actually necessarily
+    needed required relevant important what all problem issue thing
+    """
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    kind: str  # "deny", "prevent" or "gain"
+    cue: int  # position of the word that opens it
+    positions: tuple[int, ...]
+    main: bool = True  # in a main clause, not one of reason, purpose or condition
+
+
+def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for i, token in enumerate(tokens):
+        if i > start and (token.boundary or token.norm in _STOPS):
+            out.append((start, i))
+            start = i
+    if tokens:
+        out.append((start, len(tokens)))
+    return out
+
+
+def _vacuous(token: Token, question_norms: frozenset[str]) -> bool:
+    norm = token.norm
+    return norm in STOPWORDS or norm in FILLER or norm in _VACUOUS or norm in question_norms or is_generic(norm)
+
+
+def _retraction(tokens: list[Token], start: int, end: int) -> bool:
+    norms = [t.norm for t in tokens[start:end]]
+    spots = [i for i, norm in enumerate(norms) if norm in RETRACTORS]
+    return (
+        bool(spots)
+        and all(norm in RETRACTION_WORDS or norm in FILLER for norm in norms)
+        and not any(norms[i + 1] in NOT_NEGATING for i in spots if i + 1 < len(norms))
+    )
+
+
+def sentence_starts(text: str, tokens: list[Token]) -> frozenset[int]:
+    """Positions in `tokens` (of `text`, folded) where a sentence begins; none when they cannot be aligned."""
+    starts, count = set(), 0
+    for sentence in _SENTENCE_END.split(fold(text)):
+        starts.add(count)
+        count += len(tokenize(sentence))
+    return frozenset(starts) if count == len(tokens) else frozenset({0})
+
+
+def scopes(
+    tokens: list[Token],
+    question_norms: frozenset[str] = frozenset(),
+    *,
+    asking: bool = False,
+    sentences: frozenset[int] = frozenset({0}),
+) -> list[Scope]:
+    """The denied, prevented and gained stretches of a tokenized text (`sentences`: where sentences begin)."""
+    out: list[Scope] = []
+    clauses = _clauses(tokens)
+    hypothetical = False
+    for number, (start, end) in enumerate(clauses):
+        if number and _retraction(tokens, start, end) and not (asking and end == len(tokens)):
+            previous = clauses[number - 1]
+            out.append(Scope("deny", start, tuple(range(*previous))))
+            continue
+        if start in sentences:  # "Otherwise, it's a sum, not the mean": the rest of the sentence is what is not so
+            hypothetical = tokens[start].norm in _CONDITIONAL
+        main = tokens[start].norm not in _SUBORDINATE and not hypothetical
+        for i in range(start, end):
+            norm, after = tokens[i].norm, tokens[i + 1].norm if i + 1 < end else ""
+            if norm == "to" and i > start and "too" in (t.norm for t in tokens[max(start, i - 3) : i]):
+                out.append(Scope("deny", i, tuple(range(i + 1, end)), main))  # "too large to fit"
+                break
+            if norm in DENY:
+                if after in NOT_NEGATING or (norm.endswith("nt") and after in PRONOUNS):
+                    continue
+                last = end
+                while last < len(tokens) and tokens[last].norm in _OR and not tokens[last].boundary:
+                    last += 1  # "does not optimize ingestion or preprocessing": neither is
+                    while last < len(tokens) and not (tokens[last].boundary or tokens[last].norm in _STOPS):
+                        last += 1
+                rest = range(i + 1, last)
+                copula = norm in _CONTRACTED or (i > start and tokens[i - 1].norm in _COPULAS)
+                if copula and all(_vacuous(tokens[j], question_norms) for j in rest):
+                    before = i if norm in _CONTRACTED else i - 1
+                    out.append(Scope("deny", i, tuple(range(start, before)), main))
+                else:  # "can't represent tiny gradients" tells a limit, often the problem the answer solves
+                    out.append(Scope("deny", i, tuple(rest), main and norm not in _ABILITY))
+                break  # the rest of the clause is denied; a second negator there does not undo it
+            if norm in PREVENT or norm in GAIN:
+                last = end
+                while last < len(tokens) and tokens[last].norm in _AND and not tokens[last].boundary:
+                    last += 1  # "improve GPU utilization and throughput": what is gained is a list
+                    while last < len(tokens) and not (tokens[last].boundary or tokens[last].norm in _STOPS):
+                        last += 1
+                out.append(Scope("prevent" if norm in PREVENT else "gain", i, tuple(range(i + 1, last)), main))
+                break
+    return [s for s in out if s.positions]
+
+
+def _stems(tokens: list[Token], positions: Iterable[int]) -> set[str]:
+    out = set()
+    for i in positions:
+        out.add(stem(tokens[i].norm))
+        out.update(stem(p) for p in tokens[i].parts if len(p) > 2)
+    return out
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """How a text states its words: only inside a denial, only outside one, or gained."""
+
+    denied: frozenset[str]  # stems that occur only inside denials of main clauses
+    weakly_denied: frozenset[str]  # only inside denials of subordinate clauses or after "prevents", "stops" ...
+    negative: frozenset[str]  # stems that occur inside a denial at least once
+    gained: frozenset[str]  # stems that occur after "enables", "improves" ... and are not denied
+
+
+def polarity(tokens: list[Token], found: list[Scope]) -> Polarity:
+    deny = {i for s in found if s.kind == "deny" and s.main for i in s.positions}
+    weak = {i for s in found if s.kind == "prevent" or (s.kind == "deny" and not s.main) for i in s.positions}
+    weak -= deny
+    gain = {i for s in found if s.kind == "gain" for i in s.positions} - deny - weak
+    plain = _stems(tokens, set(range(len(tokens))) - deny - weak)
+    negative = _stems(tokens, deny | {i for s in found if s.kind == "deny" for i in s.positions})
+    return Polarity(
+        frozenset(_stems(tokens, deny) - plain - _stems(tokens, weak)),
+        frozenset(_stems(tokens, weak) - plain),
+        frozenset(negative),
+        frozenset(_stems(tokens, gain)),
+    )
+
+
+def _holds(stems: frozenset[str], word_stem: str) -> bool:
+    return word_stem in stems or (len(word_stem) >= 5 and any(stems_related(word_stem, s) for s in stems))
+
+
+def blocked(alts: tuple[tuple[str, ...], ...], answer: Polarity, response: Polarity) -> frozenset[str]:
+    """Response stems that may not earn a key term (given by its alternatives' stems), because the response
+    denies what the answer affirms: all its denied stems when the answer never states the term negatively,
+    and its weakly denied ones too (prevented, or denied in a clause of reason or purpose) when the answer
+    states the term as something gained: "so there is no throughput gain" denies what "improves throughput"
+    affirms, "so gradients don't underflow" agrees with "gradients can underflow to zero"."""
+    stems = [s for alt in alts for s in alt]
+    if any(_holds(answer.negative, s) for s in stems):
+        return frozenset()
+    if any(_holds(answer.gained, s) for s in stems):
+        return response.denied | response.weakly_denied
+    return response.denied
+
+
+def against(
+    found: list[Scope],
+    tokens: list[Token],
+    answer: Polarity,
+    names_term: Callable[[str], bool],
+    question_norms: frozenset[str] = frozenset(),
+) -> list[Scope]:
+    """The denials of a response that say the opposite of the answer: those whose head (the first word that is
+    not filler, a generic verb or the question's, or the last of a run of such words: "lock-in" of "no framework
+    lock-in", "step" of "without an optimizer step") names a key term the answer never states negatively. "does
+    not enable interoperability" denies a term; "doesn't match those computed online" denies a word the answer
+    does not use, and "does not retrain the model" what the answer denies too ("without retraining")."""
+    out = []
+    for scope in found:
+        if scope.kind == "gain":
+            continue
+        words = [not _vacuous(tokens[i], question_norms) for i in scope.positions]
+        if not any(words):
+            continue
+        first = words.index(True)
+        run = list(takewhile(bool, words[first:]))
+        head_stem = stem(tokens[scope.positions[first + len(run) - 1]].norm)
+        if names_term(head_stem) and not _holds(answer.negative, head_stem):
+            out.append(scope)
+    return out
