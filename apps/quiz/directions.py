@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .synonyms import groups_of, spellings
 from .targets import is_negated
-from .textnorm import STOPWORDS, fold, stem, stems_related, tokenize
+from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
 
 
 def _words(text: str) -> frozenset[str]:
@@ -27,13 +28,14 @@ DOWN = _words(
     """
     reduce reduces reduced reducing lower lowers lowered lowering decrease decreases decreased decreasing shrink
     shrinks shrinking shrank minimize minimise minimizes minimises minimizing minimising lessen lessens smaller
-    fewer less narrower
+    fewer less narrower divide divides divided dividing
     """
 )
 UP = _words(
     """
     increase increases increased increasing raise raises raised raising boost boosts boosted boosting maximize
-    maximise maximizes maximises maximizing maximising higher larger bigger more greater wider
+    maximise maximizes maximises maximizing maximising higher larger bigger more greater wider multiply multiplies
+    multiplied multiplying
     """
 )
 _DETERMINERS = _words("the a an its their his her our your this that these those much many")
@@ -50,6 +52,8 @@ class Claim:
     subject: str  # the name the sentence opens with (BF16, PTQ), or ""
     phrase: str  # as written, from the direction word to the head
     words: tuple[str, ...] = ()  # the direction word and the head, normalised
+    sentence: int = 0  # which sentence of the text makes it
+    opening: tuple[str, ...] = ()  # the first words of that sentence, normalised
 
 
 def _sense(norm: str) -> int:
@@ -60,8 +64,9 @@ def _sense(norm: str) -> int:
 def claims(text: str) -> tuple[Claim, ...]:
     out: list[Claim] = []
     subject = ""
-    for sentence in _SENTENCE_END.split(fold(text)[:4000]):
+    for number, sentence in enumerate(_SENTENCE_END.split(fold(text)[:4000])):
         tokens = tokenize(sentence)
+        lead = tuple(t.norm for t in tokens[:3])
         opening = [t for t in tokens[:3] if t.technical]
         if opening:
             subject = opening[0].norm
@@ -89,8 +94,15 @@ def claims(text: str) -> tuple[Claim, ...]:
             if j + 1 < len(tokens) and tokens[j].norm == "than" and not tokens[j].boundary:
                 than = tokens[j + 1].norm if not tokens[j + 1].boundary else ""
             phrase = " ".join(t.surface for t in tokens[i:j])
-            out.append(Claim(sense, run[-1].norm, than, subject, phrase, (token.norm, run[-1].norm)))
+            words = (token.norm, run[-1].norm)
+            out.append(Claim(sense, run[-1].norm, than, subject, phrase, words, number, lead))
     return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def openings(text: str) -> tuple[tuple[str, ...], ...]:
+    """The first words of each sentence, normalised, as `claims` numbers the sentences."""
+    return tuple(tuple(t.norm for t in tokenize(sentence)[:3]) for sentence in _SENTENCE_END.split(fold(text)[:4000]))
 
 
 def _same_head(a: str, b: str) -> bool:
@@ -116,4 +128,101 @@ def compare(answer_claims: tuple[Claim, ...], response: str) -> tuple[tuple[Clai
         related = [a for a in answer_claims if _about_the_same(claim, a)]
         if related and all(a.sense == -claim.sense for a in related):
             out.append((claim, related[0]))
+    return tuple(out)
+
+
+# Conversions ("from 32-bit float to lower-bit integers") and numbers said of a name ("BF16 uses 8 exponent
+# bits"): a response that converts the other way round, or gives a name another's number, says the opposite.
+_ASIDE = re.compile(r"\([^()]*\)")
+_BIT = frozenset({"bit", "bits"})
+RUN_WORDS = 3
+
+
+def _names(run: list[Token]) -> frozenset[str]:
+    """What a short phrase names, with its one-word spellings: "32-bit float" also names FP32."""
+    out = set()
+    for token in run:
+        word_stem = stem(token.norm)
+        if word_stem not in _BIT:
+            out.update((word_stem, *spellings(word_stem)))
+    return frozenset(out)
+
+
+def _phrase(tokens: list[Token], j: int) -> tuple[list[Token], int]:
+    run = []
+    while j < len(tokens) and not tokens[j].boundary and len(run) < RUN_WORDS and tokens[j].norm not in STOPWORDS:
+        run.append(tokens[j])
+        j += 1
+    return run, j
+
+
+@lru_cache(maxsize=1024)
+def conversions(text: str) -> tuple[tuple[frozenset[str], frozenset[str], str], ...]:
+    """Each "from A to B" of the text: (what A names, what B names, as written)."""
+    out = []
+    tokens = tokenize(fold(text)[:4000])
+    for i, token in enumerate(tokens):
+        if token.norm != "from":
+            continue
+        source, j = _phrase(tokens, i + 1)
+        if not source or j >= len(tokens) or tokens[j].norm not in ("to", "into") or tokens[j].boundary:
+            continue
+        target, k = _phrase(tokens, j + 1)
+        if target:
+            out.append((_names(source), _names(target), " ".join(t.surface for t in tokens[i:k])))
+    return tuple(out)
+
+
+def swapped(answer: tuple[tuple[frozenset[str], frozenset[str], str], ...], response: str) -> tuple[str, ...]:
+    """The response's conversions that go the other way than one of the answer's: "from 8-bit integers to
+    32-bit floats" where the answer goes "from 32-bit float to lower-bit integers"."""
+    return tuple(
+        phrase
+        for source, target, phrase in conversions(response)
+        if any(source & b and target & a and not source & a for a, b, _ in answer)
+    )
+
+
+def _number(token: Token) -> str:
+    if token.norm.isdigit():
+        return token.norm
+    return token.parts[0] if len(token.parts) == 2 and token.parts[0].isdigit() and token.parts[1] in _BIT else ""
+
+
+def _same_name(a: str, b: str) -> bool:
+    return a == b or bool(groups_of(a) & groups_of(b))
+
+
+@lru_cache(maxsize=1024)
+def numbers(text: str) -> tuple[tuple[str, str, str, str], ...]:
+    """(name, noun, value, as written) for each number said of a name: "BF16 uses 8 exponent bits" gives
+    ("bf16", "exponent", "8", ...); the name is the last one written before the number in its sentence, asides in
+    parentheses left out."""
+    out = []
+    for sentence in _SENTENCE_END.split(_ASIDE.sub(" ", fold(text)[:4000])):
+        tokens = tokenize(sentence)
+        name = ""
+        for i, token in enumerate(tokens):
+            value = _number(token)
+            if not value:
+                if token.technical and not token.parts and any(c.isalpha() for c in token.norm):
+                    name = token.norm
+                continue
+            j = i + 1
+            while j < min(len(tokens), i + 4) and not tokens[j].boundary and tokens[j].norm in STOPWORDS | _BIT:
+                j += 1
+            if name and j < len(tokens) and not tokens[j].boundary and j <= i + 3 and not _number(tokens[j]):
+                end = j + 2 if j + 1 < len(tokens) and tokens[j + 1].norm in _BIT else j + 1  # "8 exponent bits"
+                out.append((name, stem(tokens[j].norm), value, " ".join(t.surface for t in tokens[i:end])))
+    return tuple(out)
+
+
+def misnumbered(answer: tuple[tuple[str, str, str, str], ...], response: str) -> tuple[str, ...]:
+    """The response's numbers that the answer gives to the same name and noun otherwise, each told in a
+    sentence: "BF16 has 5 exponent bits" where the answer gives BF16 8 (and FP16 5)."""
+    out = []
+    for name, noun, value, _ in numbers(response):
+        said = [(v, p, n) for n, o, v, p in answer if _same_name(n, name) and o == noun]
+        if said and value not in {v for v, _, _ in said}:
+            out.append(f"The answer gives {said[0][2].upper()} {said[0][1]}, not {value}.")
     return tuple(out)

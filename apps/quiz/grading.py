@@ -21,10 +21,10 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   weight, capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is
   min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
   right", then multiplied down when most of the response's own content words earn nothing (another concept,
-  keyword stuffing) or when it is far longer than the model answer, and halved when it names a sibling of a
-  versioned term the answer needs (FP32 or "64-bit" for FP16). A claim of direction that reverses the answer's
-  ("increase precision" where quantization reduces it; see directions.py) earns nothing for its words and the
-  score is multiplied by 0.6. An expression of the answer written in any notation ("(1/N) * sum L_i") counts
+  keyword stuffing) or when it is far longer than the model answer, and cut for what it says wrong (faults.py):
+  a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction the other way ("increase
+  precision"; directions.py), a denial of what the answer affirms ("does not enable interoperability";
+  polarity.py), whose words earn nothing. An expression of the answer in any notation ("(1/N) * sum L_i") counts
   as one more key term. Two adjustments follow the shape of the question:
   a fragment naming two or more key terms and nothing off target is at least PARTIAL however short, and a
   question asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the
@@ -38,10 +38,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
-from .directions import Claim, claims, compare
+from .directions import Claim, claims, compare, conversions, misnumbered, numbers, openings, swapped
+from .faults import CLASH, clashes, defining_sentence, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
 from .formulas import check_expression, check_formulas, find_expressions, find_formulas
 from .keyterms import (
@@ -56,21 +57,10 @@ from .keyterms import (
     question_stems,
 )
 from .mathnorm import Formula
-from .polarity import Polarity, Scope, against, blocked, polarity, scopes, sentence_starts
-from .synonyms import groups_of, spellings
+from .polarity import Polarity, against, blocked, polarity, scopes, sentence_starts
+from .synonyms import groups_of
 from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
-from .textnorm import (
-    FILLER,
-    GENERIC_HEADS,
-    STOPWORDS,
-    Token,
-    fold,
-    is_generic,
-    plain_from_tex,
-    stem,
-    stems_related,
-    tokenize,
-)
+from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
 
 logger = logging.getLogger(__name__)
 
@@ -92,10 +82,6 @@ _TWO_PART = re.compile(
     re.IGNORECASE,
 )
 ONE_PART_CAP = 0.7
-# A response that moves what the answer moves the other way ("increase precision" where quantization reduces
-# it) earns nothing for the words of that claim, and the rest is multiplied down for the false statement: a
-# response that is little more than that claim is incorrect, one that also gets the main claim right is partial.
-REVERSED = 0.6
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
 
@@ -173,6 +159,9 @@ class _Profile:
     polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
     term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
     term_groups: frozenset[int]
+    core_sentence: int  # the answer's sentence that says what the question's subject is or does
+    conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
+    numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
 
 
 @lru_cache(maxsize=512)
@@ -225,6 +214,9 @@ def _profile(
         ),
         term_stems=term_stems,
         term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
+        core_sentence=defining_sentence(question, openings(answer)),
+        conversions=conversions(answer),
+        numbers=numbers(answer),
     )
 
 
@@ -275,19 +267,13 @@ def _grade(profile: _Profile, text: str) -> Grade:
     if formulas:
         checked = check_formulas(formulas, profile.formulas, profile.core_formulas, text)
         if checked.outcome in _FORMULA_GRADES:
-            verdict, score, message = _FORMULA_GRADES[checked.outcome]
-            found = (checked.expected,) if verdict is Verdict.CORRECT else ()
-            lacking = () if verdict is Verdict.CORRECT else (checked.expected,)
-            return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
+            return _formula_grade(checked.outcome, checked.given, checked.expected)
         bonus = FORMULA_WEIGHT if checked.outcome == "aside" else 0.0
         formula_note = f"Your formula does not match {checked.expected}." if checked.outcome == "wrong_in_prose" else ""
     elif profile.core_formulas:  # the formula asked for, its left-hand side left out: "round(r/s) + z"
         checked = check_expression(text, profile.formulas, profile.core_formulas)
         if checked.outcome in _FORMULA_GRADES:
-            verdict, score, message = _FORMULA_GRADES[checked.outcome]
-            found = (checked.expected,) if verdict is Verdict.CORRECT else ()
-            lacking = () if verdict is Verdict.CORRECT else (checked.expected,)
-            return Grade(verdict, score, message.format(given=checked.given, expected=checked.expected), found, lacking)
+            return _formula_grade(checked.outcome, checked.given, checked.expected)
     if not bonus and profile.expressions and find_expressions(text) & profile.expressions:
         bonus = EXPRESSION_WEIGHT  # an expression of the answer, in any notation: "(1/N) * sum L_i"
     if profile.term_mode and not profile.authored:
@@ -313,6 +299,14 @@ def _grade(profile: _Profile, text: str) -> Grade:
             (profile.short_answer,),
         )
     return _coverage_grade(profile, text, tokens, bonus, formula_note)
+
+
+def _formula_grade(outcome: str, given: str, expected: str) -> Grade:
+    verdict, score, message = _FORMULA_GRADES[outcome]
+    right = verdict is Verdict.CORRECT
+    return Grade(
+        verdict, score, message.format(given=given, expected=expected), (expected,) * right, (expected,) * (not right)
+    )
 
 
 def _repeats_question(content: list[Token], profile: _Profile) -> bool:
@@ -353,7 +347,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     found = scopes(
         tokens, profile.question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens)
     )
-    denials = against(found, tokens, profile.polarity, lambda s: _names_term(profile, s), profile.question_norms)
+    names = partial(names_term, profile.term_stems, profile.term_groups)
+    denials = against(found, tokens, profile.polarity, names, profile.question_norms)
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)
@@ -364,70 +359,24 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
         score = max(score, PARTIAL_AT)
     if profile.two_part and len(result.sentences) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
-    clash = _clashes(profile, tokens, result)
+    clash = clashes(profile.key_terms, profile.known, tokens, result)
     if clash:
-        score *= 0.5
+        score *= CLASH
         note = f"{join_words(clash[0], 'is not')}."
     elif note:  # a wrong formula amid otherwise good prose
         score = min(score, CORRECT_AT - 0.05)
-    contradictions = _contradictions(tokens, denials, result)
-    faults = len(reversed_) + len(contradictions)
-    if faults:
-        # A false statement: never fully right; two of them, or mostly denials of the answer, are wrong.
-        score = min(score * REVERSED**faults, CORRECT_AT - 0.05)
-        if faults >= 2 or result.contradicted_weight >= sum(
-            t.weight for t in profile.key_terms if t.label in result.matched
-        ):
-            score = min(score, PARTIAL_AT - 0.05)
-    if reversed_:
-        claim, meant = reversed_[0]
-        note = f"{note} '{claim.phrase}' says the opposite of the answer ('{meant.phrase}').".strip()
-    elif contradictions:
-        note = f"{note} '{contradictions[0]}' says the opposite of the answer.".strip()
+    swaps = swapped(profile.conversions, text) if profile.conversions else ()
+    numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
+    faults = weigh(reversed_, profile.core_sentence, denied(tokens, denials, result), swaps, numbers_, result)
+    if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
+        score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
+        note = f"{note} {faults.note}".strip()
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched
     covered, lacking = (phrased(terms, profile.key_terms, profile.answer_words) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
-
-
-def _names_term(profile: _Profile, word_stem: str) -> bool:
-    """A word for a key term of the answer: the same stem, a related one, or a synonym."""
-    return any(stems_related(word_stem, s) for s in profile.term_stems) or bool(
-        groups_of(word_stem) & profile.term_groups
-    )
-
-
-def _contradictions(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[str]:
-    """The denials that deny a key term the answer affirms, each as written from the negator to the term."""
-    out = []
-    for scope in denials:
-        hits = [i for i in scope.positions if stem(tokens[i].norm) in result.against]
-        if hits:
-            first, last = min(scope.cue, *hits), max(scope.cue, *hits)
-            out.append(" ".join(t.surface for t in tokens[first : last + 1]))
-    return out
-
-
-def _clashes(profile: _Profile, tokens: list[Token], result: Coverage) -> list[tuple[str, str]]:
-    """Versioned names the answer does not use, standing in for ones it needs: FP32 for FP16, INT4 for INT8."""
-    missing = set(result.missing)
-    wanted: dict[str, list[str]] = {}
-    for term in profile.key_terms:
-        for norm in (term.alts[0][0], *spellings(term.alts[0][0])) if term.exact else ():
-            family = re.sub(r"\d+", "", norm)  # "fp" of FP16, and "bit" of its spelling "16-bit"
-            if family != norm and len(family) >= 2 and term.label not in wanted.get(family, ()):
-                wanted.setdefault(family, []).append(term.label)
-    out = []
-    for token in tokens:
-        family = re.sub(r"\d+", "", token.norm)
-        if stem(token.norm) in result.used:  # it earned credit: "8-bit" for INT8 is not a stand-in for "32-bit"
-            continue
-        lacking = [n for n in wanted.get(family, ()) if n in missing]
-        if lacking and family != token.norm and token.norm not in profile.known:
-            out.append((token.surface, lacking[0]))
-    return out
 
 
 def _focused(result: Coverage, index: ResponseIndex) -> bool:

@@ -270,6 +270,7 @@ class Coverage:
     contradicted: tuple[str, ...] = ()  # key terms the response names only to deny them
     against: frozenset[str] = frozenset()  # response stems that deny a key term
     contradicted_weight: float = 0.0
+    matched_weight: float = 0.0
 
 
 def coverage(
@@ -319,4 +320,5 @@ def coverage(
         tuple(t.label for i, t in enumerate(ordered) if i in contradicted),
         frozenset(against),
         sum(contradicted.values()),
+        sum(t.weight for i, t in enumerate(ordered) if i in credits),
     )

@@ -1106,3 +1106,94 @@ def test_denials_are_read_by_clause_and_head():
     assert denied("interoperability is not the advantage") == [["interoperability"]]
     assert denied("Job? No.") == [["Job"]]
     assert denied("not only speed") == [] and denied("isn't it speed?") == []
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "said"),
+    [
+        # numbers the answer gives another name: BF16 has 8 exponent and 7 mantissa bits, FP16 5 and 10
+        (
+            BF16,
+            "BF16 has 5 exponent bits and 10 mantissa bits, while FP16 has 8 exponent bits and 7 mantissa bits",
+            "The answer gives BF16 8 exponent bits, not 5.",
+        ),
+        (BF16, "BF16 has 10 mantissa bits and 5 exponent bits.", "The answer gives BF16 7 mantissa bits, not 10."),
+        # the claim that says what the subject does, reversed ("Loss scaling multiplies the loss ...")
+        (
+            LOSS_SCALING,
+            "It divides the loss by a large factor before backprop so gradients do not overflow",
+            "'divides the loss' says the opposite",
+        ),
+        # a reversed claim and a conversion the other way round
+        (
+            QUANTIZATION,
+            "It increases precision of weights and activations from 8-bit integers to 32-bit floats",
+            "'increases precision' says the opposite",
+        ),
+    ],
+)
+def test_swapped_numbers_and_reversed_core_claims_are_incorrect(prefix, response, said):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT, result
+    assert said in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (
+            BF16,
+            "FP16 uses 5 exponent bits and 10 mantissa bits, BF16 uses 8 exponent bits and 7 mantissa bits, so BF16 "
+            "has a wider range and needs no loss scaling but is less precise.",
+        ),
+        (
+            BF16,
+            "BF16 has 8 exponent bits like FP32 but only 7 mantissa bits, so it has a wide range and needs no loss "
+            "scaling; FP16 is more precise.",
+        ),
+        (QUANTIZATION, "Converting weights from FP32 to INT8 to shrink the model and speed up inference."),
+        (
+            QUANTIZATION,
+            "It maps weights from 32-bit floats to 8-bit integers, reducing precision, model size and memory "
+            "bandwidth.",
+        ),
+        (
+            LOSS_SCALING,
+            "Multiply the loss by a large factor before backward so small gradients don't underflow, then divide "
+            "the gradients by the same factor before the optimizer step.",
+        ),
+        (
+            DIVIDE_LOSS,
+            "Divide the loss by N so that the summed gradients equal the mean over the effective batch, matching a "
+            "large-batch update.",
+        ),
+    ],
+)
+def test_numbers_conversions_and_scaling_said_the_answers_way_cost_nothing(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is CORRECT, result
+    assert "opposite" not in result.feedback and "The answer gives" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        # one fault: never correct however complete the rest
+        (
+            LOSS_SCALING,
+            "FP16 has a limited dynamic range so small gradients underflow to zero; loss scaling divides the loss "
+            "by a large factor before backward and unscales the gradients before the optimizer step.",
+            PARTIAL,
+        ),
+        (QUANTIZATION, "It converts weights from 8-bit integers to 32-bit floats for better accuracy.", PARTIAL),
+        # two faults: wrong
+        (
+            QUANTIZATION,
+            "It converts weights from 8-bit integers to 32-bit floats, which increases the precision and shrinks "
+            "the model.",
+            INCORRECT,
+        ),
+    ],
+)
+def test_one_fault_caps_below_correct_and_two_make_it_incorrect(prefix, response, verdict):
+    assert grade(card(prefix), response).verdict is verdict

@@ -1,0 +1,117 @@
+"""What a response says wrong, besides what it leaves out, and what that costs. Pure.
+
+- A versioned name standing in for one the answer needs (FP32 or "64-bit" for FP16) halves the score.
+- A false statement of the answer's own matter is a fault: a claim of direction the other way ("increase
+  precision" where quantization reduces it; directions.py), a denial of a key term the answer affirms ("does not
+  enable interoperability"; polarity.py), a conversion the other way round ("from 8-bit integers to 32-bit
+  floats"), or a number the answer gives a name otherwise (BF16 with "5 exponent bits"). Each multiplies the
+  score by REVERSED, or by REVERSED_CORE when it reverses a claim of the sentence that says what the question's
+  subject is or does ("Loss scaling multiplies the loss ..."). One fault caps the verdict below CORRECT; two, or
+  denials weighing as much as all the response got right, cap it below PARTIAL.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .directions import Claim
+from .keyterms import Coverage, KeyTerm
+from .polarity import Scope
+from .synonyms import groups_of, spellings
+from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
+
+REVERSED = 0.6
+REVERSED_CORE = 0.45
+CLASH = 0.5
+# "What is loss scaling in FP16 ...?", "How does BF16 differ ...?": the subject of the answer's defining sentence.
+_SUBJECT = re.compile(
+    r"^\s*(?:what|how|why|when)\s+(?:is|are|does|do|was|were)\s+(?:an?\s+|the\s+)?([^?,()]+?)"
+    r"(?=\s+(?:in|and|differ|differs|work|works|of|for|with|do|does|mean|refer|from|used|needed|help|affect)\b|"
+    r"\s*[?,(]|$)",
+    re.IGNORECASE,
+)
+
+
+def defining_sentence(question: str, openings: tuple[tuple[str, ...], ...]) -> int:
+    """The first sentence of the answer (given by the first words of each) that opens with the question's
+    subject; the first sentence when the question names none, -1 when no sentence opens with it."""
+    match = _SUBJECT.match(fold(question))
+    subject = {stem(t.norm) for t in tokenize(match.group(1))} - STOPWORDS if match else set()
+    if not subject:
+        return 0
+    for number, opening in enumerate(openings):
+        if subject & {stem(norm) for norm in opening}:
+            return number
+    return -1
+
+
+def names_term(term_stems: frozenset[str], term_groups: frozenset[int], word_stem: str) -> bool:
+    """A word for a key term of the answer: the same stem, a related one, or a synonym."""
+    return any(stems_related(word_stem, s) for s in term_stems) or bool(groups_of(word_stem) & term_groups)
+
+
+def denied(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[str]:
+    """The denials that deny a key term the answer affirms, each as written from the negator to the term."""
+    out = []
+    for scope in denials:
+        hits = [i for i in scope.positions if stem(tokens[i].norm) in result.against]
+        if hits:
+            first, last = min(scope.cue, *hits), max(scope.cue, *hits)
+            out.append(" ".join(t.surface for t in tokens[first : last + 1]))
+    return out
+
+
+def clashes(
+    key_terms: tuple[KeyTerm, ...], known: frozenset[str], tokens: list[Token], result: Coverage
+) -> list[tuple[str, str]]:
+    """Versioned names the answer does not use, standing in for ones it needs: FP32 for FP16, INT4 for INT8."""
+    missing = set(result.missing)
+    wanted: dict[str, list[str]] = {}
+    for term in key_terms:
+        for norm in (term.alts[0][0], *spellings(term.alts[0][0])) if term.exact else ():
+            family = re.sub(r"\d+", "", norm)  # "fp" of FP16, and "bit" of its spelling "16-bit"
+            if family != norm and len(family) >= 2 and term.label not in wanted.get(family, ()):
+                wanted.setdefault(family, []).append(term.label)
+    out = []
+    for token in tokens:
+        family = re.sub(r"\d+", "", token.norm)
+        if stem(token.norm) in result.used:  # it earned credit: "8-bit" for INT8 is not a stand-in for "32-bit"
+            continue
+        lacking = [n for n in wanted.get(family, ()) if n in missing]
+        if lacking and family != token.norm and token.norm not in known:
+            out.append((token.surface, lacking[0]))
+    return out
+
+
+@dataclass(frozen=True)
+class Faults:
+    count: int
+    factor: float  # the score is multiplied by it
+    serious: bool  # two faults, or denials weighing as much as all the response got right: below PARTIAL
+    note: str
+
+
+def weigh(
+    reversed_: tuple[tuple[Claim, Claim], ...],
+    core: int,
+    denials: list[str],
+    swaps: tuple[str, ...],
+    misnumbers: tuple[str, ...],  # each a sentence: "The answer gives BF16 8 exponent bits, not 5."
+    result: Coverage,
+) -> Faults:
+    count = len(reversed_) + len(denials) + len(swaps) + len(misnumbers)
+    if not count:
+        return Faults(0, 1.0, False, "")
+    factor = REVERSED ** (count - len(reversed_))
+    for _, meant in reversed_:
+        factor *= REVERSED_CORE if meant.sentence == core else REVERSED
+    serious = count >= 2 or bool(denials and result.contradicted_weight >= result.matched_weight)
+    if reversed_:
+        claim, meant = reversed_[0]
+        note = f"'{claim.phrase}' says the opposite of the answer ('{meant.phrase}')."
+    elif denials or swaps:
+        note = f"'{(denials or swaps)[0]}' says the opposite of the answer."
+    else:
+        note = misnumbers[0]
+    return Faults(count, factor, serious, note)
