@@ -43,7 +43,7 @@ from typing import Protocol
 
 from .directions import Claim, claims, compare, conversions, misnumbered, numbers, openings, swapped
 from .faults import CLASH, clashes, defining_sentence, denied, names_term, weigh
-from .feedback import coverage_feedback, join_words, phrased
+from .feedback import coverage_feedback, join_words, phrased, verbs
 from .formulas import check_expression, check_formulas, find_expressions, find_formulas
 from .keyterms import (
     Coverage,
@@ -155,6 +155,7 @@ class _Profile:
     answer_size: int
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
+    verbs: frozenset[str]  # answer words used as verbs, left out of feedback
     claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
     polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
     term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
@@ -208,6 +209,7 @@ def _profile(
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
         two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
+        verbs=verbs(answer_tokens, qnorms),
         claims=claims(answer),
         polarity=polarity(
             answer_tokens, scopes(answer_tokens, qnorms, sentences=sentence_starts(answer_plain, answer_tokens))
@@ -321,8 +323,9 @@ def _repeats_question(content: list[Token], profile: _Profile) -> bool:
 
 def _target_grade(match: TargetMatch) -> Grade:
     shown = match.target.shown
-    if match.negated:
-        return Grade(Verdict.INCORRECT, 0.0, f"Your answer rules out {shown}, but {shown} is the answer.", (), (shown,))
+    if match.negated:  # a sentence ("To manage model versioning, ...") is quoted, not pasted mid-sentence
+        said = f"{shown}, but {shown} is the answer" if is_term(shown) else f"the expected answer, '{shown}'"
+        return Grade(Verdict.INCORRECT, 0.0, f"Your answer rules out {said}.", (), (shown,))
     if match.hedged:
         return Grade(
             Verdict.PARTIAL,
@@ -374,7 +377,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     matched = (("the formula",) if bonus else ()) + result.matched
-    covered, lacking = (phrased(terms, profile.key_terms, profile.answer_words) for terms in (matched, result.missing))
+    words, verbs_ = profile.answer_words, profile.verbs
+    covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
 

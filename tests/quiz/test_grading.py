@@ -1197,3 +1197,42 @@ def test_numbers_conversions_and_scaling_said_the_answers_way_cost_nothing(prefi
 )
 def test_one_fault_caps_below_correct_and_two_make_it_incorrect(prefix, response, verdict):
     assert grade(card(prefix), response).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "quoted"),
+    [
+        (
+            REGISTRY,
+            "Not to manage model versioning, staging, and production transitions",
+            "'To manage model versioning, staging, and production transitions'",
+        ),
+        (
+            ONNX_FLASH,
+            "It enables interoperability between different ML frameworks? Definitely not.",
+            "'It enables interoperability between different ML frameworks'",
+        ),
+    ],
+)
+def test_a_sentence_the_response_rules_out_is_quoted_not_pasted_mid_sentence(prefix, response, quoted):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT
+    assert result.feedback == f"Your answer rules out the expected answer, {quoted}."
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verb", "noun"),
+    [
+        (REGISTRY, "It stores model versions", "manage", "staging"),
+        (
+            DYNAMIC_BATCHING,
+            "Dynamic batching processes each request individually as soon as it arrives",
+            "collects",
+            "throughput",
+        ),
+        (CHECKPOINTING, "It saves memory.", "saves", "memory"),
+    ],
+)
+def test_feedback_does_not_list_the_answers_verbs_as_terms(prefix, response, verb, noun):
+    feedback = grade(card(prefix), response).feedback
+    assert noun in feedback and verb not in feedback.split(), feedback
