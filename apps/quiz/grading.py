@@ -57,7 +57,7 @@ from .keyterms import (
     question_stems,
 )
 from .mathnorm import Formula
-from .polarity import Polarity, against, blocked, polarity, scopes, sentence_starts
+from .polarity import Polarity, blocked, compares, denials_of, polarity, scopes, sentence_starts, sentences
 from .synonyms import groups_of
 from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
 from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
@@ -161,6 +161,9 @@ class _Profile:
     term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
     term_groups: frozenset[int]
     core_sentence: int  # the answer's sentence that says what the question's subject is or does
+    contrast: tuple[
+        tuple[Token, ...], ...
+    ]  # the answer's sentences, when the question compares two things (polarity.py)
     conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
 
@@ -217,6 +220,7 @@ def _profile(
         term_stems=term_stems,
         term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
         core_sentence=defining_sentence(question, openings(answer)),
+        contrast=sentences(answer_plain) if compares(question) else (),
         conversions=conversions(answer),
         numbers=numbers(answer),
     )
@@ -347,11 +351,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
     index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
-    found = scopes(
-        tokens, profile.question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens)
-    )
     names = partial(names_term, profile.term_stems, profile.term_groups)
-    denials = against(found, tokens, profile.polarity, names, profile.question_norms)
+    denials = denials_of(text, tokens, profile.question_norms, profile.polarity, names, profile.contrast)
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)

@@ -3,26 +3,28 @@ earns nothing for the answer's words. Pure, stdlib only.
 
 A text is cut into clauses (at punctuation and at clause words: "but", "so", "and", "which" ...). In a clause:
 
-- a negator ("not", "no", "never", "without", "doesn't", "rather than" ...) denies the rest of the clause: "does
-  not enable interoperability", "no throughput trade-off", "never grouped"; "not only", "not sure" and the tag
-  "isn't it" deny nothing;
+- a negator ("not", "no", "never", "without", "doesn't", "too large to" ...) denies the rest of the clause,
+  through "or"/"nor": "does not enable interoperability", "no throughput trade-off", "never grouped"; "not
+  only", "not sure" and the tag "isn't it" deny nothing ("rather than", "instead of" contrast, and are left be);
 - when nothing but the question's words and filler follows a negated copula, the clause before it is denied: "X
   is not the advantage", "X isn't true";
 - a clause of retractors alone ("No.", "Definitely not.", "Wrong.") denies the clause before it: "X? No.";
-- "prevents", "stops", "blocks" deny the rest of the clause more weakly (see `gains`): "prevents underflow" is
-  what a right answer says of a problem, "prevents interoperability" contradicts "enables interoperability";
-- "enables", "allows", "provides", "improves" mark the rest of the clause as something gained.
+- "prevents", "stops", "blocks" deny the rest of the clause weakly, as does a negator in a clause of reason,
+  purpose or condition ("so gradients don't underflow", "because it doesn't fit", the rest of a sentence opening
+  "Otherwise" or "Without X,"), or "can't"/"cannot" (a limit, often the problem the answer solves): a weak
+  denial only contradicts what the answer states as gained;
+- "enables", "allows", "provides", "improves" mark the rest of the clause, through "and"/"or", as gained.
 
-The model answer is read the same way, and a key term is only contradicted by a denial when the answer states it
-affirmatively and never negatively: gradient checkpointing works by "NOT storing all activations", BF16 "needs no
-loss scaling", PTQ is "without retraining", and a response saying so agrees with the answer.
+The model answer is read the same way. A response's denial contradicts the answer when its head (see
+`against`) names a key term the answer never states negatively: gradient checkpointing works by "NOT storing all
+activations", BF16 "needs no loss scaling", PTQ is "without retraining", and a response saying so agrees.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from itertools import takewhile
 
 from .targets import CLAUSE_WORDS, NEGATORS, NOT_NEGATING, PRONOUNS, RETRACTION_WORDS, RETRACTORS
@@ -101,6 +103,18 @@ def _retraction(tokens: list[Token], start: int, end: int) -> bool:
     )
 
 
+_COMPARING = re.compile(r"^\s*(?:compare|contrast)\b|\b(?:differ|differs|difference|versus|vs)\b", re.IGNORECASE)
+
+
+def compares(question: str) -> bool:
+    """The question compares two things ("How does BF16 differ from FP16?"): see `contrasted`."""
+    return bool(_COMPARING.search(question))
+
+
+def sentences(text: str) -> tuple[tuple[Token, ...], ...]:
+    return tuple(tuple(tokenize(sentence)) for sentence in _SENTENCE_END.split(fold(text)))
+
+
 def sentence_starts(text: str, tokens: list[Token]) -> frozenset[int]:
     """Positions in `tokens` (of `text`, folded) where a sentence begins; none when they cannot be aligned."""
     starts, count = set(), 0
@@ -161,7 +175,7 @@ def scopes(
     return [s for s in out if s.positions]
 
 
-def _stems(tokens: list[Token], positions: Iterable[int]) -> set[str]:
+def _stems(tokens: Sequence[Token], positions: Iterable[int]) -> set[str]:
     out = set()
     for i in positions:
         out.add(stem(tokens[i].norm))
@@ -237,3 +251,41 @@ def against(
         if names_term(head_stem) and not _holds(answer.negative, head_stem):
             out.append(scope)
     return out
+
+
+def contrasted(
+    found: list[Scope],
+    tokens: list[Token],
+    question_norms: frozenset[str],
+    answer_sentences: tuple[tuple[Token, ...], ...],
+) -> list[Scope]:
+    """For a question comparing two things: denials of what the answer affirms of another of them made weak.
+    "grid search is exhaustive; random search ... is not exhaustive" contrasts; "BF16 does not have 8 exponent
+    bits" denies. A denial is of another thing when its clause (back to punctuation) names one of the question's
+    words that no answer sentence affirming the denied words names."""
+    out = []
+    for scope in found:
+        start = scope.cue
+        while start > 0 and not tokens[start].boundary:
+            start -= 1
+        named = {t.norm for t in tokens[start : scope.cue] if t.norm in question_norms and t.norm not in STOPWORDS}
+        denied = _stems(tokens, scope.positions) - STOPWORDS
+        affirming = [s for s in answer_sentences if denied & _stems(s, range(len(s)))]
+        other = bool(named) and bool(affirming) and all(named - {t.norm for t in s} for s in affirming)
+        out.append(replace(scope, main=False) if scope.kind == "deny" and other else scope)
+    return out
+
+
+def denials_of(
+    text: str,
+    tokens: list[Token],
+    question_norms: frozenset[str],
+    answer: Polarity,
+    names_term: Callable[[str], bool],
+    contrast: tuple[tuple[Token, ...], ...] = (),
+) -> list[Scope]:
+    """The denials of a response (`text`, tokenized) that say the opposite of the answer (see `against`);
+    `contrast`: the answer's sentences, when the question compares two things (see `contrasted`)."""
+    found = scopes(tokens, question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens))
+    found = contrasted(found, tokens, question_norms, contrast) if contrast else found
+    return against(found, tokens, answer, names_term, question_norms)

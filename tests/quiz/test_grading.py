@@ -1236,3 +1236,25 @@ def test_a_sentence_the_response_rules_out_is_quoted_not_pasted_mid_sentence(pre
 def test_feedback_does_not_list_the_answers_verbs_as_terms(prefix, response, verb, noun):
     feedback = grade(card(prefix), response).feedback
     assert noun in feedback and verb not in feedback.split(), feedback
+
+
+HYPER_TUNING = "What is hyperparameter tuning, and how"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        # what one of the compared things lacks, the other has: a contrast, not a denial
+        (
+            HYPER_TUNING,
+            "Tuning searches for the best config; grid search tries every combination, random search samples "
+            "configs randomly and is not exhaustive but often finds good ones faster.",
+            CORRECT,
+        ),
+        # said of the thing the answer says it of: a denial
+        (HYPER_TUNING, "Grid search is not exhaustive; it samples configurations randomly.", INCORRECT),
+        (BF16, "BF16 does not have 8 exponent bits; it has no wider range than FP16.", INCORRECT),
+    ],
+)
+def test_in_a_comparison_a_denial_of_the_other_thing_is_a_contrast(prefix, response, verdict):
+    assert grade(card(prefix), response).verdict is verdict
