@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.urls import path, reverse
 
 from apps.accounts.forms import AdminSignInForm
+from apps.common.csvexport import BOM
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record
 from apps.quiz.models import Answer
@@ -234,7 +235,7 @@ class DeckAdmin(RenderedFormAdmin):
             return None
         deck = queryset.get()
         data = deck_export(deck=deck)
-        text, content_type = (to_json(data), "application/json") if kind == "json" else (to_csv(data), "text/csv")
+        text, content_type = (to_json(data), "application/json") if kind == "json" else (BOM + to_csv(data), "text/csv")
         response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{deck.slug}.{kind}"'
         return response

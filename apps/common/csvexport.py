@@ -15,8 +15,12 @@ def safe_text(value: str) -> str:
     return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
+# Excel reads a CSV without a byte-order mark in the system's legacy code page: "çelik" opens as "Ã§elik".
+BOM = "\ufeff"
+
+
 def csv_response(*, filename: str, header: list[str], rows: Iterable[list]) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response = HttpResponse(BOM, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     writer.writerow(header)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -233,6 +234,19 @@ def test_admin_export_action_and_import_with_dry_run(client, instructor, deck):
     assert "Imported serving.json" in done.content.decode()
     assert Card.objects.get(short_answer="ratio").answer == "A changed ratio, `a/b`."
     assert Card.objects.get(short_answer="ratio").current_version.author == instructor
+
+
+def test_admin_csv_export_opens_in_excel_and_imports_back(client, instructor, deck):
+    """A byte-order mark, or Excel reads UTF-8 in the legacy code page ("çelik" as "Ã§elik")."""
+    client.force_login(instructor)
+    response = client.post(
+        reverse("admin:content_deck_changelist"), {"action": "export_csv", "_selected_action": [deck.pk]}
+    )
+    assert response.content.startswith(codecs.BOM_UTF8)
+    assert response.content.decode("utf-8-sig") == _export("serving", "csv")
+    upload = SimpleUploadedFile("serving.csv", response.content, content_type="text/csv")
+    page = client.post(reverse("admin:content_deck_import"), {"file": upload})
+    assert "Nothing to import: the deck already matches this file" in page.content.decode()
 
 
 def test_admin_import_reports_errors_and_writes_nothing(client, instructor, deck):

@@ -66,7 +66,7 @@ def test_cohort_from_creation_to_dashboard_and_csv(live_server, browser, sign_in
     assert shown == sorted(question[:80] for question in answered)
     with instructor.expect_download() as download:
         instructor.get_by_role("link", name="Download CSV").click()
-    text = download.value.path().read_text(encoding="utf-8")
+    text = download.value.path().read_text(encoding="utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     attempted = [r for r in rows if int(r["attempts"])]
     assert len(rows) == 7 and {r["question"] for r in attempted} == answered

@@ -85,7 +85,8 @@ def test_activity_on_decks_the_cohort_does_not_assign_is_not_shown_and_does_not_
 
     def seen() -> tuple[str, dict, str]:
         charts = client.get(dashboard, {"tab": "charts"}).content.decode()
-        rows = csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_matrix", args=[cohort.pk])).text))
+        export = client.get(reverse("cohorts:export_matrix", args=[cohort.pk]))
+        rows = csv.DictReader(io.StringIO(export.content.decode("utf-8-sig")))
         detail = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
         return re.search(r"\d+ answers in the last 30 days", charts).group(0), next(rows), " ".join(detail.split())
 

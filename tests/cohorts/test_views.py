@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -316,13 +317,18 @@ def _percent(fraction: str) -> str:
     return "—" if fraction == "" else f"{float(fraction) * 100:.0f} %"
 
 
+def _csv_rows(response) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
 def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
     cohort = _cohort(instructor, students=5, cards=4)
     client.force_login(instructor)
     page = _page_cells(client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode())
     response = client.get(reverse("cohorts:export_matrix", args=[cohort.pk]))
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert response.content.startswith(codecs.BOM_UTF8)  # or Excel reads the UTF-8 in a legacy code page
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header, body = rows[0], rows[1:]
     assert header[:5] == ["student", "joined", "last_activity", "accuracy", "flags"]
     assert len(body) == 5
@@ -358,7 +364,7 @@ def test_the_matrix_csv_link_exports_the_students_the_page_shows_in_its_order(cl
     assert link_text == text
     response = client.get(href)
     assert response.status_code == 200
-    assert [line[0] for line in list(csv.reader(io.StringIO(response.content.decode())))[1:]] == names
+    assert [line[0] for line in list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))[1:]] == names
     flag = query.get("flag") if query.get("flag") in ("any", "low_accuracy") else None
     assert response["Content-Disposition"].endswith(f'-matrix{f"-{flag}" if flag else ""}.csv"')
     # The link carries the checked filter and sort, nothing else; a junk query asked of the CSV gets what the page got.
@@ -378,9 +384,7 @@ def test_items_csv_has_the_same_numbers_as_the_page_and_neutralises_formulas(cli
     client.force_login(instructor)
     html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"tab": "items"}).content.decode()
     html = html.replace("\xa0", " ")
-    rows = list(
-        csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[cohort.pk])).content.decode()))
-    )
+    rows = _csv_rows(client.get(reverse("cohorts:export_items", args=[cohort.pk])))
     assert len(rows) == 6
     for row in rows:
         facility = _percent(row["facility"])
@@ -409,9 +413,7 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
     monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 2)  # figures from three students, worked by hand
     html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
     page = {row[0]: row for row in _table_rows(html, "data items")}
-    rows = list(
-        csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[hand.pk])).content.decode()))
-    )
+    rows = _csv_rows(client.get(reverse("cohorts:export_items", args=[hand.pk])))
     assert len(rows) == len(page) == 4
     for row in rows:
         _card, attempts, facility, discrimination, overrides, wrong = next(
@@ -442,9 +444,7 @@ def test_discrimination_from_too_few_students_is_a_dash_that_says_so(client, han
     assert page["Q1? Ops #1"][3] == "— too few students" and "weak" not in page["Q1? Ops #1"][3]
     assert re.search(r'<span title="Too few students: shown once 5 have answered it">—', html)
     assert "shown once 5 students have answered it" in _text(html)
-    rows = list(
-        csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[hand.pk])).content.decode()))
-    )
+    rows = _csv_rows(client.get(reverse("cohorts:export_items", args=[hand.pk])))
     assert {row["discrimination"] for row in rows} == {""}
 
 

@@ -469,7 +469,7 @@ def test_instructor_dashboards(world):
 def _csv_problems(response, where: str) -> list[str]:
     assert response.status_code == 200, where
     assert response["Content-Type"].startswith("text/csv"), where
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     problems = []
     for number, row in enumerate(rows, 1):
         for cell in row:
