@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from apps.content.models import Card, Deck
+from apps.content.services import card_save
 from apps.quiz import services
 from apps.quiz.models import CardState, StudentCardStat, StudentDeckStat
 from tests.conftest import make_user
@@ -59,6 +60,22 @@ def test_staff_who_may_only_view_cards_can_open_one(client):
     html = response.content.decode()
     assert response.status_code == 200 and "Which tool?" in html
     assert f'data-hx-post="{reverse("admin:content_card_preview")}"' not in html
+
+
+def test_staff_who_may_only_view_cards_get_no_buttons_that_would_refuse_them(client, instructor):
+    card = make_card(question="Which tool?", answer="A tool")
+    card.answer = "A better tool"
+    card_save(card=card, author=instructor)
+    viewer = make_user("vera", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename__in=["view_deck", "view_card", "view_cardversion"]))
+    client.force_login(viewer)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    assert "A better tool" in html and "Version 1" in html  # the preview and the versions are still there
+    assert 'name="_preview"' not in html and "Updates as you type" not in html
+    assert "Revert to version" not in html
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    assert 'name="_preview"' in html and "Revert to version 1" in html
 
 
 def test_moving_a_card_to_another_deck_moves_its_progress_with_it(client, instructor, student, other_student):
