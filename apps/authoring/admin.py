@@ -16,7 +16,15 @@ from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
 from . import views
-from .forms import PREVIEW_NOTICE, AliasFormSet, CardAdminForm, DeckAdminForm, DistractorForm
+from .forms import (
+    PREVIEW_NOTICE,
+    AliasFormSet,
+    CardAdminForm,
+    DeckAdminForm,
+    DistractorForm,
+    DistractorFormSet,
+    KeyTermForm,
+)
 from .services import cards_archive, deck_export
 from .transfer import to_csv, to_json
 
@@ -37,12 +45,14 @@ class AliasInline(admin.TabularInline):
 class DistractorInline(admin.TabularInline):
     model = Distractor
     form = DistractorForm
+    formset = DistractorFormSet
     extra = 1
     verbose_name_plural = "Distractors (multiple choice, offered before generated ones)"
 
 
 class KeyTermInline(admin.TabularInline):
     model = KeyTerm
+    form = KeyTermForm
     extra = 1
     verbose_name_plural = "Key terms (what a long free-recall answer should mention; synonyms separated by |)"
 

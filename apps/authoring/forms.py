@@ -6,7 +6,7 @@ from django.db.models import CharField, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
-from apps.content.models import Alias, Card, Deck, Distractor
+from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, render
 
 from .transfer import case_clashes
@@ -63,6 +63,12 @@ class CardAdminForm(RenderedForm):
             "explanation": forms.Textarea(attrs={"rows": 4}),
         }
 
+    def clean_position(self) -> int:
+        position = self.cleaned_data["position"]
+        if position is not None and position < 1:
+            raise ValidationError("Positions start at 1.", code="position")
+        return position
+
     def clean(self):
         data = super().clean()
         if "_preview" in self.data:
@@ -76,6 +82,68 @@ class DistractorForm(RenderedForm):
         model = Distractor
         fields = ("text", "position")
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
+
+
+class KeyTermForm(forms.ModelForm):
+    class Meta:
+        model = KeyTerm
+        fields = ("term",)
+
+    def clean_term(self) -> str:
+        synonyms = [part.strip() for part in self.cleaned_data["term"].split("|") if part.strip()]
+        if not synonyms:
+            raise ValidationError("Give the term, and any synonyms after it, separated by |.", code="term")
+        return "|".join(synonyms)
+
+
+def _same(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+class DistractorFormSet(BaseInlineFormSet):
+    """A distractor must be wrong, and offered once: one that is the answer, an accepted answer, or another
+    distractor in other letter case would be dropped from the options (or marked wrong where free recall
+    accepts it)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        texts = [
+            form.cleaned_data["text"]
+            for form in self.forms
+            if form.cleaned_data.get("text") and not self._should_delete_form(form)
+        ]
+        clashes = case_clashes([texts])
+        if clashes:
+            _, first, second = clashes[0]
+            raise ValidationError(
+                "“%(first)s” and “%(second)s” are the same distractor: letter case does not count. Keep one.",
+                params={"first": first, "second": second},
+                code="distractor_twice",
+            )
+        card = self.instance
+        right = {_same(card.short_answer or card.answer or ""), *(_same(text) for text in self._accepted())}
+        for text in texts:
+            if _same(text) in right:
+                raise ValidationError(
+                    "“%(text)s” is a right answer of this card (its answer or an accepted answer), "
+                    "so it cannot be a distractor.",
+                    params={"text": text},
+                    code="distractor_right",
+                )
+
+    def _accepted(self) -> list[str]:
+        """The accepted answers as sent beside this formset (the admin validates each inline on its own), and
+        those saved that the request leaves as they are."""
+        prefix = Alias._meta.get_field("card").remote_field.get_accessor_name()  # the inline's prefix: "aliases"
+        rows = {key[: -len("-text")] for key in self.data if key.startswith(f"{prefix}-") and key.endswith("-text")}
+        sent = [self.data[f"{row}-text"] for row in rows if not self.data.get(f"{row}-DELETE")]
+        shown = {self.data.get(f"{row}-id") for row in rows}
+        if not self.instance.pk:
+            return sent
+        kept = Alias.objects.filter(card=self.instance).exclude(pk__in=[pk for pk in shown if str(pk).isdigit()])
+        return sent + list(kept.values_list("text", flat=True))
 
 
 class AliasFormSet(BaseInlineFormSet):

@@ -285,3 +285,57 @@ def test_stored_aliases_can_swap_or_take_each_others_text(client, instructor, re
         data.update({f"aliases-{index}-id": alias.pk, f"aliases-{index}-card": card.pk, f"aliases-{index}-text": text})
     assert client.post(reverse("admin:content_card_change", args=[card.pk]), data).status_code == 302
     assert list(card.aliases.order_by("pk").values_list("text", flat=True)) == expected
+
+
+def _distractors(*texts: str) -> dict:
+    return {
+        "distractors-TOTAL_FORMS": len(texts),
+        **{f"distractors-{i}-text": text for i, text in enumerate(texts)},
+        **{f"distractors-{i}-position": i for i in range(len(texts))},
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (_distractors("a pod", "A Pod"), "“a pod” and “A Pod” are the same distractor"),
+        (_distractors("a  JOB"), "“a  JOB” is a right answer of this card"),
+        ({**_distractors("Batch job"), **_aliases("batch job")}, "“Batch job” is a right answer of this card"),
+    ],
+)
+def test_a_distractor_that_is_right_or_twice_is_a_form_error(client, instructor, extra, message):
+    card = make_card(question="Which resource runs once?", answer="A Job", short_answer="A Job")
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, **extra))
+    assert message in unescape(response.content.decode())
+    assert not card.distractors.exists() and not card.aliases.exists()
+
+
+def test_a_distractor_that_is_a_saved_accepted_answer_is_a_form_error(client, instructor):
+    card = card_save(card=make_card(answer="A Job", short_answer="A Job"), aliases=["Batch job"])
+    client.force_login(instructor)
+    data = _form_data(card, **_distractors("batch JOB"))  # the saved alias is not among the forms sent
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), data)
+    assert "“batch JOB” is a right answer of this card" in unescape(response.content.decode())
+    assert not card.distractors.exists()
+
+
+def test_key_terms_lose_empty_synonyms_and_need_one(client, instructor):
+    card = make_card()
+    client.force_login(instructor)
+    url = reverse("admin:content_card_change", args=[card.pk])
+    terms = {"key_terms-TOTAL_FORMS": 1, "key_terms-0-term": "|||"}
+    response = client.post(url, _form_data(card, **terms))
+    assert "Give the term, and any synonyms after it, separated by |." in unescape(response.content.decode())
+    assert not card.key_terms.exists()
+    terms["key_terms-0-term"] = " all-reduce | | allreduce |"
+    assert client.post(url, _form_data(card, **terms)).status_code == 302
+    assert list(card.key_terms.values_list("term", flat=True)) == ["all-reduce|allreduce"]
+
+
+def test_position_zero_is_a_form_error_in_words(client, instructor):
+    card = make_card()
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, position=0))
+    html = unescape(response.content.decode())
+    assert "Positions start at 1." in html and "is violated" not in html
