@@ -140,5 +140,7 @@ def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> Assi
     return assignment
 
 
-def assignment_remove(*, cohort: Cohort, deck_id: int) -> None:
-    Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()
+def assignment_remove(*, cohort: Cohort, deck_id: int) -> bool:
+    """Unassigns the deck; False (and nothing changes) if it was not assigned to the cohort."""
+    deleted, _ = Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()
+    return deleted > 0

@@ -11,6 +11,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
+from apps.content.models import Deck
 
 from . import analytics, charts, exports, selectors, services
 from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
@@ -216,8 +217,12 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    services.assignment_remove(cohort=cohort, deck_id=deck_id)
-    messages.success(request, "Assignment removed; students' answers are kept.")
+    if services.assignment_remove(cohort=cohort, deck_id=deck_id):
+        messages.success(request, "Assignment removed; students' answers are kept.")
+    else:
+        # A double click, or a stale page: say so rather than claim a removal that did not happen.
+        deck = Deck.objects.filter(pk=deck_id).values_list("title", flat=True).first()
+        messages.info(request, f"{deck or 'That deck'} was not assigned to {cohort.name}; nothing changed.")
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 

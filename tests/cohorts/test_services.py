@@ -75,8 +75,9 @@ def test_assignments_set_update_and_remove(instructor):
     services.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.assignment_set(cohort=cohort, deck=deck, due_date=datetime.date(2027, 1, 15))
     assert list(Assignment.objects.values_list("deck", "due_date")) == [(deck.pk, datetime.date(2027, 1, 15))]
-    services.assignment_remove(cohort=cohort, deck_id=deck.pk)
+    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is True
     assert not Assignment.objects.exists()
+    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is False  # not assigned: nothing to remove
 
 
 def test_instructors_can_be_added_by_name_but_only_instructors(instructor, student):

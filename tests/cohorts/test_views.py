@@ -615,6 +615,26 @@ def test_removing_a_student_or_unassigning_a_deck_takes_a_second_step_that_says_
     assert Membership.objects.get(cohort=hand, student=s1).removed_at is not None
 
 
+def _messages(html: str) -> list[str]:
+    return [_text(m) for m in re.findall(r'<li class="message[^"]*">(.*?)</li>', html, re.S)]
+
+
+def test_unassigning_a_deck_that_is_not_assigned_says_so_and_changes_nothing(client, hand):
+    """A second click on Unassign (or a stale page) is not told "Assignment removed" a second time."""
+    ops = Assignment.objects.get(cohort=hand, deck__title="Ops")
+    url = reverse("cohorts:assignment_remove", args=[hand.pk, ops.deck_id])
+    response = client.post(url, follow=True)
+    assert response.redirect_chain == [(reverse("cohorts:manage", args=[hand.pk]), 303)]
+    assert _messages(response.content.decode()) == ["Assignment removed; students' answers are kept."]
+    before = list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date"))
+    for deck_id, named in ((ops.deck_id, "Ops"), (987654, "That deck")):
+        response = client.post(reverse("cohorts:assignment_remove", args=[hand.pk, deck_id]), follow=True)
+        html = response.content.decode()
+        assert _messages(html) == [f"{named} was not assigned to Hand; nothing changed."]
+        assert "Assignment removed" not in html
+    assert list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date")) == before
+
+
 def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_of_offering_to_join(
     client, instructor, student
 ):
