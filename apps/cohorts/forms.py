@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from django import forms
+from django.utils import formats, timezone
 
 from apps.content.models import Deck
 
@@ -20,9 +23,36 @@ class CohortForm(forms.Form):
         return [name.strip() for name in self.cleaned_data["instructors"].split(",") if name.strip()]
 
 
+def due_date_range(today: date | None = None) -> tuple[date, date]:
+    """The due dates an assignment may have: from a year ago (to date a deck that is overdue already) to five
+    years ahead. Anything further is a typo ("0001-01-01", "2205-…") that would sort first or last for good."""
+    today = today or timezone.localdate()
+    try:
+        latest = today.replace(year=today.year + 5)
+    except ValueError:  # 29 February
+        latest = today.replace(year=today.year + 5, day=28)
+    return today - timedelta(days=365), latest
+
+
 class AssignmentForm(forms.Form):
     deck = forms.ModelChoiceField(queryset=Deck.objects.order_by("title"), empty_label="Choose a deck")
     due_date = forms.DateField(required=False, label="Due date", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        earliest, latest = due_date_range()
+        # The browser's date picker offers only these; clean_due_date refuses the rest without it.
+        self.fields["due_date"].widget.attrs.update(min=earliest.isoformat(), max=latest.isoformat())
+
+    def clean_due_date(self) -> date | None:
+        due = self.cleaned_data["due_date"]
+        earliest, latest = due_date_range()
+        if due is not None and not earliest <= due <= latest:
+            shown = (formats.date_format(day, "j M Y") for day in (earliest, latest))
+            raise forms.ValidationError(
+                "Choose a due date from {} to {}: at most a year ago and at most five years ahead.".format(*shown)
+            )
+        return due
 
 
 class JoinForm(forms.Form):

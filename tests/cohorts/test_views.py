@@ -635,6 +635,43 @@ def test_unassigning_a_deck_that_is_not_assigned_says_so_and_changes_nothing(cli
     assert list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date")) == before
 
 
+@pytest.mark.parametrize("due", ["0001-01-01", "1999-12-31", "9999-12-31", "far past", "far future"])
+def test_a_due_date_far_in_the_past_or_future_is_refused_with_the_range_and_nothing_is_saved(client, hand, due):
+    today = timezone.localdate()
+    due = {"far past": str(today - timedelta(days=366)), "far future": str(today + timedelta(days=5 * 366))}.get(
+        due, due
+    )
+    deck = make_deck(title="Fresh")
+    before = list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date"))
+    response = client.post(reverse("cohorts:assignment_add", args=[hand.pk]), {"deck": deck.pk, "due_date": due})
+    html = response.content.decode()
+    assert response.status_code == 422
+    earliest = today - timedelta(days=365)
+    latest = date(today.year + 5, today.month, 28 if (today.month, today.day) == (2, 29) else today.day)
+    error = (
+        f"Choose a due date from {earliest:%-d %b %Y} to {latest:%-d %b %Y}: "
+        "at most a year ago and at most five years ahead."
+    )
+    assert error in _text(html) and "is assigned" not in html
+    assert f'min="{earliest.isoformat()}"' in html and f'max="{latest.isoformat()}"' in html
+    assert list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date")) == before
+    # An existing assignment keeps its date too: the refused date does not reach it.
+    ops = Assignment.objects.get(cohort=hand, deck__title="Ops")
+    client.post(reverse("cohorts:assignment_add", args=[hand.pk]), {"deck": ops.deck_id, "due_date": due})
+    assert Assignment.objects.get(pk=ops.pk).due_date == ops.due_date
+
+
+def test_a_due_date_at_either_end_of_the_range_or_none_is_accepted(client, hand):
+    today = timezone.localdate()
+    ops = Assignment.objects.get(cohort=hand, deck__title="Ops")
+    for due in (today - timedelta(days=365), today, today + timedelta(days=5 * 365), None):
+        response = client.post(
+            reverse("cohorts:assignment_add", args=[hand.pk]), {"deck": ops.deck_id, "due_date": due or ""}, follow=True
+        )
+        assert _messages(response.content.decode()) == ["Ops is assigned."]
+        assert Assignment.objects.get(pk=ops.pk).due_date == due
+
+
 def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_of_offering_to_join(
     client, instructor, student
 ):
