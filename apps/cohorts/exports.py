@@ -52,7 +52,7 @@ def items_csv(*, cohort: Cohort) -> HttpResponse:
 
     body = [
         [
-            safe_text(item.deck_title), item.position, safe_text(item.question), item.attempts, item.students,
+            safe_text(item.deck_title), item.position, safe_text(item.question_text), item.attempts, item.students,
             _fraction(item.facility), _fraction(item.discrimination), _fraction(item.override_rate),
             joined(item.wrong_answers), joined(item.wrong_options),
         ]

@@ -20,6 +20,7 @@ from apps.cohorts import analytics, services
 from apps.cohorts.models import Assignment, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
+from tests.cohorts import handmade
 from tests.cohorts.handmade import make_hand_cohort
 from tests.conftest import PASSWORD, make_user
 from tests.factories import make_card, make_deck
@@ -435,6 +436,51 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
     assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
     assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
     assert page["Q3? Ops #3"][3] == "— no spread in scores"  # every student scored 0 on it: undefined, not 0
+
+
+TEX_QUESTION = (
+    r"Evaluate `torch.cuda.amp` with inline $\sigma(x)=\frac{1}{1+e^{-x}}$ and display"
+    "\n\n$$\n\\mathbf{W}_q x^2 \\cdot \\sqrt{d_k}\n$$\n\nas in [the docs](https://pytorch.org/docs). Why?"
+)
+TEX_PLAIN = "Evaluate torch.cuda.amp with inline σ(x)=1/(1+e^(−x)) and display W_q x^2⋅√(d_k) as in the docs. Why?"
+
+
+def _card_cell(html: str, card_id: int) -> str:
+    """The row header of the card's row: its title link and where it is."""
+    link = reverse("admin:content_card_change", args=[card_id])
+    cells = re.findall(r'<th scope="row">(.*?)</th>', html, re.S)
+    return next(cell for cell in cells if f'href="{link}"' in cell)
+
+
+def _shown(cell: str) -> str:
+    """What the eye reads in a cell: its text without the MathML a formula carries for screen readers."""
+    return _text(re.sub(r'<span class="katex-mathml">.*?</math></span>', "", cell, flags=re.S))
+
+
+def test_a_card_is_named_by_its_typeset_question_on_the_items_tab_and_the_drill_down_and_as_text_in_the_csv(
+    client, hand
+):
+    """Not its Markdown and TeX source cut mid-formula ("… $\\sigma(x)=…$$\\m…"), as the QA review found."""
+    ops = hand.assignments.get(deck__title="Ops").deck
+    card = make_card(deck=ops, question=TEX_QUESTION, answer="Mixed precision")
+    s1 = Membership.objects.get(cohort=hand, student__username="s1").student
+    handmade.answer(s1, card, 1.0, response="mixed precision")
+    items = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
+    drill = client.get(reverse("cohorts:student", args=[hand.pk, s1.pk])).content.decode()
+    for html, where in ((items, "Ops #5"), (drill, "Ops · v1 · free recall")):
+        cell = _card_cell(html, card.pk)
+        # The formulas typeset (KaTeX), the code as code, and none of the source's $ or TeX commands in sight.
+        assert cell.count('<span class="katex">') == 2 and "<code>torch.cuda.amp</code>" in cell
+        assert "$" not in cell and "\\sigma" not in _shown(cell) and "\\frac" not in _shown(cell)
+        shown = _shown(cell)
+        assert shown.startswith("Evaluate torch.cuda.amp with inline σ ( x ) =") and "as in the docs. Why?" in shown
+        # One link: the card's own links are unwrapped to their text, as a link cannot hold another.
+        assert cell.count("<a ") == 1 and re.match(r'<a class="card-title" href="[^"]+">', cell)
+        assert shown.endswith(where)
+    rows = csv.DictReader(io.StringIO(client.get(reverse("cohorts:export_items", args=[hand.pk])).content.decode()))
+    questions = [row["question"] for row in rows]
+    assert TEX_PLAIN in questions and "Q1?" in questions
+    assert not any("$" in q or "<" in q or "\\" in q for q in questions)
 
 
 def test_discrimination_from_too_few_students_is_a_dash_that_says_so(client, hand):

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import re
+
 from django import template
+from django.utils.safestring import mark_safe
 
 from apps.content.styles import styles_url
 
@@ -11,3 +14,15 @@ register = template.Library()
 def content_styles_url() -> str:
     """The content stylesheet (KaTeX's positioning rules), versioned for long caching when the version is known."""
     return styles_url()
+
+
+# A start or end tag of a link in sanitized HTML (attribute values are quoted, and may hold ">").
+_LINK_TAG = re.compile(r'</?a\b(?:[^>"]|"[^"]*")*>')
+
+
+@register.filter
+def card_title(html: str) -> str:
+    """A card's rendered HTML (question_html) to show as a title inside a link: the same text and formulas, its
+    own links unwrapped to their text (a link cannot hold another). The `.card-title` rule runs its blocks
+    together and clamps it to two lines."""
+    return mark_safe(_LINK_TAG.sub("", html or ""))  # noqa: S308 - sanitized on save; only tags are removed
