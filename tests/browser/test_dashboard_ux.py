@@ -17,16 +17,60 @@ IN_SCROLL_BOX = """(el) => {
 
 def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, browser, sign_in, transactional_db):
     cohort, _ = seed_cohort()
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
     matrix = page.locator("table.matrix")
-    # Two decks make the table wider than its box: it scrolls sideways, so column order decides what is seen.
+    # Two decks make the table wider than a 900 px window: it scrolls sideways, so column order decides what is seen.
     assert matrix.evaluate("(t) => t.closest('.table-wrap').scrollWidth > t.closest('.table-wrap').clientWidth")
     header = matrix.get_by_role("columnheader", name="At risk")
     flag = matrix.get_by_role("row", name="alice").locator("td.flags")
     expect(flag).to_contain_text("Accuracy under 50 %")
     assert header.evaluate(IN_SCROLL_BOX), "the At risk header is scrolled out of sight"
     assert flag.evaluate(IN_SCROLL_BOX), "alice's flags are scrolled out of sight"
+    page.context.close()
+
+
+# Whether the page itself (not a table's own scroll box) is wider than the window.
+PAGE_SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
+
+
+def test_at_1280_px_the_matrix_shows_two_decks_without_scrolling_and_card_titles_are_typeset(
+    live_server, browser, sign_in, transactional_db
+):
+    """The dashboard takes the window's width: the QA review found the second deck behind a sideways scroll."""
+    cohort, _ = seed_cohort()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    matrix = page.locator("table.matrix")
+    assert not matrix.evaluate("(t) => t.closest('.table-wrap').scrollWidth > t.closest('.table-wrap').clientWidth")
+    last = matrix.locator("thead tr").nth(1).locator("th").last  # the second deck's Mastered
+    assert last.evaluate(IN_SCROLL_BOX), "the second deck's last column is scrolled out of sight"
+    page.get_by_role("link", name="Item statistics").click()
+    titles = page.locator("table.items .card-title")
+    expect(titles.first).to_be_visible()
+    # Each title is the typeset question, at most two lines high, and no TeX source is in sight.
+    line = titles.first.evaluate("(a) => parseFloat(getComputedStyle(a).lineHeight)")
+    heights = titles.evaluate_all("(all) => all.map((a) => a.getBoundingClientRect().height)")
+    assert heights and max(heights) <= 2 * line * 1.5, (line, heights)
+    assert page.locator("table.items .card-title .katex").count() > 0
+    assert "$" not in page.locator("table.items").inner_text()
+    page.context.close()
+
+
+def test_on_a_phone_a_long_cohort_name_wraps_and_the_page_does_not_scroll_sideways(
+    live_server, browser, sign_in, transactional_db
+):
+    cohort, _ = seed_cohort()
+    cohort.name = "Machinelearningengineeringcohortwithanunbrokenname2026"
+    cohort.save(update_fields=["name"])
+    page = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    for path in ("", "?tab=items", "?tab=charts", "manage/", f"students/{cohort.memberships.get().student_id}/"):
+        page.goto(f"{live_server.url}/cohorts/{cohort.pk}/{path}")
+        heading = page.get_by_role("heading", level=1)
+        expect(heading).to_be_visible()
+        assert heading.evaluate("(h) => h.getBoundingClientRect().right <= window.innerWidth"), path
+        assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), path
     page.context.close()
 
 
