@@ -10,9 +10,18 @@ from datetime import timedelta
 from pathlib import Path
 
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
 
-from apps.common.env import env_bool, env_int, env_list, env_rate, env_str, parse_database_url
+from apps.common.env import (
+    ConfigurationError,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+    parse_database_url,
+)
+from apps.common.logs import LOG_FORMATS, LOG_LEVELS, logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -21,18 +30,18 @@ DEBUG = env_bool("DEBUG", False)
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-used-when-debug-is-off"  # noqa: S105 - refused with DEBUG off
 SECRET_KEY = env_str("SECRET_KEY") or (_DEV_SECRET_KEY if DEBUG else "")
 if not DEBUG and (len(SECRET_KEY) < 50 or SECRET_KEY == _DEV_SECRET_KEY or len(set(SECRET_KEY)) < 5):
-    raise ImproperlyConfigured(
+    raise ConfigurationError(
         "SECRET_KEY must be set to a random value of at least 50 characters when DEBUG is off "
         "(for example: python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
-    raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names when DEBUG is off")
+    raise ConfigurationError("ALLOWED_HOSTS must list the site's host names when DEBUG is off")
 
 _database_url = env_str("DATABASE_URL")
 if not _database_url:
-    raise ImproperlyConfigured(
+    raise ConfigurationError(
         "DATABASE_URL is not set. Use `make run` / `make test` (they start an embedded PostgreSQL), "
         "`python -m apps.common.devdb exec python manage.py ...`, or set DATABASE_URL=postgres://..."
     )
@@ -230,29 +239,12 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 AXES_CLIENT_IP_CALLABLE = "apps.common.clientip.client_ip"
 RATELIMIT_IP_META_KEY = "apps.common.clientip.client_ip"
 
-# JSON lines with the request id, for log shippers; LOG_FORMAT=text for reading in a terminal.
-LOG_FORMAT = env_str("LOG_FORMAT", "json")
-if LOG_FORMAT not in {"json", "text"}:
-    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} must be json or text")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "apps.common.middleware.RequestIdFilter"}},
-    "formatters": {
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "filters": ["request_id"],
-            "formatter": LOG_FORMAT,
-        }
-    },
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": env_str("LOG_LEVEL_AXES", "WARNING")}},
-}
+# JSON lines with the request id, for log shippers; LOG_FORMAT=text for reading in a terminal. gunicorn.conf.py
+# gives gunicorn's own lines the same format.
+LOG_FORMAT = env_choice("LOG_FORMAT", "json", LOG_FORMATS)
+LOGGING_CONFIG = "apps.common.logs.configure"
+LOGGING = logging_config(
+    LOG_FORMAT,
+    env_choice("LOG_LEVEL", "INFO", LOG_LEVELS),
+    {"axes": {"level": env_choice("LOG_LEVEL_AXES", "WARNING", LOG_LEVELS)}},
+)

@@ -13,6 +13,13 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
+
+class ConfigurationError(ImproperlyConfigured):
+    """A bad or missing environment value. Its message names the variable and is the whole story, so manage.py,
+    the WSGI entry and gunicorn.conf.py print it as one line instead of a traceback; any other
+    ImproperlyConfigured (a bug in a settings module, a misused library) keeps its traceback."""
+
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -24,7 +31,7 @@ def env_str(name: str, default: str = "") -> str:
         try:
             return Path(file_name).read_text().strip()
         except OSError as exc:
-            raise ImproperlyConfigured(f"{name}_FILE={file_name!r} cannot be read: {exc}") from exc
+            raise ConfigurationError(f"{name}_FILE={file_name!r} cannot be read: {exc}") from exc
     return os.environ.get(name, default)
 
 
@@ -38,7 +45,7 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off")
+    raise ConfigurationError(f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off")
 
 
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
@@ -48,9 +55,9 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+        raise ConfigurationError(f"{name}={raw!r} is not an integer") from None
     if minimum is not None and value < minimum:
-        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+        raise ConfigurationError(f"{name}={value} must be at least {minimum}")
     return value
 
 
@@ -61,8 +68,19 @@ def env_rate(name: str, default: str) -> str:
     """A django-ratelimit rate such as 5/h or 100/15m: checked here, since the library only fails on use."""
     value = env_str(name, default).strip() or default
     if not _RATE.match(value):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a rate; write a count per period, such as 5/h or 20/15m")
+        raise ConfigurationError(f"{name}={value!r} is not a rate; write a count per period, such as 5/h or 20/15m")
     return value
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """NAME as one of `choices`, compared case-insensitively and returned as written in `choices`."""
+    raw = env_str(name).strip()
+    if not raw:
+        return default
+    for choice in choices:
+        if raw.casefold() == choice.casefold():
+            return choice
+    raise ConfigurationError(f"{name}={raw!r} must be one of {', '.join(choices)}")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -79,18 +97,18 @@ def parse_database_url(url: str) -> dict:
     """
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:
-        raise ImproperlyConfigured(
+        raise ConfigurationError(
             f"DATABASE_URL must start with postgres:// or postgresql://, got {parts.scheme or 'no'} scheme"
         )
     name = unquote(parts.path.lstrip("/"))
     if not name:
-        raise ImproperlyConfigured("DATABASE_URL has no database name (postgres://host/NAME)")
+        raise ConfigurationError("DATABASE_URL has no database name (postgres://host/NAME)")
     options = dict(parse_qsl(parts.query))
     host = options.pop("host", None) or unquote(parts.hostname or "")
     try:
         port = parts.port
     except ValueError:
-        raise ImproperlyConfigured("DATABASE_URL has an invalid port") from None
+        raise ConfigurationError("DATABASE_URL has an invalid port") from None
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": name,

@@ -3,7 +3,6 @@ the sign-in page as a whole page for HTMX requests."""
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import re
 import uuid
@@ -19,16 +18,10 @@ from django.template.response import TemplateResponse
 from django_htmx.http import HttpResponseClientRedirect
 
 from .http import htmx_current_path
+from .logs import request_id
 
-_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 logger = logging.getLogger("mlcourse.requests")
-
-
-class RequestIdFilter(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = _request_id.get()
-        return True
 
 
 class RequestIdMiddleware:
@@ -39,17 +32,17 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         incoming = request.headers.get("X-Request-ID", "")
-        request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
+        this_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
         # Not reset on the way out: Django logs a 4xx or 5xx (with its traceback) after the middleware
         # returns, and that line above all needs the id. request_finished clears it.
-        _request_id.set(request_id)
+        request_id.set(this_id)
         response = self.get_response(request)
-        response["X-Request-ID"] = request_id
+        response["X-Request-ID"] = this_id
         return response
 
 
 def _forget_request_id(**kwargs) -> None:
-    _request_id.set("-")
+    request_id.set("-")
 
 
 request_finished.connect(_forget_request_id, dispatch_uid="mlcourse.forget_request_id")

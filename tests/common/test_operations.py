@@ -1,4 +1,5 @@
-"""Operations: JSON logs with a request id, /healthz's static check, and a friendly 503 when the database is gone."""
+"""Operations: JSON logs with a request id, /healthz's static check, a friendly 503 when the database is gone, and
+a request for an unknown host logged as one line."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from apps.common.middleware import RequestIdFilter
+from apps.common.logs import RequestIdFilter
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
@@ -152,3 +153,14 @@ def test_pages_answer_head_as_uptime_monitors_ask(student_client):
         response = Client().head(url)
         assert response.status_code == 200, (url, response.status_code)
     assert student_client.head(reverse("quiz:progress")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_request_for_an_unknown_host_is_one_warning_line(client, caplog):
+    # Scanners send these all day; Django logged each at ERROR with a traceback.
+    with caplog.at_level(logging.INFO):
+        response = client.get("/", HTTP_HOST="scanner.example")
+    assert response.status_code == 400
+    (record,) = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "scanner.example" in record.getMessage()

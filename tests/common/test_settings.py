@@ -31,12 +31,30 @@ from tests.manage import manage as _manage
             {"DEBUG": "1", "SECRET_KEY_FILE": "/nonexistent/secret"},
             "SECRET_KEY_FILE='/nonexistent/secret' cannot be read",
         ),
+        # Once "ValueError: Unable to configure root logger", naming no variable.
+        ({"DEBUG": "1", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL='LOUD' must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ({"DEBUG": "1", "LOG_LEVEL_AXES": "quiet"}, "LOG_LEVEL_AXES='quiet' must be one of"),
+        ({"DEBUG": "1", "LOG_FORMAT": "xml"}, "LOG_FORMAT='xml' must be one of json, text"),
     ],
 )
 def test_bad_environment_stops_the_process_with_a_clear_message(env, message):
     result = _manage("check", **env)
     assert result.returncode != 0
     assert message in result.stderr
+
+
+@pytest.mark.parametrize("env", [{"DEBUG": "maybe"}, {"DEBUG": "0"}, {"DEBUG": "1", "LOG_LEVEL": "LOUD"}])
+def test_a_bad_environment_value_is_one_line_not_a_traceback(env):
+    # The message naming the variable used to end a 55-line traceback through Django's settings loading.
+    result = _manage("check", **env)
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("manage.py: ")
+
+
+def test_an_empty_log_setting_keeps_its_default():
+    result = _manage("check", DEBUG="1", LOG_LEVEL="", LOG_FORMAT="", LOG_LEVEL_AXES="")
+    assert result.returncode == 0, result.stderr
 
 
 def test_production_settings_pass_check_deploy():

@@ -1,0 +1,85 @@
+"""The logging configuration, shared by Django's settings and gunicorn.conf.py so that gunicorn's own lines come
+out in the same format (one JSON object a line) as the app's.
+
+Nothing here imports Django: gunicorn reads it while loading its configuration, before the app.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import logging.config
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("json", "text")
+
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id.get()
+        return True
+
+
+class DisallowedHostFilter(logging.Filter):
+    """A request for a host the site does not serve, as one WARNING line.
+
+    Django logs it at ERROR with a traceback, to django.security.DisallowedHost. Scanners send such requests all
+    day (a bare IP, a stale DNS name), so they buried real errors and woke whoever alerts on ERROR; the 400
+    answer needs no traceback to explain it.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True
+
+
+class EmptyListeningAtFilter(logging.Filter):
+    """Drops gunicorn's "Listening at:  (pid)" line, empty with reuse_port (each worker binds its own socket,
+    so the master has no listener to name); gunicorn.conf.py's on_starting logs the addresses instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.msg == "Listening at: %s (%s)" and record.args and not record.args[0])
+
+
+def logging_config(log_format: str, level: str, loggers: dict | None = None) -> dict:
+    """A dictConfig for LOG_FORMAT and LOG_LEVEL, validated by the caller; `loggers` adds per-logger entries."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {
+            "request_id": {"()": RequestIdFilter},
+            "disallowed_host": {"()": DisallowedHostFilter},
+            "empty_listening_at": {"()": EmptyListeningAtFilter},
+        },
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            },
+            "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "filters": ["request_id"],
+                "formatter": log_format,
+            }
+        },
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
+            **(loggers or {}),
+        },
+    }
+
+
+def configure(config: dict) -> None:
+    """Django's LOGGING_CONFIG: dictConfig, and Python's warnings (whitenoise's "No directory at", deprecations)
+    sent to the log as well, so that they too come out in LOG_FORMAT instead of as bare lines on stderr."""
+    logging.config.dictConfig(config)
+    logging.captureWarnings(True)
