@@ -78,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it empties the body of a HEAD response once every other middleware is done with it.
+    "apps.common.middleware.HeadWithoutBodyMiddleware",
     "apps.common.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",

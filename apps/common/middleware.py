@@ -1,5 +1,5 @@
-"""Request ids for the logs, a friendly 503 that keeps the user's input when the database is away, and
-the sign-in page as a whole page for HTMX requests."""
+"""Request ids for the logs, a friendly 503 that keeps the user's input when the database is away, the
+sign-in page as a whole page for HTMX requests, and HEAD answered without a body."""
 
 from __future__ import annotations
 
@@ -125,3 +125,30 @@ class HtmxLoginRedirectMiddleware:
         query = QueryDict(mutable=True)
         query["next"] = htmx_current_path(request) or request.get_full_path()
         return HttpResponseClientRedirect(f"{login_url}?{query.urlencode(safe='/')}")
+
+
+class HeadWithoutBodyMiddleware:
+    """Answers HEAD with the status and headers GET would get, and no body (RFC 9110 §9.3.2).
+
+    Django runs the GET view for HEAD and hands the WSGI server its body. gunicorn drops it but logs a warning
+    each time, and load balancers and uptime monitors send HEAD all day. Content-Length stays that of the GET
+    body, which RFC 9110 §8.6 allows (Django's runserver keeps it too). First in MIDDLEWARE: it must see the
+    response every other middleware has finished with.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.method != "HEAD":
+            return response
+        if response.streaming:
+            # Its length is unknown without reading it through; the file or iterator behind it is closed with the
+            # response all the same.
+            response.streaming_content = []
+        else:
+            if not response.has_header("Content-Length"):
+                response["Content-Length"] = str(len(response.content))
+            response.content = b""
+        return response

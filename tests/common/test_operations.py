@@ -1,5 +1,5 @@
-"""Operations: JSON logs with a request id, /healthz's static check, a friendly 503 when the database is gone, and
-a request for an unknown host logged as one line."""
+"""Operations: JSON logs with a request id, /healthz's static check, a friendly 503 when the database is gone, HEAD
+without a body, and a request for an unknown host logged as one line."""
 
 from __future__ import annotations
 
@@ -9,12 +9,15 @@ import re
 from contextlib import contextmanager
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
+from django.http import FileResponse
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from apps.common.logs import RequestIdFilter
+from apps.common.middleware import HeadWithoutBodyMiddleware
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
@@ -153,6 +156,49 @@ def test_pages_answer_head_as_uptime_monitors_ask(student_client):
         response = Client().head(url)
         assert response.status_code == 200, (url, response.status_code)
     assert student_client.head(reverse("quiz:progress")).status_code == 200
+
+
+def _wsgi(method: str, path: str) -> tuple[str, dict[str, str], bytes]:
+    """The response as a WSGI server gets it: the test client drops a HEAD response's body itself."""
+    started = {}
+
+    def start_response(status, headers, exc_info=None):
+        started.update(status=status, headers=dict(headers))
+
+    result = WSGIHandler()(RequestFactory().generic(method, path).environ, start_response)
+    try:
+        body = b"".join(result)
+    finally:
+        result.close()
+    return started["status"], started["headers"], body
+
+
+@pytest.mark.django_db
+def test_head_gets_the_status_and_headers_of_get_and_no_body():
+    # gunicorn dropped the body Django sent for HEAD, and logged a warning for every uptime probe.
+    deck = make_deck()
+    make_card(deck=deck)
+    urls = ["/healthz", "/", deck.get_absolute_url(), reverse("login"), "/static/favicon.svg", "/no-such-page/"]
+    for url in urls:
+        get_status, get_headers, get_body = _wsgi("GET", url)
+        head_status, head_headers, head_body = _wsgi("HEAD", url)
+        assert head_body == b"", url
+        assert head_status == get_status, url
+        assert head_headers.keys() == get_headers.keys(), url
+        assert head_headers["Content-Type"] == get_headers["Content-Type"], url
+        assert head_headers["Content-Length"] == get_headers["Content-Length"] == str(len(get_body)), url
+
+
+@pytest.mark.django_db  # closing a response sends request_finished, which looks at the connection
+def test_head_does_not_stream_a_file_and_still_closes_it(tmp_path):
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"a,b\n" * 1000)
+    handle = path.open("rb")
+    response = HeadWithoutBodyMiddleware(lambda request: FileResponse(handle))(RequestFactory().head("/"))
+    assert response["Content-Length"] == "4000"
+    assert response.file_to_stream is None and b"".join(response.streaming_content) == b""
+    response.close()
+    assert handle.closed
 
 
 @pytest.mark.django_db
