@@ -6,10 +6,31 @@ Each value can be overridden from the environment (names below). The defaults we
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
+import sys
+
+from gunicorn.glogging import Logger
 
 # gunicorn has put the project directory on sys.path by now (its chdir setting).
-from apps.common.env import env_bool, env_int
+from apps.common import env
+from apps.common.logs import LOG_FORMATS, LOG_LEVELS, logging_config
+
+
+def _exit_on_bad_value(read):
+    # gunicorn answers any exception raised while reading this file with a traceback; the message alone names the
+    # variable and says what is wrong with it.
+    def reader(*args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        except env.ConfigurationError as exc:
+            raise SystemExit(f"gunicorn: {exc}") from None
+
+    return reader
+
+
+env_bool, env_int, env_choice = (_exit_on_bad_value(read) for read in (env.env_bool, env.env_int, env.env_choice))
 
 
 def _cpus() -> int:
@@ -48,9 +69,42 @@ if _persistent and workers * threads > _budget:
 # Each worker its own SO_REUSEPORT listener, so the kernel spreads connections evenly: with one shared
 # listener, whichever worker is free at accept() takes a connection and keeps it alive, one worker ends up
 # with more of them, and a core idles while the other queues (measured p99 ~500 ms vs ~400 ms). The
-# cost: a second instance started on the same port by the same user shares the traffic instead of
-# failing with "address in use".
+# cost: the master binds nothing, so a port already taken never stops it (see on_starting below).
 reuse_port = env_bool("GUNICORN_REUSE_PORT", True)
+
+
+def on_starting(server) -> None:
+    """Refuses a port that another process holds, which reuse_port would hide.
+
+    With reuse_port the workers bind, not the master: a worker that cannot bind exits and the master starts
+    another, every few seconds, forever, so a supervisor sees a live process that serves nothing. And a second
+    instance by the same user binds beside the first (SO_REUSEPORT) and silently takes half the traffic. A test
+    bind without SO_REUSEPORT fails in both cases. Skipped for a master re-executed by USR2 (GUNICORN_PID), whose
+    predecessor's workers hold the port on purpose, and under systemd socket activation.
+    """
+    if not server.cfg.reuse_port or server.master_pid or os.environ.get("LISTEN_FDS"):
+        return
+    urls = []
+    for address in server.cfg.address:
+        if not isinstance(address, tuple):
+            continue  # a Unix socket or an inherited descriptor: not shared by SO_REUSEPORT
+        host, port = address
+        ipv6 = ":" in host
+        with socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET, socket.SOCK_STREAM) as probe:
+            # As gunicorn's own sockets do, so that connections in TIME_WAIT from the last run do not count.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if server.pidfile is not None:
+                    server.pidfile.unlink()
+                if exc.errno == errno.EADDRINUSE:
+                    sys.exit(f"gunicorn: port {port} on {host} is in use by another process")
+                sys.exit(f"gunicorn: cannot listen on port {port} on {host}: {exc.strerror}")
+        urls.append(f"http://[{host}]:{port}" if ipv6 else f"http://{host}:{port}")
+    # gunicorn's own line names the master's listeners, none here (the logging config drops it).
+    server.log.info("Listening at: %s (%s)", ",".join(urls), server.pid)
+
 
 # Longer than the upstream idle timeout of the usual proxies (nginx, AWS ALB: 60 s), so the proxy, not
 # gunicorn, closes idle connections: otherwise a request sent just as gunicorn closes fails with a 502.
@@ -74,5 +128,29 @@ preload_app = env_bool("GUNICORN_PRELOAD", True)
 # The access log costs a formatted write per request; the proxy in front logs requests already.
 accesslog = "-" if env_bool("GUNICORN_ACCESS_LOG", False) else None
 errorlog = "-"
+# gunicorn's own lines (its error log, and the access log when on) in the app's format, through the handler Django's
+# settings give the root logger: LOG_FORMAT=json keeps the stream one JSON object a line. gunicorn turns
+# propagation off for its loggers, hence propagate.
+_log_level = env_choice("LOG_LEVEL", "INFO", LOG_LEVELS)
+logconfig_dict = logging_config(
+    env_choice("LOG_FORMAT", "json", LOG_FORMATS),
+    _log_level,
+    {
+        "gunicorn.error": {"level": _log_level, "filters": ["empty_listening_at"], "propagate": True},
+        "gunicorn.access": {"level": "INFO", "propagate": True},
+    },
+)
+
+
+class _Logger(Logger):
+    # With logconfig_dict set, gunicorn would gather every request's access-log fields even with the access
+    # log off; only `accesslog` turns it on here.
+    @property
+    def access_log_enabled(self) -> bool:
+        return self.cfg.accesslog is not None
+
+
+logger_class = _Logger
+
 # Heartbeat files on tmpfs: on a container's overlay filesystem their updates can block a worker.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108 - gunicorn's heartbeat files

@@ -1,0 +1,106 @@
+"""gunicorn under gunicorn.conf.py: a port already taken stops it at once, a bad environment value is one line, and
+what it logs is one JSON object a line."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from tests.manage import PRODUCTION, database_url
+from tests.ops.test_worker_kill import _free_port, _listening, _wait_until
+
+_DROPPED = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "LOG_LEVEL", "LOG_FORMAT", "PORT"}
+
+
+def _gunicorn(port: int, **env: str) -> subprocess.Popen[str]:
+    environment = {k: v for k, v in os.environ.items() if k not in _DROPPED}
+    environment.setdefault("DATABASE_URL", "postgres://localhost/unused")
+    environment.update({"DEBUG": "1", "WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "2", **env})
+    return subprocess.Popen(  # noqa: S603
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "mlcourse.wsgi"],
+        cwd=settings.BASE_DIR, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _exit(server: subprocess.Popen[str]) -> str:
+    """stderr of a gunicorn that should stop by itself; one still running after 30 s failed the test."""
+    try:
+        return server.communicate(timeout=30)[1]
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.communicate()
+        raise AssertionError("gunicorn kept running") from None
+
+
+@pytest.mark.parametrize("reuse_port", [False, True], ids=["another program", "a second instance"])
+def test_a_port_in_use_stops_gunicorn_at_once_with_one_line(reuse_port):
+    # A second gunicorn by the same user holds the port with SO_REUSEPORT, which the workers' own sockets would
+    # have joined: it shared the traffic instead of failing. Another program made the workers fail to bind, again
+    # and again, under a master that never exited.
+    with socket.socket() as holder:
+        if reuse_port:
+            holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        server = _gunicorn(port)
+        stderr = _exit(server)
+    assert server.returncode != 0
+    assert stderr.strip().splitlines()[-1] == f"gunicorn: port {port} on 127.0.0.1 is in use by another process"
+    assert "Traceback" not in stderr and "Booting worker" not in stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "line"),
+    [
+        ({"DEBUG": "maybe"}, "mlcourse: DEBUG='maybe' is not a boolean"),
+        ({"DEBUG": "0"}, "mlcourse: SECRET_KEY must be set"),
+        ({"LOG_LEVEL": "LOUD"}, "gunicorn: LOG_LEVEL='LOUD' must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ({"GUNICORN_THREADS": "many"}, "gunicorn: GUNICORN_THREADS='many' is not an integer"),
+    ],
+)
+def test_a_bad_environment_value_stops_gunicorn_with_one_line(env, line):
+    server = _gunicorn(_free_port(), **env)
+    stderr = _exit(server)
+    assert server.returncode != 0
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert stderr.startswith(line)
+
+
+@pytest.mark.django_db
+def test_gunicorn_logs_one_json_object_a_line():
+    port = _free_port()
+    server = _gunicorn(
+        port, **{**PRODUCTION, "ALLOWED_HOSTS": "127.0.0.1"}, DATABASE_URL=database_url(), SECURE_SSL_REDIRECT="0",
+        LOG_FORMAT="json", LOG_LEVEL="INFO", GUNICORN_ACCESS_LOG="1",
+    )  # fmt: skip
+    try:
+        _wait_until(lambda: _listening(port), timeout=30, what="gunicorn to listen")
+        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        probe.request("HEAD", "/healthz")
+        probe.getresponse().read()
+        # A scanner's request for a host the site does not serve.
+        probe.request("GET", "/", headers={"Host": "scanner.example"})
+        assert probe.getresponse().status == 400
+        probe.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, stderr = server.communicate(timeout=30)
+    lines = [json.loads(line) for line in stderr.splitlines()]
+    messages = [line["message"] for line in lines]
+    assert f"Listening at: http://127.0.0.1:{port} ({server.pid})" in messages
+    assert not [m for m in messages if m.startswith("Listening at:  (")]
+    assert any(line["logger"] == "gunicorn.access" and '"HEAD /healthz' in line["message"] for line in lines)
+    # The body of a HEAD response is dropped by the app, not by gunicorn with a warning a request.
+    assert not [m for m in messages if "no-body response" in m]
+    (disallowed,) = [line for line in lines if line["logger"] == "django.security.DisallowedHost"]
+    assert disallowed["level"] == "WARNING" and "exc_info" not in disallowed
+    assert "scanner.example" in disallowed["message"]
