@@ -21,13 +21,20 @@ PGDATA = PROJECT_DIR / "var" / "pgdata"
 DATABASE_NAME = "mlcourse"
 
 
-def _server():
-    # pgserver asks platformdirs for a runtime dir and warns when XDG_RUNTIME_DIR is unset.
-    warnings.filterwarnings("ignore", module="platformdirs")
-    import pgserver
+def _pgserver():
+    """The pgserver package. Every path into it comes through here: importing it asks platformdirs for a runtime
+    directory, which warns when XDG_RUNTIME_DIR is unset (containers, CI, sudo) and falls back to
+    /tmp/runtime-$UID, which serves; the warning printed above every `make db-stop`, `backup` and `restore`."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", module="platformdirs")
+        import pgserver
+        import pgserver._commands
+    return pgserver
 
+
+def _server():
     PGDATA.parent.mkdir(parents=True, exist_ok=True)
-    return pgserver.get_server(PGDATA, cleanup_mode=None)
+    return _pgserver().get_server(PGDATA, cleanup_mode=None)
 
 
 def embedded_url() -> str:
@@ -39,18 +46,14 @@ def embedded_url() -> str:
 
 
 def bin_dir() -> Path:
-    from pgserver._commands import POSTGRES_BIN_PATH
-
-    return Path(POSTGRES_BIN_PATH)
+    return Path(_pgserver()._commands.POSTGRES_BIN_PATH)
 
 
 def stop() -> None:
     if not (PGDATA / "postmaster.pid").exists():
         return
-    from pgserver._commands import pg_ctl
-
     server = _server()
-    pg_ctl(["-w", "stop"], pgdata=PGDATA, user=server.system_user)
+    _pgserver()._commands.pg_ctl(["-w", "stop"], pgdata=PGDATA, user=server.system_user)
 
 
 def main(argv: list[str]) -> int:
