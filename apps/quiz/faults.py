@@ -47,14 +47,17 @@ def defining_sentence(question: str, openings: tuple[tuple[str, ...], ...]) -> i
 
 
 def names_term(term_stems: frozenset[str], term_groups: frozenset[int], word_stem: str) -> bool:
-    """A word for a key term of the answer: the same stem, a related one, or a synonym."""
+    """A word for a key term of the answer: the same stem, a related one, or a synonym (of `term_groups`)."""
     return any(stems_related(word_stem, s) for s in term_stems) or bool(groups_of(word_stem) & term_groups)
 
 
 def denied(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[str]:
-    """The denials that deny a key term the answer affirms, each as written from the negator to the term."""
+    """The denials that deny a key term the answer affirms, each as written from the negator to the term. One
+    that denies only a synonym of it (not `sure`, see polarity.against) counts only beside one that is sure: it
+    may mean something else, but next to a plain contradiction it is likely one too."""
     out = []
-    for scope in denials:
+    sure = any(s.sure and any(stem(tokens[i].norm) in result.against for i in s.positions) for s in denials)
+    for scope in (s for s in denials if s.sure or sure):
         hits = [i for i in scope.positions if stem(tokens[i].norm) in result.against]
         if hits:
             first, last = min(scope.cue, *hits), max(scope.cue, *hits)

@@ -192,6 +192,7 @@ def _profile(
     answer_tokens = tokenize(fold(answer_plain))
     term_stems = frozenset(s for t in terms for alt in t.alts for s in alt)
     known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
+    starts = sentence_starts(answer_plain, answer_tokens)
     return _Profile(
         short_answer=short,
         targets=derive_targets(short, aliases),
@@ -214,9 +215,7 @@ def _profile(
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         verbs=verbs(answer_tokens, qnorms),
         claims=claims(answer),
-        polarity=polarity(
-            answer_tokens, scopes(answer_tokens, qnorms, sentences=sentence_starts(answer_plain, answer_tokens))
-        ),
+        polarity=polarity(answer_tokens, scopes(answer_tokens, qnorms, sentences=starts), starts),
         term_stems=term_stems,
         term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
         core_sentence=defining_sentence(question, openings(answer)),
@@ -352,7 +351,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     names = partial(names_term, profile.term_stems, profile.term_groups)
-    denials = denials_of(text, tokens, profile.question_norms, profile.polarity, names, profile.contrast)
+    own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
+    denials = denials_of(text, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own)
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)

@@ -9,7 +9,7 @@ A text is cut into clauses (at punctuation and at clause words: "but", "so", "an
 - when nothing but the question's words and filler follows a negated copula, the clause before it is denied: "X
   is not the advantage", "X isn't true";
 - a clause of retractors alone ("No.", "Definitely not.", "Wrong.") denies the clause before it: "X? No.";
-- "prevents", "stops", "blocks" deny the rest of the clause weakly, as does a negator in a clause of reason,
+- "prevents", "stops", "blocks", "avoids" deny the rest of the clause weakly, as does a negator in a clause of reason,
   purpose or condition ("so gradients don't underflow", "because it doesn't fit", the rest of a sentence opening
   "Otherwise" or "Without X,"), or "can't"/"cannot" (a limit, often the problem the answer solves): a weak
   denial only contradicts what the answer states as gained;
@@ -17,7 +17,9 @@ A text is cut into clauses (at punctuation and at clause words: "but", "so", "an
 
 The model answer is read the same way. A response's denial contradicts the answer when its head (see
 `against`) names a key term the answer never states negatively: gradient checkpointing works by "NOT storing all
-activations", BF16 "needs no loss scaling", PTQ is "without retraining", and a response saying so agrees.
+activations", BF16 "needs no loss scaling", PTQ is "without retraining", and a response saying so agrees. Nor
+does it when the answer states the term as a problem, cost or limit ("avoids overflow", "within limited memory",
+"far fewer trials"): "no overflow", "without needing much memory", "doesn't waste trials" agree.
 """
 
 from __future__ import annotations
@@ -39,9 +41,24 @@ DENY = NEGATORS | _words("without lack lacks lacking lacked unable")
 PREVENT = _words(
     """
     prevent prevents prevented preventing stop stops stopped stopping block blocks blocked blocking hinder hinders
-    hindered hindering break breaks breaking forbid forbids preclude precludes
+    hindered hindering break breaks breaking forbid forbids preclude precludes avoid avoids avoided avoiding
+    eliminate eliminates eliminated eliminating
     """
 )
+# Words that make what follows them a problem, a cost or a limit ("avoids overflow", "within limited memory", "at
+# the cost of lower precision", "need special hardware for speedup", "in far fewer trials"): a response denying
+# such a word ("no overflow", "without needing much memory", "doesn't waste trials") says what the answer says,
+# unless the denial denies the limit itself ("does not reduce memory", "doesn't avoid overflow").
+MITIGATE = PREVENT | _words(
+    """
+    reduce reduces reduced reducing lower lowers lowered lowering less fewer minimize minimizes minimized
+    minimizing limit limits limited limiting cost costs expense need needs needed require requires required
+    lose loses losing lost save saves saved saving cut cuts shrink shrinks
+    """
+)
+_MITIGATED_SPAN = 5  # words after such a word that it qualifies
+# "the same way", "identical": a denial with one of these denies that two things agree, not the words before it
+SAMENESS = _words("same identical equal equally alike consistent consistently uniform")
 GAIN = _words(
     """
     enable enables enabled enabling allow allows allowed allowing provide provides provided providing improve
@@ -64,7 +81,7 @@ _CONTRACTED = _words("isnt arent wasnt werent doesnt dont didnt cant wont hasnt 
 _VACUOUS = _words(
     """
     true right correct case point answer idea goal reason benefit purpose main key really actually necessarily
-    needed required relevant important what all problem issue thing
+    needed required relevant important what all problem issue thing need needs needing require requires requiring
     """
 )
 
@@ -75,6 +92,7 @@ class Scope:
     cue: int  # position of the word that opens it
     positions: tuple[int, ...]
     main: bool = True  # in a main clause, not one of reason, purpose or condition
+    sure: bool = True  # of a denial said against the answer: it denies the answer's own word, not a synonym
 
 
 def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
@@ -191,9 +209,23 @@ class Polarity:
     weakly_denied: frozenset[str]  # only inside denials of subordinate clauses or after "prevents", "stops" ...
     negative: frozenset[str]  # stems that occur inside a denial at least once
     gained: frozenset[str]  # stems that occur after "enables", "improves" ... and are not denied
+    mitigated: frozenset[str] = frozenset()  # stems stated as a problem, cost or limit: "avoids overflow"
 
 
-def polarity(tokens: list[Token], found: list[Scope]) -> Polarity:
+def _mitigated(tokens: list[Token], sentences: frozenset[int]) -> set[int]:
+    """Positions of the words a clause states as a problem, cost or limit (see MITIGATE). A slash or comma does
+    not end the span ("need special hardware/libraries for speedup"); a clause word or a new sentence does."""
+    out: set[int] = set()
+    for i, token in enumerate(tokens):
+        if token.norm in MITIGATE:
+            for j in range(i + 1, min(len(tokens), i + 1 + _MITIGATED_SPAN)):
+                if j in sentences or tokens[j].norm in _STOPS:
+                    break
+                out.add(j)
+    return out
+
+
+def polarity(tokens: list[Token], found: list[Scope], sentences: frozenset[int] = frozenset({0})) -> Polarity:
     deny = {i for s in found if s.kind == "deny" and s.main for i in s.positions}
     weak = {i for s in found if s.kind == "prevent" or (s.kind == "deny" and not s.main) for i in s.positions}
     weak -= deny
@@ -205,6 +237,7 @@ def polarity(tokens: list[Token], found: list[Scope]) -> Polarity:
         frozenset(_stems(tokens, weak) - plain),
         frozenset(negative),
         frozenset(_stems(tokens, gain)),
+        frozenset(_stems(tokens, _mitigated(tokens, sentences)) - STOPWORDS),
     )
 
 
@@ -232,12 +265,20 @@ def against(
     answer: Polarity,
     names_term: Callable[[str], bool],
     question_norms: frozenset[str] = frozenset(),
+    own_word: Callable[[str], bool] | None = None,
 ) -> list[Scope]:
     """The denials of a response that say the opposite of the answer: those whose head (the first word that is
     not filler, a generic verb or the question's, or the last of a run of such words: "lock-in" of "no framework
     lock-in", "step" of "without an optimizer step") names a key term the answer never states negatively. "does
     not enable interoperability" denies a term; "doesn't match those computed online" denies a word the answer
-    does not use, and "does not retrain the model" what the answer denies too ("without retraining")."""
+    does not use, and "does not retrain the model" what the answer denies too ("without retraining").
+
+    When unsure, a denial is no contradiction: a denial of sameness ("not computed the same way") has that word
+    for head; one of what the answer states as a problem, cost or limit ("no overflow" where the answer "avoids
+    overflow", "without needing the memory" where it works "within limited memory") agrees, unless it denies the
+    limit itself ("does not reduce memory"). A head that names a key term only by a synonym (`own_word` false)
+    may mean something else ("it isn't split", of the model, where the answer splits the batch into shards): such
+    a denial is not `sure`, its words earn nothing but it is no fault (faults.py)."""
     out = []
     for scope in found:
         if scope.kind == "gain":
@@ -247,9 +288,15 @@ def against(
             continue
         first = words.index(True)
         run = list(takewhile(bool, words[first:]))
-        head_stem = stem(tokens[scope.positions[first + len(run) - 1]].norm)
-        if names_term(head_stem) and not _holds(answer.negative, head_stem):
-            out.append(scope)
+        head = first + len(run) - 1
+        norms = [tokens[i].norm for i in scope.positions]
+        head = next((k for k, norm in enumerate(norms) if norm in SAMENESS), head)
+        head_stem = stem(norms[head])
+        if not names_term(head_stem) or _holds(answer.negative, head_stem):
+            continue
+        if _holds(answer.mitigated, head_stem) and not any(norm in MITIGATE for norm in norms[:head]):
+            continue
+        out.append(replace(scope, sure=own_word is None or own_word(head_stem)))
     return out
 
 
@@ -283,9 +330,10 @@ def denials_of(
     answer: Polarity,
     names_term: Callable[[str], bool],
     contrast: tuple[tuple[Token, ...], ...] = (),
+    own_word: Callable[[str], bool] | None = None,
 ) -> list[Scope]:
     """The denials of a response (`text`, tokenized) that say the opposite of the answer (see `against`);
     `contrast`: the answer's sentences, when the question compares two things (see `contrasted`)."""
     found = scopes(tokens, question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens))
     found = contrasted(found, tokens, question_norms, contrast) if contrast else found
-    return against(found, tokens, answer, names_term, question_norms)
+    return against(found, tokens, answer, names_term, question_norms, own_word)

@@ -1,0 +1,110 @@
+"""Golden tests: negation that agrees with the model answer costs nothing; denials of its claims still do."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import Verdict, grade
+from tests.quiz.test_grading import card
+
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+BF16 = "How does BF16 differ"
+BAYES = "How does Bayesian"
+CHECKPOINTING = "What is gradient (activation) checkpointing"
+DATA_PARALLEL = "What is data parallelism"
+DYNAMIC_BATCHING = "What is dynamic batching"
+FEATURE_SKEW = "In the context of feature stores"
+MODEL_PARALLEL = "What is model parallelism"
+PRUNING = "What is pruning in neural networks"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        # a denial of what the answer states as a problem, cost or limit: "avoids overflow", "in far fewer
+        # trials", "need special hardware for speedup"
+        (
+            BF16,
+            "BF16 has 8 exponent bits like FP32 and 7 mantissa bits; FP16 has 5 and 10. The bigger range means no "
+            "overflow/underflow, so no loss scaling, but less precision.",
+        ),
+        (
+            BAYES,
+            "Unlike grid search it doesn't waste trials on bad regions: it fits a surrogate model and uses an "
+            "acquisition function to pick the next configuration",
+        ),
+        (
+            PRUNING,
+            "Unstructured pruning zeroes individual weights but doesn't give real speedups on normal hardware; "
+            "structured pruning removes whole channels or filters so it speeds things up",
+        ),
+        # a denial of sameness: "not computed the same way" is a discrepancy
+        (
+            FEATURE_SKEW,
+            "features aren't computed the same way in training and serving, so the model sees different values "
+            "online than offline",
+        ),
+        # a denial of a synonym of a key term, said of another thing: the model is not split, the batch is
+        (
+            DATA_PARALLEL,
+            "each GPU has a full copy of the model (it isn't split) and processes a different mini-batch, then "
+            "gradients are averaged",
+        ),
+    ],
+)
+def test_a_denial_that_agrees_with_the_answer_is_no_contradiction(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is CORRECT, result
+    assert "opposite" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict", "said"),
+    [
+        # denying the limit itself: "doesn't avoid overflow", "does not reduce memory"
+        (
+            BF16,
+            "BF16 has 8 exponent bits and 7 mantissa bits, FP16 has 5 and 10, but BF16 doesn't avoid overflow, so "
+            "you still need loss scaling",
+            PARTIAL,
+            "'doesn't avoid overflow'",
+        ),
+        (
+            CHECKPOINTING,
+            "It does not reduce memory: all intermediate activations are stored in the forward pass, and the "
+            "backward pass recomputes nothing.",
+            PARTIAL,
+            "'not reduce memory'",
+        ),
+        # denying sameness the answer affirms ("all replicas stay identical")
+        (
+            DATA_PARALLEL,
+            "Each device holds a copy of the model and processes a different shard of the mini-batch, but the "
+            "replicas aren't identical: gradients are never synchronized.",
+            INCORRECT,
+            "'aren't identical'",
+        ),
+        # denying what the answer says of the same thing ("run faster on standard hardware")
+        (
+            PRUNING,
+            "Pruning removes unimportant weights to reduce compute. Structured pruning removes whole channels, but "
+            "it doesn't run faster on standard hardware.",
+            PARTIAL,
+            "'doesn't run faster on standard hardware'",
+        ),
+        (BAYES, "It doesn't build a surrogate model; it samples configurations at random", INCORRECT, "surrogate"),
+        (MODEL_PARALLEL, "The model is not split across devices; each GPU holds the whole model.", INCORRECT, "split"),
+        # a denial of a synonym only ("never grouped" for "collects") counts beside a plain one
+        (
+            DYNAMIC_BATCHING,
+            "Requests are handled one at a time individually as they arrive, never grouped, so there is no "
+            "throughput trade-off",
+            INCORRECT,
+            "'never grouped'",
+        ),
+    ],
+)
+def test_a_denial_of_the_answers_claim_still_costs_credit(prefix, response, verdict, said):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
+    assert said in result.feedback and "says the opposite" in result.feedback, result
