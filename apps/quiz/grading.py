@@ -52,9 +52,10 @@ from .keyterms import (
     authored_key_terms,
     coverage,
     derive_key_terms,
-    in_question,
     index_response,
+    part_echoes,
     question_stems,
+    repeats_question,
 )
 from .mathnorm import Formula
 from .polarity import Polarity, blocked, compares, denials_of, polarity, scopes, sentence_starts, sentences
@@ -154,6 +155,7 @@ class _Profile:
     known: frozenset[str]
     answer_size: int
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
+    echoes: tuple[frozenset[str], ...]  # per part of the answer, the question's words that only it uses
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
     verbs: frozenset[str]  # answer words used as verbs, left out of feedback
     claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
@@ -212,6 +214,7 @@ def _profile(
         known=known,
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
         two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
+        echoes=part_echoes(question, answer) if not authored else (),
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         verbs=verbs(answer_tokens, qnorms),
         claims=claims(answer),
@@ -259,7 +262,7 @@ def _grade(profile: _Profile, text: str) -> Grade:
     if not tokens and not formulas:
         return Grade(Verdict.INCORRECT, 0.0, "No recognisable words in this answer.")
     content = [t for t in tokens if t.norm not in FILLER and not is_generic(t.norm)]
-    pasted = _repeats_question(content, profile)
+    pasted = repeats_question(content, profile.question_stems, profile.question_content)
     asking = text.rstrip().endswith("?")
     match = find_target(tokens, profile.targets, profile.question_norms, asking=asking) if profile.targets else None
     # A pasted question may contain the answer ("... run a one-time batch training job?"): no credit for that.
@@ -314,16 +317,6 @@ def _formula_grade(outcome: str, given: str, expected: str) -> Grade:
     )
 
 
-def _repeats_question(content: list[Token], profile: _Profile) -> bool:
-    """Most of the question pasted back, with hardly a word of its own."""
-    stems = {stem(t.norm) for t in content}
-    if len(stems) < 3:
-        return False
-    own = [s for s in stems if not in_question(s, profile.question_stems)]
-    shared = len(stems & profile.question_content)
-    return len(own) <= max(1, len(stems) // 6) and shared >= 0.6 * max(len(profile.question_content), 1)
-
-
 def _target_grade(match: TargetMatch) -> Grade:
     shown = match.target.shown
     if match.negated:  # a sentence ("To manage model versioning, ...") is quoted, not pasted mid-sentence
@@ -361,7 +354,9 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
     if _focused(result, index):  # short, and every word of it on target: partly right however short
         score = max(score, PARTIAL_AT)
-    if profile.two_part and len(result.sentences) < 2 and result.ratio < 1.0:
+    stems = {stem(t.norm) for t in tokens}
+    parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
+    if profile.two_part and len(parts) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
     clash = clashes(profile.key_terms, profile.known, tokens, result)
     if clash:

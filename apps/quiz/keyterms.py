@@ -28,6 +28,9 @@ HEAD_CREDIT = 0.5
 _NUMBER = re.compile(r"[\d.]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'$])")
 _PAREN = re.compile(r"\(([^()]*)\)")
+# Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
+# across devices because the model is too large to fit in one device's memory").
+_PART = re.compile(r"\s+(?=(?:because|since|so|when|whenever|while|whereas)\b)", re.IGNORECASE)
 _EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
 
 
@@ -38,7 +41,8 @@ class KeyTerm:
     weight: float
     exact: bool = False  # acronyms and words with digits: no typo or prefix tolerance
     head: str = ""  # stem of the last piece of a compound ("batch" of "mini-batch"): weaker evidence
-    sentences: frozenset[int] = frozenset()  # sentences of the model answer that use the term
+    sentences: frozenset[int] = frozenset()  # parts of the model answer that use the term: sentences, and their
+    # clauses of reason, condition or contrast
     word: str = ""  # the word as written, unstemmed: typos are judged on whole words
 
 
@@ -80,6 +84,16 @@ def in_question(word_stem: str, qstems: frozenset[str]) -> bool:
     return word_stem in qstems or (len(word_stem) >= 5 and any(stems_related(word_stem, q) for q in qstems))
 
 
+def repeats_question(content: list[Token], qstems: frozenset[str], question_content: frozenset[str]) -> bool:
+    """Most of the question (`question_content`: its content stems) pasted back, with hardly a word of its own."""
+    stems = {stem(t.norm) for t in content}
+    if len(stems) < 3:
+        return False
+    own = [s for s in stems if not in_question(s, qstems)]
+    shared = len(stems & question_content)
+    return len(own) <= max(1, len(stems) // 6) and shared >= 0.6 * max(len(question_content), 1)
+
+
 def _specificity(word: str) -> float:
     """Longer words are rarer and carry more of an answer (Zipf); a cheap stand-in for IDF."""
     return 0.8 if len(word) <= 4 else 0.9 if len(word) <= 6 else 1.0 if len(word) <= 9 else 1.05
@@ -96,14 +110,36 @@ def _chunks(sentence: str) -> list[tuple[str, float]]:
     return out
 
 
+def _parts(answer: str) -> list[tuple[int, str]]:
+    """The parts of an answer, each with the number of its sentence: its sentences, and their clauses of reason,
+    condition or contrast."""
+    sentences = _SENTENCE_END.split(fold(plain_from_tex(answer)))
+    return [(position, part) for position, sentence in enumerate(sentences) for part in _PART.split(sentence)]
+
+
+@lru_cache(maxsize=512)
+def part_echoes(question: str, answer: str) -> tuple[frozenset[str], ...]:
+    """For each part of the answer after the first, the question's words that it alone uses: a response using
+    them speaks of that part, though they earn no key term ("effective batch size" of "The effective batch size
+    is N x micro-batch size" for "how does it produce a larger effective batch size?")."""
+    qstems = question_stems(question)
+    words = [
+        {stem(t.norm) for t in tokenize(text) if t.norm not in STOPWORDS and not is_generic(t.norm)} & qstems
+        for _, text in _parts(answer)
+    ]
+    return tuple(
+        frozenset() if number == 0 else frozenset(own - set().union(*words[:number], *words[number + 1 :]))
+        for number, own in enumerate(words)
+    )
+
+
 @lru_cache(maxsize=512)
 def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
     qstems = question_stems(question)
     found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
-    sentences = _SENTENCE_END.split(fold(plain_from_tex(answer)))
-    for position, sentence in enumerate(sentences):
-        for text, factor in _chunks(sentence):
+    for number, (position, part) in enumerate(_parts(answer)):
+        for text, factor in _chunks(part):
             for token in tokenize(text):
                 norm = token.norm
                 if norm in STOPWORDS or is_generic(norm) or len(norm) < 2 or _NUMBER.fullmatch(norm):
@@ -122,10 +158,10 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
                     label = token.surface if token.surface.isupper() or token.technical else token.surface.lower()
                     head = stem(token.parts[-1]) if token.parts and len(token.parts[-1]) >= 4 else ""
                     head = "" if in_question(head, qstems) else head
-                    found[word_stem] = [label, weight, 1, is_exact_only(token), head, {position}, norm]
+                    found[word_stem] = [label, weight, 1, is_exact_only(token), head, {number}, norm]
                 else:
                     entry[1], entry[2] = max(entry[1], weight), entry[2] + 1
-                    entry[5].add(position)
+                    entry[5].add(number)
     return tuple(
         KeyTerm(
             label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head, frozenset(at), word
