@@ -10,6 +10,7 @@ from .mathnorm import (
     BIG_OPERATORS,
     FUNCTIONS,
     Formula,
+    Node,
     ParseError,
     is_relation,
     looks_like_formula,
@@ -24,6 +25,71 @@ _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re
 _CLAUSE = re.compile(r"[,;\n]|\b(?:where|with|and|so|because|which|since|then|while)\b", re.IGNORECASE)
 _BOUND = re.compile(r"[a-z](?:min|max)")  # "qmin", "xmax": the bounds of a range
 _PIECE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)?|\d+(?:\.\d+)?|[-+*/^=~(),]")
+
+
+# "$s$ is the scale", "z the zero-point", "where r denotes the real value": a symbol and what it stands for
+_GLOSS = re.compile(
+    r"(?<![\w\\])\$?([a-z])\$?\s+(?:(?:is|denotes|means|stands\s+for)\s+(?:the\s+|an?\s+)?|the\s+)"
+    r"([a-z][a-z -]{1,40}?)(?=\s*(?:[,;.)]|\band\b|$))",
+    re.IGNORECASE,
+)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def glossary(text: str) -> dict[str, str]:
+    """What a text says its symbols stand for, keyed by the name written as one word: {"scale": "s",
+    "zeropoint": "z", "realvalue": "r", ...}; each word of a name too, when no other name shares it."""
+    names = {_key(m.group(2)): m.group(1).lower() for m in _GLOSS.finditer(plain_text(text))}
+    words: dict[str, set[str]] = {}
+    for phrase, symbol in ((m.group(2), m.group(1).lower()) for m in _GLOSS.finditer(plain_text(text))):
+        for word in re.findall(r"[a-z]{4,}", phrase.lower()):
+            words.setdefault(word, set()).add(symbol)
+    return {**{w: next(iter(s)) for w, s in words.items() if len(s) == 1}, **names}
+
+
+def response_names(response: str, names: dict[str, str]) -> dict[str, str]:
+    """The answer's `names`, and the response's own symbols for what the answer names: "where x is the real
+    value" reads x as the answer's r."""
+    own = {symbol: names[key] for key, symbol in glossary(response).items() if key in names and len(key) > 1}
+    return {**names, **{symbol: target for symbol, target in own.items() if symbol != target}}
+
+
+def plain_text(text: str) -> str:
+    return _SEGMENT.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+
+
+def renamed(formula: Formula, names: dict[str, str]) -> Formula:
+    """`formula` with its descriptive names written as the answer's symbols ("round(r/scale) + zero_point" as
+    "round(r/s) + z"), when `names` (see `glossary`) knows them all; else `formula` itself."""
+
+    def walk(node: Node) -> Node:
+        if node.kind == "var" and (len(node.name) > 1 or node.name in names):
+            symbol = names.get(_key(node.name))
+            if symbol is None:
+                raise KeyError(node.name)
+            return Node("var", symbol)
+        return Node(node.kind, node.name, tuple(walk(a) for a in node.args), node.signs) if node.args else node
+
+    try:
+        tree = walk(formula.tree)
+    except KeyError:
+        return formula
+    if tree == formula.tree:
+        return formula
+    new = parse_formula(render(tree))
+    return Formula(new.tree, new.canonical, formula.shown) if new is not None else formula
+
+
+_NAME = re.compile(r"(?<![\w\\])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*(?!\w)", re.IGNORECASE)
+
+
+def _named(clause: str, names: dict[str, str]) -> str:
+    """Descriptive names in a plain formula written as symbols: "round(r / scale) + zero-point" ->
+    "round(r / s) + z"."""
+    return _NAME.sub(lambda m: names.get(_key(m.group()), m.group()) if len(m.group()) > 1 else m.group(), clause)
 
 
 def _mathy(piece: str) -> bool:
@@ -74,8 +140,9 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
-def find_formulas(text: str) -> list[tuple[Formula, str]]:
-    """Equations in a response or answer: TeX segments, else clauses of plain text holding `=` or `≈`."""
+def find_formulas(text: str, names: dict[str, str] | None = None) -> list[tuple[Formula, str]]:
+    """Equations in a response or answer: TeX segments, else clauses of plain text holding `=` or `≈`. `names`
+    (see `glossary`): descriptive names to read as the answer's symbols."""
     found: list[tuple[Formula, str]] = []
     segments = [(next(g for g in m.groups() if g is not None), m.group()) for m in _SEGMENT.finditer(text[:2000])]
     strict = not segments
@@ -83,13 +150,15 @@ def find_formulas(text: str) -> list[tuple[Formula, str]]:
         segments = [(clause, clause) for clause in _clauses(text[:2000]) if clause and looks_like_formula(clause)]
     for body, source in segments[:20]:
         formula = parse_formula(body, strict)
+        if formula is None and strict and names:  # "q = round(r/scale) + zeropoint": a name is no word here
+            formula = parse_formula(_named(body, names), strict)
         if formula is None and strict:
             try:
                 formula = parse_formula(_trim(tex_to_plain(body)), strict)
             except ParseError:
                 formula = None
         if formula is not None and is_relation(formula):
-            found.append((formula, source))
+            found.append((renamed(formula, names) if names else formula, source))
     return found
 
 
@@ -114,13 +183,13 @@ def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
     return frozenset(formula.canonical for formula in _expressions(text, tex_only))
 
 
-def _expressions(text: str, tex_only: bool = False) -> list[Formula]:
+def _expressions(text: str, tex_only: bool = False, names: dict[str, str] | None = None) -> list[Formula]:
     found = []
     bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
     if not tex_only:
         # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
         with contextlib.suppress(ParseError, RecursionError, IndexError):
-            bodies += _runs(tex_to_plain(_SEGMENT.sub(" ", text[:2000])))
+            bodies += _runs(_named(tex_to_plain(_SEGMENT.sub(" ", text[:2000])), names or {}))
     for body in bodies[:20]:
         formula = parse_formula(body)
         if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):
@@ -178,10 +247,12 @@ def check_formulas(
     return FormulaCheck("wrong" if len(words) <= 3 else "wrong_in_prose", found[0][0].shown, core[0].shown)
 
 
-def check_expression(text: str, formulas: tuple[Formula, ...], core: tuple[Formula, ...]) -> FormulaCheck:
+def check_expression(
+    text: str, formulas: tuple[Formula, ...], core: tuple[Formula, ...], names: dict[str, str] | None = None
+) -> FormulaCheck:
     """An expression (no `=`) in the response that is one side of the answer's formula: "round(r/s) + z" for
     "q = round(r/s) + z". Only a side that defines something counts, never a lone symbol such as "q"."""
-    for expression in _expressions(text):
+    for expression in _expressions(text, names=names):
         candidates = [(expression, "correct")]
         inner = unclamped(expression)
         if inner is not None:

@@ -44,7 +44,7 @@ from typing import Protocol
 from .directions import Claim, claims, compare, conversions, misnumbered, numbers, openings, swapped
 from .faults import CLASH, clashes, defining_sentence, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased, verbs
-from .formulas import check_expression, check_formulas, find_expressions, find_formulas
+from .formulas import check_expression, check_formulas, find_expressions, find_formulas, glossary, response_names
 from .keyterms import (
     Coverage,
     KeyTerm,
@@ -149,6 +149,7 @@ class _Profile:
     formulas: tuple[Formula, ...]
     core_formulas: tuple[Formula, ...]  # formulas that are the answer, not illustrations in it
     expressions: frozenset[str]  # canonical forms of the answer's TeX expressions that are not equations
+    names: dict[str, str]  # what the answer says its symbols stand for: {"scale": "s", "zeropoint": "z"}
     question_norms: frozenset[str]
     question_stems: frozenset[str]
     question_content: frozenset[str]  # stems of the question's content words, for spotting a pasted question
@@ -206,6 +207,7 @@ def _profile(
         formulas=formulas,
         core_formulas=core,
         expressions=find_expressions(answer, tex_only=True),
+        names=glossary(answer) if formulas else {},
         question_norms=qnorms,
         question_stems=qstems,
         question_content=frozenset(
@@ -258,7 +260,8 @@ def _grade(profile: _Profile, text: str) -> Grade:
     if not text.strip():
         return Grade(Verdict.INCORRECT, 0.0, "No answer given.")
     tokens = tokenize(fold(text))
-    formulas = find_formulas(text) if profile.formulas else []
+    names = response_names(text, profile.names) if profile.names else {}
+    formulas = find_formulas(text, names) if profile.formulas else []
     if not tokens and not formulas:
         return Grade(Verdict.INCORRECT, 0.0, "No recognisable words in this answer.")
     content = [t for t in tokens if t.norm not in FILLER and not is_generic(t.norm)]
@@ -279,7 +282,7 @@ def _grade(profile: _Profile, text: str) -> Grade:
         bonus = FORMULA_WEIGHT if checked.outcome == "aside" else 0.0
         formula_note = f"Your formula does not match {checked.expected}." if checked.outcome == "wrong_in_prose" else ""
     elif profile.core_formulas:  # the formula asked for, its left-hand side left out: "round(r/s) + z"
-        checked = check_expression(text, profile.formulas, profile.core_formulas)
+        checked = check_expression(text, profile.formulas, profile.core_formulas, names)
         if checked.outcome in _FORMULA_GRADES:
             return _formula_grade(checked.outcome, checked.given, checked.expected)
     if not bonus and profile.expressions and find_expressions(text) & profile.expressions:

@@ -1,0 +1,46 @@
+"""Golden tests: a formula written with descriptive names reads as the answer's symbols, when the answer says
+what its symbols stand for ("where s is the scale, z is the zero-point")."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.formulas import glossary
+from apps.quiz.grading import Verdict, grade
+from tests.quiz.test_grading import card
+
+AFFINE = "Give the standard affine quantization"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "q = round(r / scale) + zero_point",
+        "q = round(real_value / scale) + zero-point",
+        "quantized = round(real / scale) + zeropoint",
+        "round(r/scale) + zero_point",
+        "q = round(x / scale) + zero_point, where x is the real value",
+    ],
+)
+def test_descriptive_names_read_as_the_answers_symbols(response):
+    result = grade(card(AFFINE), response)
+    assert result.verdict is Verdict.CORRECT and result.score == 1.0, result
+
+
+@pytest.mark.parametrize(
+    ("response", "shown"),
+    [
+        ("q = round(scale / r) + zero_point", "q = round(scale/r) + zero_point"),
+        ("q = round(r * scale) + zero_point", "q = round(r*scale) + zero_point"),
+    ],
+)
+def test_a_wrong_formula_with_names_is_wrong_and_quoted_as_written(response, shown):
+    result = grade(card(AFFINE), response)
+    assert result.verdict is Verdict.INCORRECT, result
+    assert f"Your formula {shown} does not match" in result.feedback
+
+
+def test_the_glossary_of_an_answer():
+    names = glossary(r"$q = \mathrm{round}(r/s) + z$, where $s$ is the scale and z the zero-point.")
+    assert names["scale"] == "s" and names["zeropoint"] == "z"
+    assert "r" not in names
