@@ -76,6 +76,7 @@ accuracy, quality, performance
 fusion, fuse, merge, fused
 operator, op, operation
 batch, group, bundle, combine, collect
+microbatch, minibatch, micro batch, mini batch, small batch
 request, query, call, incoming
 window, interval, period, timeout
 automatic, auto, automatically, adaptive, dynamic

@@ -48,3 +48,22 @@ BF16 = "How does BF16 differ"
 def test_both_parts_of_a_two_part_question(prefix, response, verdict):
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # "mini-batches", "small batches" are the answer's micro-batches; "don't update" agrees with "without
+        # stepping"
+        (
+            "You don't update the weights after every mini-batch; you accumulate the gradients over several "
+            "mini-batches and then step once, so you get a big effective batch without needing the memory",
+            PARTIAL,
+        ),
+        ("It uses a bigger batch.", Verdict.INCORRECT),
+    ],
+)
+def test_mini_batches_are_the_answers_micro_batches(response, verdict):
+    result = grade(card(GA), response)
+    assert result.verdict is verdict, result
+    assert "opposite" not in result.feedback
