@@ -31,6 +31,9 @@ def _in_another_tab(page, live_server, action) -> None:
     tab = page.context.new_page()
     tab.goto(f"{live_server.url}/")
     action(tab)
+    # Closing a tab whose navigation (the sign-out POST and its redirect) is still loading has hung Chromium's
+    # close for minutes in long runs: let the page settle first.
+    tab.wait_for_load_state("load")
     tab.close()
 
 
