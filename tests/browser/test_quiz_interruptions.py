@@ -31,16 +31,21 @@ def _in_another_tab(page, live_server, action) -> None:
     tab = page.context.new_page()
     tab.goto(f"{live_server.url}/")
     action(tab)
-    # Closing a tab whose navigation (the sign-out POST and its redirect) is still loading has hung Chromium's
-    # close for minutes in long runs: let the page settle first.
+    # Closing a tab whose navigation (the sign-out POST and its redirect) was still loading hung Chromium's
+    # close for minutes in long runs: each action ends on what its page shows, and the page settles.
     tab.wait_for_load_state("load")
     tab.close()
+
+
+def _sign_out(tab) -> None:
+    tab.get_by_role("button", name="Sign out").click()
+    expect(tab.get_by_role("link", name="Sign in")).to_be_visible()  # the sign-out and its redirect are done
 
 
 def test_signed_out_in_another_tab_an_answer_leads_to_sign_in_and_back(live_server, page, sign_in, transactional_db):
     quiz = _quiz()
     _open_quiz(page, sign_in, quiz)
-    _in_another_tab(page, live_server, lambda tab: tab.get_by_role("button", name="Sign out").click())
+    _in_another_tab(page, live_server, _sign_out)
 
     box = page.get_by_label("Your answer")
     box.fill("Tool number 0")
@@ -62,7 +67,7 @@ def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
     _open_quiz(page, sign_in, quiz)
 
     def sign_out_and_in(tab):
-        tab.get_by_role("button", name="Sign out").click()
+        _sign_out(tab)
         sign_in(tab, "alice", "/")  # signing in gives the browser a new CSRF token: this page's is stale
 
     _in_another_tab(page, live_server, sign_out_and_in)
