@@ -100,28 +100,51 @@ def _same(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-class DistractorFormSet(BaseInlineFormSet):
-    """A distractor must be wrong, and offered once: one that is the answer, an accepted answer, or another
-    distractor in other letter case would be dropped from the options (or marked wrong where free recall
-    accepts it)."""
+class _TextsFormSet(BaseInlineFormSet):
+    """An inline of texts (accepted answers, distractors) that must differ from one another in more than
+    letter case. The comparison is the database's own lower(), not str.lower(), which differs for some letters
+    ("İ"); the rows the request did not include count as they are."""
 
-    def clean(self) -> None:
-        super().clean()
-        if any(self.errors):
-            return
+    noun = ""  # what a text is, for the error: "answer", "distractor"
+
+    def texts(self) -> list[str]:
         texts = [
             form.cleaned_data["text"]
             for form in self.forms
             if form.cleaned_data.get("text") and not self._should_delete_form(form)
         ]
+        if self.instance.pk:
+            shown = [form.instance.pk for form in self.initial_forms]
+            texts += self.model.objects.filter(card=self.instance).exclude(pk__in=shown).values_list("text", flat=True)
+        return texts
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        texts = self.texts()
         clashes = case_clashes([texts])
         if clashes:
             _, first, second = clashes[0]
             raise ValidationError(
-                "“%(first)s” and “%(second)s” are the same distractor: letter case does not count. Keep one.",
-                params={"first": first, "second": second},
-                code="distractor_twice",
+                "“%(first)s” and “%(second)s” are the same %(noun)s: letter case does not count. Keep one.",
+                params={"first": first, "second": second, "noun": self.noun},
+                code=f"{self.noun}_twice",
             )
+        self.check_texts(texts)
+
+    def check_texts(self, texts: list[str]) -> None:
+        pass
+
+
+class DistractorFormSet(_TextsFormSet):
+    """A distractor must be wrong, and offered once: one that is the answer, an accepted answer, or another
+    distractor in other letter case would be dropped from the options (or marked wrong where free recall
+    accepts it)."""
+
+    noun = "distractor"
+
+    def check_texts(self, texts: list[str]) -> None:
         card = self.instance
         right = {_same(card.short_answer or card.answer or ""), *(_same(text) for text in self._accepted())}
         for text in texts:
@@ -146,13 +169,14 @@ class DistractorFormSet(BaseInlineFormSet):
         return sent + list(kept.values_list("text", flat=True))
 
 
-class AliasFormSet(BaseInlineFormSet):
+class AliasFormSet(_TextsFormSet):
     """Accepted answers are unique per card regardless of case, a constraint on Lower(text).
 
     Django validates neither an expression constraint nor one on the inline's foreign key, so
-    "Job" beside "job" reached the database and failed there (a 500). The comparison is the database's
-    own lower(), not str.lower(), which differs for some letters ("İ").
+    "Job" beside "job" reached the database and failed there (a 500).
     """
+
+    noun = "answer"
 
     def save_existing_objects(self, commit: bool = True) -> list:
         # Rows are updated one at a time and the unique index on lower(text) cannot wait for the last one:
@@ -166,28 +190,6 @@ class AliasFormSet(BaseInlineFormSet):
             ]
             Alias.objects.filter(pk__in=changed).update(text=Concat(Value("\u2060renaming "), Cast("pk", CharField())))
         return super().save_existing_objects(commit)
-
-    def clean(self) -> None:
-        super().clean()
-        if any(self.errors):
-            return
-        texts = [
-            form.cleaned_data["text"]
-            for form in self.forms
-            if form.cleaned_data.get("text") and not self._should_delete_form(form)
-        ]
-        if self.instance.pk:
-            # Rows the request did not include stay as they are.
-            shown = [form.instance.pk for form in self.initial_forms]
-            texts += Alias.objects.filter(card=self.instance).exclude(pk__in=shown).values_list("text", flat=True)
-        clashes = case_clashes([texts])
-        if clashes:
-            _, first, second = clashes[0]
-            raise ValidationError(
-                "“%(first)s” and “%(second)s” are the same answer: letter case does not count. Keep one.",
-                params={"first": first, "second": second},
-                code="alias_twice",
-            )
 
 
 class GraderTryForm(forms.Form):
