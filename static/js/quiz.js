@@ -14,6 +14,12 @@
     return target && target.closest && target.closest("button, a[href], summary, input, select, textarea") !== null;
   }
 
+  function inView(element) {
+    if (!element) return true;
+    const box = element.getBoundingClientRect();
+    return box.bottom <= (window.innerHeight || document.documentElement.clientHeight) && box.top >= 0;
+  }
+
   function stage() {
     return document.getElementById("stage");
   }
@@ -75,6 +81,9 @@
     if (event.key === " " && !isControl(event.target)) {
       const next = root.querySelector("[data-next]");
       const reveal = form && form.querySelector("[data-reveal]");
+      // While "Show answer" is out of sight, Space scrolls as in any page: a student reading a long question
+      // would otherwise lose it (a shown answer scores 0, and cannot be undone).
+      if (!next && !inView(reveal)) return;
       if (next) {
         event.preventDefault();
         follow(next);

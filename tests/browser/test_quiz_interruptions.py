@@ -155,3 +155,24 @@ def test_end_the_quiz_here_asks_first(live_server, page, sign_in, transactional_
     page.get_by_role("link", name="End the quiz here").click()
     page.get_by_role("button", name="End the quiz").click()
     expect(page.locator(".summary")).to_contain_text("0 of 2 questions answered")
+
+
+def test_space_scrolls_a_long_question_before_it_shows_the_answer(live_server, page, sign_in, transactional_db):
+    student = make_user("alice")
+    deck = make_deck()
+    long_question = "\n\n".join(f"Paragraph {i} of a long scenario about a training job." for i in range(40))
+    for i in range(2):
+        make_card(deck=deck, question=f"{long_question}\n\nWhich tool does job {i}?", answer=f"Tool number {i}")
+    quiz = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+    page.set_viewport_size({"width": 800, "height": 600})
+    _open_quiz(page, sign_in, quiz)
+    page.locator(".question-heading").click()
+    page.keyboard.press("Space")
+    page.wait_for_function("window.scrollY > 0")  # the page scrolled, as Space does in any page
+    assert Answer.objects.count() == 0
+
+    page.get_by_role("button", name="Show answer").scroll_into_view_if_needed()
+    page.locator(".question-heading").evaluate("(h) => h.focus({preventScroll: true})")
+    page.keyboard.press("Space")
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
+    assert Answer.objects.get().revealed
