@@ -92,21 +92,22 @@ def join_words(words: Sequence[str], conjunction: str = "and") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
+def _quoted(words: Sequence[str]) -> str:
+    return join_words([f"'{word}'" for word in words])
+
+
 def coverage_feedback(
     verdict: str, covered: tuple[str, ...], lacking: tuple[str, ...], result: Coverage, note: str
 ) -> str:
+    """Names the model answer's key words the response used and those it lacked, quoted: they are words cut
+    from the answer ("'limited dynamic range'", "'reloaded'"), which read as a list, not as a sentence."""
     got, lacking = covered[:3], lacking[:3]
+    used = f"Key words you used: {_quoted(got)}." if got else ""
     if verdict == "correct":
-        text = f"You covered {join_words(got)}." if got else ""
-        if lacking and len(result.missing) > len(result.matched):
-            text += f" You could also mention {join_words(lacking[:2])}."
-    elif verdict == "partial" and got:
-        text = f"You covered {join_words(got)}"
-        text += f" but not {join_words(lacking, 'or')}." if lacking else "."
+        more = lacking and len(result.missing) > len(result.matched)
+        text = f"{used} The model answer also has {_quoted(lacking[:2])}." if more else used
     elif verdict == "partial":
-        text = ""
-    elif got:
-        text = f"You mentioned {join_words(got)}, but the answer turns on {join_words(lacking)}."
+        text = f"{used} Missing: {_quoted(lacking)}." if got and lacking else used
     else:
-        text = f"A full answer mentions {join_words(lacking)}." if lacking else ""
-    return f"{text} {note}".strip()
+        text = f"{used} The answer turns on {_quoted(lacking)}." if lacking else used
+    return f"{text.strip()} {note}".strip()

@@ -289,8 +289,8 @@ def test_coverage_feedback_names_covered_and_missing_terms():
     assert result.verdict is PARTIAL
     assert "shard" in result.matched
     assert "gradients" in result.missing
-    assert result.feedback.startswith("You covered")
-    assert "gradients" in result.feedback
+    assert result.feedback.startswith("Key words you used: ")
+    assert "Missing: " in result.feedback and "gradients" in result.feedback.split("Missing: ")[1]
     assert len(result.feedback) < 200
 
 
