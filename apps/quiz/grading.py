@@ -59,6 +59,7 @@ from .keyterms import (
 )
 from .mathnorm import Formula
 from .polarity import Polarity, blocked, compares, denials_of, polarity, scopes, sentence_starts, sentences
+from .roles import Roles, misattributed, ownership
 from .synonyms import groups_of
 from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
 from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
@@ -169,6 +170,7 @@ class _Profile:
     ]  # the answer's sentences, when the question compares two things (polarity.py)
     conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
+    roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
 
 
 @lru_cache(maxsize=512)
@@ -227,6 +229,7 @@ def _profile(
         contrast=sentences(answer_plain) if compares(question) else (),
         conversions=conversions(answer),
         numbers=numbers(answer),
+        roles=ownership(question, answer, qstems),
     )
 
 
@@ -369,6 +372,7 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
         score = min(score, CORRECT_AT - 0.05)
     swaps = swapped(profile.conversions, text) if profile.conversions else ()
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
+    swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     faults = weigh(reversed_, profile.core_sentence, denied(tokens, denials, result), swaps, numbers_, result)
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
