@@ -38,6 +38,11 @@ UP = _words(
     multiplied multiplying
     """
 )
+# Direction nouns said after the noun they govern: "accuracy drop", "memory reduction", "speed gain".
+_AFTER = {
+    **dict.fromkeys(("drop", "drops", "degradation", "reduction", "reductions", "decrease"), -1),
+    **dict.fromkeys(("gain", "gains", "boost", "increase"), 1),
+}
 _DETERMINERS = _words("the a an its their his her our your this that these those much many")
 _PRONOUNS = _words("it this that they these those")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
@@ -74,6 +79,11 @@ def claims(text: str) -> tuple[Claim, ...]:
             subject = ""
         for i, token in enumerate(tokens):
             sense = _sense(token.norm)
+            after = _AFTER.get(token.norm, 0)  # "a small accuracy drop": the noun before it is the head
+            if after and i and not token.boundary and tokens[i - 1].norm not in STOPWORDS | DOWN | UP:
+                head = tokens[i - 1]
+                phrase = f"{head.surface} {token.surface}"
+                out.append(Claim(after, head.norm, "", subject, phrase, (token.norm, head.norm), number, lead))
             if not sense or is_negated(tokens, i, frozenset()):
                 continue
             j = i + 1
@@ -139,13 +149,22 @@ RUN_WORDS = 3
 
 
 def _names(run: list[Token]) -> frozenset[str]:
-    """What a short phrase names, with its one-word spellings: "32-bit float" also names FP32."""
+    """What a short phrase names, with its one-word spellings: "32-bit float" also names FP32; a versioned name
+    also names its family ("int" of INT8, so INT8 is one of "lower-bit integers")."""
     out = set()
     for token in run:
         word_stem = stem(token.norm)
         if word_stem not in _BIT:
             out.update((word_stem, *spellings(word_stem)))
+            family = re.sub(r"\d+", "", word_stem)
+            if family != word_stem and len(family) >= 2 and family.isalpha() and family not in _BIT:
+                out.add(family)
     return frozenset(out)
+
+
+def _versioned(run: list[Token]) -> bool:
+    """The phrase names a number format: INT8, FP32, "32-bit", "8-bit integers"."""
+    return any(any(c.isdigit() for c in t.norm) and any(c.isalpha() for c in t.norm) for t in run)
 
 
 def _phrase(tokens: list[Token], j: int) -> tuple[list[Token], int]:
@@ -156,20 +175,34 @@ def _phrase(tokens: list[Token], j: int) -> tuple[list[Token], int]:
     return run, j
 
 
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+
+
 @lru_cache(maxsize=1024)
-def conversions(text: str) -> tuple[tuple[frozenset[str], frozenset[str], str], ...]:
-    """Each "from A to B" of the text: (what A names, what B names, as written)."""
+def conversions(text: str, loose: bool = False) -> tuple[tuple[frozenset[str], frozenset[str], str], ...]:
+    """Each "from A to B" of the text: (what A names, what B names, as written). `loose` (for a response) also
+    reads "A to B", "A into B" and "A -> B" between number formats: "converting int8 weights to fp32"."""
     out = []
-    tokens = tokenize(fold(text)[:4000])
+    tokens = tokenize(_ARROW.sub(" to ", fold(text)[:4000]))
     for i, token in enumerate(tokens):
-        if token.norm != "from":
-            continue
-        source, j = _phrase(tokens, i + 1)
-        if not source or j >= len(tokens) or tokens[j].norm not in ("to", "into") or tokens[j].boundary:
-            continue
-        target, k = _phrase(tokens, j + 1)
-        if target:
-            out.append((_names(source), _names(target), " ".join(t.surface for t in tokens[i:k])))
+        if token.norm == "from":
+            source, j = _phrase(tokens, i + 1)
+            if not source or j >= len(tokens) or tokens[j].norm not in ("to", "into") or tokens[j].boundary:
+                continue
+            target, k = _phrase(tokens, j + 1)
+            if target:
+                out.append((_names(source), _names(target), " ".join(t.surface for t in tokens[i:k])))
+        elif loose and token.norm in ("to", "into") and not token.boundary and i and tokens[i - 1].norm != "from":
+            start = i
+            while start > 0 and i - start < RUN_WORDS and tokens[start - 1].norm not in STOPWORDS:
+                start -= 1
+                if tokens[start].boundary:
+                    break
+            source, (target, k) = tokens[start:i], _phrase(tokens, i + 1)
+            if any(t.norm == "from" for t in tokens[max(0, start - 4) : start]):
+                continue  # "from FP32 weights to INT8" is read above
+            if source and target and _versioned(source) and _versioned(target):
+                out.append((_names(source), _names(target), " ".join(t.surface for t in tokens[start:k])))
     return tuple(out)
 
 
@@ -178,7 +211,7 @@ def swapped(answer: tuple[tuple[frozenset[str], frozenset[str], str], ...], resp
     32-bit floats" where the answer goes "from 32-bit float to lower-bit integers"."""
     return tuple(
         phrase
-        for source, target, phrase in conversions(response)
+        for source, target, phrase in conversions(response, loose=True)
         if any(source & b and target & a and not source & a for a, b, _ in answer)
     )
 
