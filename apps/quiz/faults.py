@@ -4,11 +4,11 @@
 - A false statement of the answer's own matter is a fault: a claim of direction the other way ("increase
   precision" where quantization reduces it; directions.py), a denial of a key term the answer affirms ("does not
   enable interoperability"; polarity.py), a conversion the other way round ("from 8-bit integers to 32-bit
-  floats", "int8 -> fp32"), a number the answer gives a name otherwise (BF16 with "5 exponent bits"), or, in a comparison, a
-  clause giving one thing's attributes to the other ("GPUs are ASICs ...", roles.py). Each multiplies the
-  score by REVERSED, or by REVERSED_CORE when it reverses a claim of the sentence that says what the question's
-  subject is or does ("Loss scaling multiplies the loss ..."). One fault caps the verdict below CORRECT; two, or
-  denials weighing as much as all the response got right, cap it below PARTIAL.
+  floats", "int8 -> fp32"), a number the answer gives a name otherwise (BF16 with "5 exponent bits"), or, in a
+  comparison, a clause giving one thing's attributes to the other ("GPUs are ASICs ...", roles.py). Each
+  multiplies the score by REVERSED, or by REVERSED_CORE when it reverses a claim of the sentence that says what
+  the question's subject is or does ("Loss scaling multiplies the loss ..."). One fault caps the verdict below
+  CORRECT; two, or denials weighing as much as all the response got right, cap it below PARTIAL.
 """
 
 from __future__ import annotations
