@@ -16,6 +16,7 @@ from apps.content.models import Alias, Card
 pytestmark = pytest.mark.django_db
 SAMPLE = Path(settings.BASE_DIR) / "fixtures" / "grading-sample.csv"
 HOLDOUT = Path(settings.BASE_DIR) / "fixtures" / "grading-holdout.csv"
+FRESH = Path(settings.BASE_DIR) / "fixtures" / "grading-fresh.csv"
 JOB = (
     "When using Kubernetes for ML workload orchestration, "
     "what resource type is typically used to run a one-time batch training job?"
@@ -62,6 +63,16 @@ def test_the_holdout_covers_every_seed_card_and_agrees_at_least_88_percent(seede
     assert len(report["rows"]) >= 80
     assert {row["question"] for row in report["rows"]} == set(Card.objects.values_list("question", flat=True))
     assert report["agreement"] >= 0.88, [r for r in report["rows"] if r["verdict"] != r["expected"]]
+
+
+def test_the_fresh_set_covers_every_seed_card_and_agrees_at_least_80_percent(seeded):
+    """244 answers written by a reviewer as students write (terse, negated, contrasted, wrong with confidence) after
+    the grader, half of them never looked at while tuning it: a guard against rules that only fit the sample."""
+    output, _code = _run(FRESH, "--json")
+    report = json.loads(output)
+    assert len(report["rows"]) >= 240
+    assert {row["question"] for row in report["rows"]} == set(Card.objects.values_list("question", flat=True))
+    assert report["agreement"] >= 0.80, [r for r in report["rows"] if r["verdict"] != r["expected"]]
 
 
 def test_full_agreement_prints_a_table_and_exits_zero(seeded, tmp_path):
