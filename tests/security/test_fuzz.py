@@ -1012,10 +1012,13 @@ def test_regression_admin_aliases_differing_only_in_case(world):
     # Clashing with an alias already stored (and not in the form) is refused the same way.
     assert client.post(url, {**data, "aliases-0-text": "Cron Job", "aliases-1-text": ""}).status_code == 200
     assert sorted(card.aliases.values_list("text", flat=True)) == ["cron job"]
+    # "Job" is also one of the card's distractors: an accepted answer cannot be one.
+    refused = client.post(url, {**data, "aliases-1-text": "k8s cronjob"})
+    assert refused.status_code == 200 and "“Job” is a right answer of this card" in refused.content.decode()
     # Distinct aliases still save.
-    saved = client.post(url, {**data, "aliases-1-text": "k8s cronjob"})
+    saved = client.post(url, {**data, "aliases-0-text": "scheduled job", "aliases-1-text": "k8s cronjob"})
     assert saved.status_code == 302
-    assert sorted(card.aliases.values_list("text", flat=True)) == ["Job", "cron job", "k8s cronjob"]
+    assert sorted(card.aliases.values_list("text", flat=True)) == ["cron job", "k8s cronjob", "scheduled job"]
 
 
 def test_regression_moving_a_card_moves_its_running_totals(world):
