@@ -41,6 +41,7 @@ from enum import StrEnum
 from functools import lru_cache, partial
 from typing import Protocol
 
+from .covary import covariations, judge
 from .directions import Claim, claims, compare, conversions, misnumbered, numbers, openings, swapped
 from .faults import CLASH, clashes, defining_sentence, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased, verbs
@@ -73,6 +74,7 @@ HEDGE_SCORE = 0.5
 NEED_FRACTION = 0.4
 NEED_CAP = 4.5
 FORMULA_WEIGHT = 2.0
+COVARY_WEIGHT = 1.0  # both ends of what the answer says moves together: "lower T sharper, higher T softer"
 EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts as one ordinary key term
 # Coverage ratio -> score is concave: naming one real element of a long answer is already "partly right".
 COVERAGE_CURVE = 0.85
@@ -124,16 +126,8 @@ class GradingCard:
 _FORMULA_GRADES = {
     "correct": (Verdict.CORRECT, 1.0, "Your formula matches {expected}."),
     "clamped": (Verdict.CORRECT, 1.0, "Your formula matches {expected}, clamped to a range."),
-    "other": (
-        Verdict.PARTIAL,
-        HEDGE_SCORE,
-        "{given} is in the answer, but the question asks for {expected}.",
-    ),
-    "close": (
-        Verdict.PARTIAL,
-        HEDGE_SCORE,
-        "Your formula {given} is close to {expected} but not the same.",
-    ),
+    "other": (Verdict.PARTIAL, HEDGE_SCORE, "{given} is in the answer, but the question asks for {expected}."),
+    "close": (Verdict.PARTIAL, HEDGE_SCORE, "Your formula {given} is close to {expected} but not the same."),
     "wrong": (Verdict.INCORRECT, 0.0, "Your formula {given} does not match {expected}."),
 }
 
@@ -161,13 +155,12 @@ class _Profile:
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
     verbs: frozenset[str]  # answer words used as verbs, left out of feedback
     claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
+    covaries: tuple[Claim, ...]  # what moves together: "a higher T produces softer probabilities" (covary.py)
     polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
     term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
     term_groups: frozenset[int]
     core_sentence: int  # the answer's sentence that says what the question's subject is or does
-    contrast: tuple[
-        tuple[Token, ...], ...
-    ]  # the answer's sentences, when the question compares two things (polarity.py)
+    contrast: tuple[tuple[Token, ...], ...]  # the answer's sentences, if the question compares things (polarity.py)
     conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
     roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
@@ -222,6 +215,7 @@ def _profile(
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         verbs=verbs(answer_tokens, qnorms),
         claims=claims(answer),
+        covaries=covariations(answer),
         polarity=polarity(answer_tokens, scopes(answer_tokens, qnorms, sentences=starts), starts),
         term_stems=term_stems,
         term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
@@ -345,7 +339,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     if not profile.key_terms and not bonus:
         return Grade(Verdict.INCORRECT, 0.0, "")
     # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
-    reversed_ = compare(profile.claims, text) if profile.claims else ()
+    agree, flipped = judge(profile.covaries, text) if profile.covaries else (0, ())
+    reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
     index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
@@ -355,7 +350,8 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)
-    ratio = result.ratio + bonus / profile.needed
+    # Both ends of what moves together ("lower T makes it sharper, higher T softer") say more than one of them.
+    ratio = result.ratio + (bonus + COVARY_WEIGHT * (agree >= 2 and not flipped)) / profile.needed
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
     if _focused(result, index):  # short, and every word of it on target: partly right however short
