@@ -161,6 +161,7 @@ class _Profile:
     term_groups: frozenset[int]
     core_sentence: int  # the answer's sentence that says what the question's subject is or does
     contrast: tuple[tuple[Token, ...], ...]  # the answer's sentences, if the question compares things (polarity.py)
+    sentences: tuple[tuple[Token, ...], ...]  # the answer's sentences, for "X, not Y" (polarity.corrected)
     conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
     roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
@@ -221,6 +222,7 @@ def _profile(
         term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
         core_sentence=defining_sentence(question, openings(answer)),
         contrast=sentences(answer_plain) if compares(question) else (),
+        sentences=sentences(answer_plain),
         conversions=conversions(answer),
         numbers=numbers(answer),
         roles=ownership(question, answer, qstems),
@@ -346,7 +348,9 @@ def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: fl
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
-    denials = denials_of(text, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own)
+    denials = denials_of(
+        text, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own, profile.sentences
+    )
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import takewhile
 
+from .synonyms import groups_of
 from .targets import CLAUSE_WORDS, NEGATORS, NOT_NEGATING, PRONOUNS, RETRACTION_WORDS, RETRACTORS
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, stems_related, tokenize
 
@@ -323,6 +324,47 @@ def contrasted(
     return out
 
 
+def _names(stems: set[str], words: set[str]) -> bool:
+    return any(
+        any(stems_related(a, b) for b in words) or bool(groups_of(a) & groups_of(b)) for a in stems for b in words
+    )
+
+
+def corrected(
+    found: list[Scope],
+    tokens: list[Token],
+    question_norms: frozenset[str],
+    answer_sentences: tuple[tuple[Token, ...], ...],
+) -> list[Scope]:
+    """A corrective contrast, "X, not Y" ("the average over the effective batch, not the sum"), made weak when it
+    agrees with the answer: the answer's sentence that answers the question (the one with most of its words)
+    affirms a word of X and no word of Y (the question's own words left out: "accumulated" is no "sum"). "It is
+    the sum, not the average" is left a denial where that sentence gives the mean; so is a contrast the answer
+    cannot settle. The weak denial costs nothing: the student contrasts the result with the alternative."""
+    question = {stem(n) for n in question_norms} - STOPWORDS
+    scored = [(len(question & _stems(s, range(len(s)))), -n) for n, s in enumerate(answer_sentences)]
+    if not scored or max(scored)[0] == 0:
+        return found
+    core = answer_sentences[-max(scored)[1]]
+    said = {s for s in _stems(core, range(len(core))) - STOPWORDS if not any(stems_related(s, q) for q in question)}
+    out = []
+    for scope in found:
+        cue = scope.cue
+        opens = cue > 0 and (tokens[cue].boundary or tokens[cue - 1].norm in _words("but and"))
+        start = max(cue - 1, 0)
+        while start > 0 and not tokens[start].boundary:
+            start -= 1
+        x = {stem(t.norm) for t in tokens[start:cue] if not _vacuous(t, question_norms)}
+        # the word denied, not its qualifiers: "sum" of "not the sum of the micro-batch gradients"
+        y = {stem(tokens[i].norm) for i in scope.positions if not _vacuous(tokens[i], question_norms)}
+        y = {next(stem(tokens[i].norm) for i in scope.positions if stem(tokens[i].norm) in y)} if y else y
+        agrees = opens and scope.kind == "deny" and tokens[cue].norm == "not" and x and y
+        if agrees and _names(x, said) and not _names(y, said):
+            scope = replace(scope, main=False, sure=False)
+        out.append(scope)
+    return out
+
+
 def denials_of(
     text: str,
     tokens: list[Token],
@@ -331,9 +373,11 @@ def denials_of(
     names_term: Callable[[str], bool],
     contrast: tuple[tuple[Token, ...], ...] = (),
     own_word: Callable[[str], bool] | None = None,
+    answer_sentences: tuple[tuple[Token, ...], ...] = (),
 ) -> list[Scope]:
     """The denials of a response (`text`, tokenized) that say the opposite of the answer (see `against`);
     `contrast`: the answer's sentences, when the question compares two things (see `contrasted`)."""
     found = scopes(tokens, question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens))
     found = contrasted(found, tokens, question_norms, contrast) if contrast else found
+    found = corrected(found, tokens, question_norms, answer_sentences) if answer_sentences else found
     return against(found, tokens, answer, names_term, question_norms, own_word)

@@ -1,0 +1,41 @@
+"""Golden tests: a corrective contrast "X, not Y" whose X the answer gives (as the answer to the question) and
+whose Y it does not is no contradiction: the student contrasts the result with the alternative. The same contrast
+the other way round ("the sum, not the average") still denies what the answer says."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import Verdict, grade
+from tests.quiz.test_grading import card
+
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+DIVIDE = "When using gradient accumulation, why might you divide"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "So that the accumulated gradient is the average over the effective batch, not the sum.",
+        "so the accumulated gradient equals the mean over the effective batch, not the sum",
+        "The accumulated gradient becomes the mean gradient of the effective batch, not a sum",
+        "To get the average gradient over the effective batch but not the sum of the micro-batch gradients.",
+    ],
+)
+def test_a_contrast_agreeing_with_the_answer_is_no_contradiction(response):
+    result = grade(card(DIVIDE), response)
+    assert result.verdict is not INCORRECT
+    assert "opposite" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("response", "verdicts"),
+    [
+        ("It makes the gradient the sum, not the average.", {INCORRECT}),
+        ("The gradient is not the mean over the effective batch.", {INCORRECT}),
+        # a fault: never correct, however many of the answer's words it names
+        ("the accumulated gradient is the sum over the effective batch, not the mean", {PARTIAL, INCORRECT}),
+    ],
+)
+def test_a_contrast_against_the_answer_still_denies_it(response, verdicts):
+    assert grade(card(DIVIDE), response).verdict in verdicts
