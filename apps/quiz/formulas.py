@@ -157,9 +157,57 @@ def find_formulas(text: str, names: dict[str, str] | None = None) -> list[tuple[
                 formula = parse_formula(_trim(tex_to_plain(body)), strict)
             except ParseError:
                 formula = None
+        if formula is None and strict:
+            with contextlib.suppress(ParseError, RecursionError, IndexError):  # a stray TeX fragment: no formula
+                formula = _with_unknowns(_named(body, names or {}), text, names or {})
         if formula is not None and is_relation(formula):
             found.append((renamed(formula, names) if names else formula, source))
     return found
+
+
+_OWN_GLOSS = (
+    r"\b{}\s+(?:is|=|means|denotes|stands\s+for)\s+(?:the\s+|an?\s+)?([a-z][a-z -]{{1,40}}?)(?=\s*(?:[,;.)]|\band\b|$))"
+)
+
+
+def _with_unknowns(body: str, text: str, names: dict[str, str]) -> Formula | None:
+    """A formula holding a word the answer does not name, standing alone between operators: "q = round(r /
+    scale) + offset". The word stays a symbol of its own (so the formula is not the answer's, see `_stand_in`),
+    unless the response says what it is in the answer's words: "where offset is the zero point"."""
+    plain = tex_to_plain(body) if "\\" in body else body
+    pieces = [m.group() for m in _PIECE.finditer(plain)]
+    if not any(p in "=~" for p in pieces):
+        return None
+    words = [i for i, p in enumerate(pieces) if not _mathy(p)]
+    alone = all(
+        (i == 0 or not pieces[i - 1][0].isalnum()) and (i + 1 == len(pieces) or not pieces[i + 1][0].isalnum())
+        for i in words
+    )
+    if not words or len(words) > 2 or not alone or "".join(pieces) != re.sub(r"\s+", "", plain):
+        return None
+    glossed = {}
+    for i in words:
+        said = re.search(_OWN_GLOSS.format(re.escape(pieces[i])), plain_text(text), re.IGNORECASE)
+        if said and _key(said.group(1)) in names:
+            glossed[_key(pieces[i])] = names[_key(said.group(1))]
+    formula = parse_formula(plain)
+    return renamed(formula, {**names, **glossed}) if formula is not None and glossed else formula
+
+
+def _stand_in(formula: Formula, reference: Formula) -> bool:
+    """The reference with one of its symbols written as a word the answer does not name: "+ offset" for "+ z"."""
+    unknown = {n.name for n in _vars(formula.tree) if len(n.name) > 1}
+    missing = {n.name for n in _vars(reference.tree)} - {n.name for n in _vars(formula.tree)}
+    for word in unknown:
+        for symbol in missing:
+            swapped = renamed(formula, {_key(word): symbol})
+            if swapped is not formula and swapped.canonical == reference.canonical:
+                return True
+    return False
+
+
+def _vars(node: Node) -> list[Node]:
+    return [node] if node.kind == "var" else [v for a in node.args for v in _vars(a)]
 
 
 def _runs(plain: str) -> list[str]:
@@ -238,7 +286,7 @@ def check_formulas(
     if not core:
         return FormulaCheck("none")
     for formula, _ in found:
-        if _close(formula, core[0]) or _close(unclamped(formula) or formula, core[0]):
+        if _close(formula, core[0]) or _close(unclamped(formula) or formula, core[0]) or _stand_in(formula, core[0]):
             return FormulaCheck("close", formula.shown, core[0].shown)
     prose = text
     for _, source in found:

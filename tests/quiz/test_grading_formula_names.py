@@ -44,3 +44,21 @@ def test_the_glossary_of_an_answer():
     names = glossary(r"$q = \mathrm{round}(r/s) + z$, where $s$ is the scale and z the zero-point.")
     assert names["scale"] == "s" and names["zeropoint"] == "z"
     assert "r" not in names
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # a word the answer does not name, standing where z is: a formula, close to the answer's but not it
+        ("q = round(r / scale) + offset", Verdict.PARTIAL),
+        ("q = round(r / s) + bias", Verdict.PARTIAL),
+        # ... unless the response says what it is in the answer's words
+        ("q = round(r / scale) + offset, where offset is the zero point", Verdict.CORRECT),
+        ("q = round(r/s) + offset, where offset = zero-point", Verdict.CORRECT),
+        ("q = round(r / scale) + offset where offset is the scale", Verdict.INCORRECT),
+        ("q = round(r / scale * offset)", Verdict.INCORRECT),
+        ("q = round(r/s) + z, where z is the offset", Verdict.CORRECT),
+    ],
+)
+def test_an_unknown_word_in_a_formula_is_a_symbol_of_its_own(response, verdict):
+    assert grade(card(AFFINE), response).verdict is verdict
