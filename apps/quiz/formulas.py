@@ -231,6 +231,19 @@ def find_expressions(text: str, tex_only: bool = False) -> frozenset[str]:
     return frozenset(formula.canonical for formula in _expressions(text, tex_only))
 
 
+_PRODUCT = re.compile(r"\b([A-Za-z]\w?)\s*(?:\*|\u00d7|\bx\b)\s*\(?([A-Za-z]+(?:[- ][A-Za-z]+){0,3})")
+
+
+def _products(prose: str) -> list[str]:
+    """A symbol times a name written in words, the name as one word however long: "N * micro-batch size" gives
+    "N * microbatch", "N * microbatchsize" ... (the answer's "$N \\times (\\text{micro-batch size})$")."""
+    out = []
+    for match in _PRODUCT.finditer(prose):
+        words = re.split(r"[- ]", match.group(2))
+        out += [f"{match.group(1)} * {''.join(words[:k])}" for k in range(2, len(words) + 1)]
+    return out
+
+
 def _expressions(text: str, tex_only: bool = False, names: dict[str, str] | None = None) -> list[Formula]:
     found = []
     bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
@@ -238,6 +251,7 @@ def _expressions(text: str, tex_only: bool = False, names: dict[str, str] | None
         # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
         with contextlib.suppress(ParseError, RecursionError, IndexError):
             bodies += _runs(_named(tex_to_plain(_SEGMENT.sub(" ", text[:2000])), names or {}))
+        bodies += _products(_SEGMENT.sub(" ", text[:2000]))
     for body in bodies[:20]:
         formula = parse_formula(body)
         if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):

@@ -62,3 +62,22 @@ def test_the_glossary_of_an_answer():
 )
 def test_an_unknown_word_in_a_formula_is_a_symbol_of_its_own(response, verdict):
     assert grade(card(AFFINE), response).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("response", "verdicts"),
+    [
+        (
+            "Accumulate grads over N micro batches, then step once; effective batch = N * micro-batch size",
+            {Verdict.CORRECT},
+        ),
+        (
+            "Accumulate gradients over N micro-batches, then step; effective batch is N x micro batch size",
+            {Verdict.CORRECT},
+        ),
+        ("effective batch = N * micro-batch size", {Verdict.PARTIAL}),  # the product alone: how, not what
+        ("effective batch = N + micro-batch size", {Verdict.PARTIAL, Verdict.INCORRECT}),
+    ],
+)
+def test_a_symbol_times_a_name_in_words_is_the_answers_expression(response, verdicts):
+    assert grade(card("What is gradient accumulation and how"), response).verdict in verdicts
