@@ -66,5 +66,7 @@ def sign_in(live_server):
         # The site's button says "Sign in", the admin's "Log in".
         page.get_by_role("button", name="Sign in").or_(page.get_by_role("button", name="Log in")).click()
         expect(page, f"{username} could not sign in").to_have_url(f"{live_server.url}{next_url}")
+        # htmx and the shortcuts are deferred scripts: a key pressed before they run follows a link as a page load.
+        page.wait_for_load_state("load")
 
     return sign_in
