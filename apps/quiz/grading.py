@@ -34,36 +34,29 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache, partial
+from functools import partial
 from typing import Protocol
 
-from .covary import covariations, judge
-from .directions import Claim, claims, compare, conversions, misnumbered, numbers, openings, swapped
-from .faults import CLASH, clashes, defining_sentence, denied, names_term, weigh
-from .feedback import coverage_feedback, join_words, phrased, verbs
-from .formulas import check_expression, check_formulas, find_expressions, find_formulas, glossary, response_names
+from .covary import judge
+from .directions import compare, misnumbered, swapped
+from .faults import CLASH, clashes, denied, names_term, weigh
+from .feedback import coverage_feedback, join_words, phrased
+from .formulas import check_expression, check_formulas, find_expressions, find_formulas, response_names
 from .keyterms import (
     Coverage,
-    KeyTerm,
     ResponseIndex,
-    authored_key_terms,
     coverage,
-    derive_key_terms,
     index_response,
-    part_echoes,
-    question_stems,
     repeats_question,
 )
-from .mathnorm import Formula
-from .polarity import Polarity, blocked, compares, denials_of, polarity, scopes, sentence_starts, sentences
-from .roles import Roles, misattributed, ownership
-from .synonyms import groups_of
-from .targets import Target, TargetMatch, derive_targets, find_target, is_negated, is_term, qualifier
-from .textnorm import FILLER, GENERIC_HEADS, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+from .polarity import blocked, denials_of, polarity
+from .profile import Profile, card_profile
+from .roles import misattributed
+from .targets import TargetMatch, find_target, is_negated, is_term
+from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +64,6 @@ CORRECT_AT = 0.75
 PARTIAL_AT = 0.40
 TYPO_SCORE = 0.9
 HEDGE_SCORE = 0.5
-NEED_FRACTION = 0.4
-NEED_CAP = 4.5
 FORMULA_WEIGHT = 2.0
 COVARY_WEIGHT = 1.0  # both ends of what the answer says moves together: "lower T sharper, higher T softer"
 EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts as one ordinary key term
@@ -80,11 +71,6 @@ EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts 
 COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
-# "What is X and why/when/how ...?", "Compare A and B", "How does A differ from B?"
-_TWO_PART = re.compile(
-    r"^\s*(?:compare|contrast)\b|\b(?:differ|differs|difference|versus|vs)\b|\band\s+(?:why|when|how|what|which)\b",
-    re.IGNORECASE,
-)
 ONE_PART_CAP = 0.7
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 
@@ -132,108 +118,11 @@ _FORMULA_GRADES = {
 }
 
 
-@dataclass(frozen=True)
-class _Profile:
-    short_answer: str
-    targets: tuple[Target, ...]
-    term_mode: bool  # the short answer names a term: no credit for paraphrase
-    qualifier: str  # the product the term belongs to ("pytorch"): naming only it is partly right
-    key_terms: tuple[KeyTerm, ...]
-    authored: bool
-    needed: float
-    formulas: tuple[Formula, ...]
-    core_formulas: tuple[Formula, ...]  # formulas that are the answer, not illustrations in it
-    expressions: frozenset[str]  # canonical forms of the answer's TeX expressions that are not equations
-    names: dict[str, str]  # what the answer says its symbols stand for: {"scale": "s", "zeropoint": "z"}
-    question_norms: frozenset[str]
-    question_stems: frozenset[str]
-    question_content: frozenset[str]  # stems of the question's content words, for spotting a pasted question
-    known: frozenset[str]
-    answer_size: int
-    two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
-    echoes: tuple[frozenset[str], ...]  # per part of the answer, the question's words that only it uses
-    answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
-    verbs: frozenset[str]  # answer words used as verbs, left out of feedback
-    claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
-    covaries: tuple[Claim, ...]  # what moves together: "a higher T produces softer probabilities" (covary.py)
-    polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
-    term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
-    term_groups: frozenset[int]
-    core_sentence: int  # the answer's sentence that says what the question's subject is or does
-    contrast: tuple[tuple[Token, ...], ...]  # the answer's sentences, if the question compares things (polarity.py)
-    sentences: tuple[tuple[Token, ...], ...]  # the answer's sentences, for "X, not Y" (polarity.corrected)
-    conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
-    numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
-    roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
-
-
-@lru_cache(maxsize=512)
-def _profile(
-    question: str, answer: str, short_answer: str, kind: str, aliases: tuple[str, ...], authored: tuple[str, ...]
-) -> _Profile:
-    qstems = question_stems(question)
-    question_tokens = tokenize(fold(plain_from_tex(question)))
-    qnorms = frozenset(t.norm for t in question_tokens) | frozenset(p for t in question_tokens for p in t.parts)
-    short = short_answer.strip()
-    terms = authored_key_terms(authored) if authored else derive_key_terms(question, answer)
-    total = sum(t.weight for t in terms)
-    if authored:
-        needed = float(len(terms)) if len(terms) <= 4 else max(4.0, 0.75 * len(terms))
-    else:
-        needed = min(max(NEED_FRACTION * total, 1.0), NEED_CAP)
-    formulas = tuple(f for f, _ in find_formulas(answer))
-    # The formula is the answer when the answer opens with it or the question asks for one; then only the
-    # formulas of the first sentence are what was asked ("Dequantization recovers ..." is an aside).
-    asks = answer.lstrip().startswith("$") or bool(qstems & {stem(w) for w in ("formula", "equation", "expression")})
-    first_sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", answer.strip(), maxsplit=1)[0]
-    core = tuple(f for f, _ in find_formulas(first_sentence)) if asks else ()
-    answer_plain = plain_from_tex(answer)
-    answer_tokens = tokenize(fold(answer_plain))
-    term_stems = frozenset(s for t in terms for alt in t.alts for s in alt)
-    known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
-    starts = sentence_starts(answer_plain, answer_tokens)
-    return _Profile(
-        short_answer=short,
-        targets=derive_targets(short, aliases),
-        term_mode=kind == "flashcard" and bool(short) and is_term(short),
-        qualifier=qualifier(short, qnorms),
-        key_terms=terms,
-        authored=bool(authored),
-        needed=needed,
-        formulas=formulas,
-        core_formulas=core,
-        expressions=find_expressions(answer, tex_only=True),
-        names=glossary(answer) if formulas else {},
-        question_norms=qnorms,
-        question_stems=qstems,
-        question_content=frozenset(
-            stem(t.norm) for t in question_tokens if t.norm not in FILLER and not is_generic(t.norm)
-        ),
-        known=known,
-        answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
-        two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
-        echoes=part_echoes(question, answer) if not authored else (),
-        answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
-        verbs=verbs(answer_tokens, qnorms),
-        claims=claims(answer),
-        covaries=covariations(answer),
-        polarity=polarity(answer_tokens, scopes(answer_tokens, qnorms, sentences=starts), starts),
-        term_stems=term_stems,
-        term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
-        core_sentence=defining_sentence(question, openings(answer)),
-        contrast=sentences(answer_plain) if compares(question) else (),
-        sentences=sentences(answer_plain),
-        conversions=conversions(answer),
-        numbers=numbers(answer),
-        roles=ownership(question, answer, qstems),
-    )
-
-
 def grade(card: Gradable, response: str) -> Grade:
     """Grade a free-recall `response` to `card`. Total: never raises, whatever the input."""
     try:
         text = response if isinstance(response, str) else ""
-        profile = _profile(
+        profile = card_profile(
             str(card.question or ""),
             str(card.answer or ""),
             str(getattr(card, "short_answer", "") or ""),
@@ -255,7 +144,7 @@ def _verdict(score: float) -> Verdict:
     return Verdict.PARTIAL if score >= PARTIAL_AT else Verdict.INCORRECT
 
 
-def _grade(profile: _Profile, text: str) -> Grade:
+def _grade(profile: Profile, text: str) -> Grade:
     if not text.strip():
         return Grade(Verdict.INCORRECT, 0.0, "No answer given.")
     tokens = tokenize(fold(text))
@@ -337,7 +226,7 @@ def _target_grade(match: TargetMatch) -> Grade:
     return Grade(Verdict.CORRECT, 1.0, "", (shown,))
 
 
-def _coverage_grade(profile: _Profile, text: str, tokens: list[Token], bonus: float, note: str) -> Grade:
+def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: float, note: str) -> Grade:
     if not profile.key_terms and not bonus:
         return Grade(Verdict.INCORRECT, 0.0, "")
     # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
@@ -391,7 +280,7 @@ def _focused(result: Coverage, index: ResponseIndex) -> bool:
     return len(result.matched) >= FOCUSED_TERMS and len(index.content) >= 2 and result.precision >= 1.0
 
 
-def _penalty(result: Coverage, index: ResponseIndex, profile: _Profile) -> float:
+def _penalty(result: Coverage, index: ResponseIndex, profile: Profile) -> float:
     factor = 1.0
     # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
     if len(index.content) >= 4 and result.ratio < 1.0:

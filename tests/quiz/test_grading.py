@@ -20,6 +20,7 @@ from apps.content.loader import parse_file
 from apps.quiz import grading
 from apps.quiz.grading import Grade, GradingCard, Verdict, grade
 from apps.quiz.mathnorm import parse_formula
+from apps.quiz.profile import card_profile
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 SAMPLE = FIXTURES / "grading-sample.csv"
@@ -412,7 +413,7 @@ def test_verdict_and_score_agree_everywhere():
 def test_grading_is_deterministic():
     rows = _sample_rows()
     first = [grade(seed_cards()[r["question"]], r["answer"]) for r in rows]
-    grading._profile.cache_clear()
+    card_profile.cache_clear()
     second = [grade(seed_cards()[r["question"]], r["answer"]) for r in reversed(rows)]
     assert first == list(reversed(second))
 

@@ -1,0 +1,128 @@
+"""What the grader reads from a card once, before any response: its targets, key terms, formulas, claims,
+polarity and roles (Profile). Pure, and cached per card content, so grading a response only reads the response.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .covary import covariations
+from .directions import Claim, claims, conversions, numbers, openings
+from .faults import defining_sentence
+from .feedback import verbs
+from .formulas import find_expressions, find_formulas, glossary
+from .keyterms import KeyTerm, authored_key_terms, derive_key_terms, part_echoes, question_stems
+from .mathnorm import Formula
+from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
+from .roles import Roles, ownership
+from .synonyms import groups_of
+from .targets import Target, derive_targets, is_term, qualifier
+from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+
+NEED_FRACTION = 0.4
+NEED_CAP = 4.5
+# "What is X and why/when/how ...?", "Compare A and B", "How does A differ from B?"
+_TWO_PART = re.compile(
+    r"^\s*(?:compare|contrast)\b|\b(?:differ|differs|difference|versus|vs)\b|\band\s+(?:why|when|how|what|which)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    short_answer: str
+    targets: tuple[Target, ...]
+    term_mode: bool  # the short answer names a term: no credit for paraphrase
+    qualifier: str  # the product the term belongs to ("pytorch"): naming only it is partly right
+    key_terms: tuple[KeyTerm, ...]
+    authored: bool
+    needed: float
+    formulas: tuple[Formula, ...]
+    core_formulas: tuple[Formula, ...]  # formulas that are the answer, not illustrations in it
+    expressions: frozenset[str]  # canonical forms of the answer's TeX expressions that are not equations
+    names: dict[str, str]  # what the answer says its symbols stand for: {"scale": "s", "zeropoint": "z"}
+    question_norms: frozenset[str]
+    question_stems: frozenset[str]
+    question_content: frozenset[str]  # stems of the question's content words, for spotting a pasted question
+    known: frozenset[str]
+    answer_size: int
+    two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
+    echoes: tuple[frozenset[str], ...]  # per part of the answer, the question's words that only it uses
+    answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
+    verbs: frozenset[str]  # answer words used as verbs, left out of feedback
+    claims: tuple[Claim, ...]  # the answer's claims of direction: "reduces the numeric precision"
+    covaries: tuple[Claim, ...]  # what moves together: "a higher T produces softer probabilities" (covary.py)
+    polarity: Polarity  # which of the answer's words it states negatively ("NOT storing", "without retraining")
+    term_stems: frozenset[str]  # the stems of the key terms, and their synonym groups: what a denial may deny
+    term_groups: frozenset[int]
+    core_sentence: int  # the answer's sentence that says what the question's subject is or does
+    contrast: tuple[tuple[Token, ...], ...]  # the answer's sentences, if the question compares things (polarity.py)
+    sentences: tuple[tuple[Token, ...], ...]  # the answer's sentences, for "X, not Y" (polarity.corrected)
+    conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
+    numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
+    roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
+
+
+@lru_cache(maxsize=512)
+def card_profile(
+    question: str, answer: str, short_answer: str, kind: str, aliases: tuple[str, ...], authored: tuple[str, ...]
+) -> Profile:
+    qstems = question_stems(question)
+    question_tokens = tokenize(fold(plain_from_tex(question)))
+    qnorms = frozenset(t.norm for t in question_tokens) | frozenset(p for t in question_tokens for p in t.parts)
+    short = short_answer.strip()
+    terms = authored_key_terms(authored) if authored else derive_key_terms(question, answer)
+    total = sum(t.weight for t in terms)
+    if authored:
+        needed = float(len(terms)) if len(terms) <= 4 else max(4.0, 0.75 * len(terms))
+    else:
+        needed = min(max(NEED_FRACTION * total, 1.0), NEED_CAP)
+    formulas = tuple(f for f, _ in find_formulas(answer))
+    # The formula is the answer when the answer opens with it or the question asks for one; then only the
+    # formulas of the first sentence are what was asked ("Dequantization recovers ..." is an aside).
+    asks = answer.lstrip().startswith("$") or bool(qstems & {stem(w) for w in ("formula", "equation", "expression")})
+    first_sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", answer.strip(), maxsplit=1)[0]
+    core = tuple(f for f, _ in find_formulas(first_sentence)) if asks else ()
+    answer_plain = plain_from_tex(answer)
+    answer_tokens = tokenize(fold(answer_plain))
+    term_stems = frozenset(s for t in terms for alt in t.alts for s in alt)
+    known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
+    starts = sentence_starts(answer_plain, answer_tokens)
+    answer_sentences = sentences(answer_plain)
+    return Profile(
+        short_answer=short,
+        targets=derive_targets(short, aliases),
+        term_mode=kind == "flashcard" and bool(short) and is_term(short),
+        qualifier=qualifier(short, qnorms),
+        key_terms=terms,
+        authored=bool(authored),
+        needed=needed,
+        formulas=formulas,
+        core_formulas=core,
+        expressions=find_expressions(answer, tex_only=True),
+        names=glossary(answer) if formulas else {},
+        question_norms=qnorms,
+        question_stems=qstems,
+        question_content=frozenset(
+            stem(t.norm) for t in question_tokens if t.norm not in FILLER and not is_generic(t.norm)
+        ),
+        known=known,
+        answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
+        two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
+        echoes=part_echoes(question, answer) if not authored else (),
+        answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
+        verbs=verbs(answer_tokens, qnorms),
+        claims=claims(answer),
+        covaries=covariations(answer),
+        polarity=polarity(answer_tokens, scopes(answer_tokens, qnorms, sentences=starts), starts),
+        term_stems=term_stems,
+        term_groups=frozenset().union(*(groups_of(s) for s in term_stems)),
+        core_sentence=defining_sentence(question, openings(answer)),
+        contrast=answer_sentences if compares(question) else (),
+        sentences=answer_sentences,
+        conversions=conversions(answer),
+        numbers=numbers(answer),
+        roles=ownership(question, answer, qstems),
+    )
