@@ -6,6 +6,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -432,6 +434,16 @@ def _history(user, deck, sessions: int):
             services.answer_submit(
                 user=user, session_id=quiz.pk, position=item.position, submission=services.Submission(response="x")
             )
+
+
+def test_starting_a_quiz_takes_as_many_queries_for_three_questions_as_for_eight(student):
+    deck = _deck(8)
+    counts = []
+    for size in (3, 8):
+        with CaptureQueriesContext(connection) as queries:
+            services.session_start(user=student, deck=deck, size=size, mode="mixed", order="new")
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts  # each card's options read its question: not a query per card
 
 
 @pytest.mark.parametrize("scale", [1, 5])

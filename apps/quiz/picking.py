@@ -1,0 +1,70 @@
+"""What a new quiz asks: its cards in order, and each multiple-choice question's options."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+from html import escape
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Case, F, IntegerField, OuterRef, Subquery, Value, When
+
+from apps.content.models import Card, Deck, Distractor
+
+from .models import CardState, QuizSession
+from .options import Option, Topics, options_build
+
+
+def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: datetime, rng: random.Random):
+    """A new quiz's cards in the order asked: a deck's by `order`, or every deck's cards due now."""
+    due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
+    cards = (
+        Card.objects.filter(archived=False)
+        .annotate(state_due=Subquery(due))
+        .only("id", "deck_id", "kind", "position", "question", "short_answer", "answer", "answer_html")
+    )
+    if deck is None:
+        return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
+    cards = cards.filter(deck=deck)
+    if order == QuizSession.Order.RANDOM:
+        return sorted(cards, key=lambda _card: rng.random())
+    if order == QuizSession.Order.DUE:
+        rank = Case(
+            When(state_due__lte=now, then=Value(0)),
+            When(state_due__isnull=True, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
+        return cards.order_by(rank, F("state_due").asc(nulls_last=True), "position")
+    return cards.order_by(F("state_due").asc(nulls_first=True), "position")
+
+
+def _option_for(card: Card) -> Option:
+    topic = f"{card.question}\n{card.answer}"
+    if card.kind == Card.Kind.FLASHCARD and card.short_answer:
+        return Option(text=card.short_answer, html=escape(card.short_answer), topic=topic)
+    return Option(text=card.answer, html=card.answer_html, topic=topic)
+
+
+def choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[list[Option], int]]:
+    """Options for every card that can be asked as multiple choice; two queries."""
+    authored: dict[int, list[Option]] = {}
+    for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
+        authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
+    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(
+        "id", "deck_id", "kind", "question", "short_answer", "answer", "answer_html"
+    )
+    pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
+    for other in pool_cards:
+        pools.setdefault((other.deck_id, other.kind), []).append((other.pk, _option_for(other)))
+    topics = {key: Topics([option for _, option in pool]) for key, pool in pools.items()}
+    built = {}
+    for card in cards:
+        key = (card.deck_id, card.kind)
+        pool = [option for pk, option in pools.get(key, []) if pk != card.pk]
+        result = options_build(
+            right=_option_for(card), authored=authored.get(card.pk, []), pool=pool, rng=rng, topics=topics.get(key)
+        )
+        if result is not None:
+            built[card.pk] = result
+    return built
