@@ -5,18 +5,25 @@ Flashcards:  a title line, then per card a question block, an `Answer: …`
 Syllabus:    a title line, then alternating question and answer blocks.
 
 Blocks are separated by blank lines. Every error names the file and line.
+
+Distractors: `<stem>.distractors.csv` beside a seed file, if there is one, with a `question,distractor`
+             header and a row per wrong multiple-choice option (the seed format itself has no place for them).
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.utils.text import slugify
 
+DISTRACTORS_SUFFIX = ".distractors.csv"
+_DISTRACTOR_COLUMNS = ("question", "distractor")
 _ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
 # Syllabus prompts that are instructions rather than questions.
 _IMPERATIVES = (
@@ -33,6 +40,13 @@ class LoaderError(ValueError):
 
 
 @dataclass(frozen=True)
+class ParsedDistractor:
+    path: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
 class ParsedCard:
     line: int
     kind: str
@@ -40,12 +54,17 @@ class ParsedCard:
     answer: str
     short_answer: str = ""
     explanation: str = ""
+    distractors: tuple[ParsedDistractor, ...] = ()
 
     @property
     def key(self) -> str:
-        """Identity of the card within its deck: its question, normalised."""
-        normal = " ".join(unicodedata.normalize("NFKC", self.question).casefold().split())
-        return hashlib.sha256(normal.encode()).hexdigest()[:32]
+        return question_key(self.question)
+
+
+def question_key(question: str) -> str:
+    """Identity of a card within its deck: its question, normalised."""
+    normal = " ".join(unicodedata.normalize("NFKC", question).casefold().split())
+    return hashlib.sha256(normal.encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -103,17 +122,69 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
 
 
 def parse_file(path: Path, *, display_path: str | None = None) -> ParsedDeck:
+    """The seed file's deck, with the distractors of its `.distractors.csv` sidecar when there is one."""
     shown = display_path or str(path)
+    deck = parse_text(_read(path, shown), path=shown, slug=_slugify(path.stem))
+    sidecar = distractors_path(path)
+    if not sidecar.is_file():
+        return deck
+    shown_sidecar = str(distractors_path(Path(shown)))
+    return parse_distractors(_read(sidecar, shown_sidecar), path=shown_sidecar, deck=deck)
+
+
+def distractors_path(seed: Path) -> Path:
+    return seed.with_name(seed.stem + DISTRACTORS_SUFFIX)
+
+
+def _read(path: Path, shown: str) -> str:
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise LoaderError(shown, 0, f"cannot be read: {exc.strerror or exc}") from exc
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise LoaderError(shown, line, "is not valid UTF-8 text") from None
-    return parse_text(text, path=shown, slug=_slugify(path.stem))
+
+
+def parse_distractors(text: str, *, path: str, deck: ParsedDeck) -> ParsedDeck:
+    """`deck` with the distractors a sidecar CSV lists, in file order; each row's question must be a card's."""
+    rows = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header = [name.strip().casefold() for name in next(rows, [])]
+    if tuple(header) != _DISTRACTOR_COLUMNS:
+        raise LoaderError(path, 1, f"expected the header 'question,distractor', got {_excerpt(','.join(header))}")
+    cards = {card.key: card for card in deck.cards}
+    found: dict[str, list[ParsedDistractor]] = {}
+    start = rows.line_num + 1
+    try:
+        for row in rows:
+            line, start = start, rows.line_num + 1  # a quoted cell may span lines
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != 2:
+                raise LoaderError(path, line, f"expected 2 fields (question, distractor), got {len(row)}")
+            card = cards.get(question_key(row[0]))
+            if card is None:
+                raise LoaderError(path, line, f"no card in this deck asks {_excerpt(row[0])}")
+            _check_distractor(row[1].strip(), card, found.setdefault(card.key, []), path=path, line=line)
+    except csv.Error as exc:
+        raise LoaderError(path, rows.line_num, f"is not valid CSV: {exc}") from None
+    deck.cards = [replace(card, distractors=tuple(found.get(card.key, ()))) for card in deck.cards]
+    return deck
+
+
+def _check_distractor(text: str, card: ParsedCard, earlier: list[ParsedDistractor], *, path: str, line: int) -> None:
+    """Adds the distractor to `earlier`, the card's so far, unless it is empty, the answer, or a repeat."""
+    if not text:
+        raise LoaderError(path, line, "the distractor is empty")
+    folded = " ".join(text.split()).casefold()
+    if folded in (" ".join(card.answer.split()).casefold(), card.short_answer.casefold()):
+        raise LoaderError(path, line, f"the distractor {_excerpt(text)} is the card's own answer")
+    for other in earlier:
+        if " ".join(other.text.split()).casefold() == folded:
+            raise LoaderError(path, line, f"the distractor {_excerpt(text)} repeats line {other.line}")
+    earlier.append(ParsedDistractor(path, line, text))
 
 
 def _parse_flashcards(blocks: list[_Block], path: str) -> list[ParsedCard]:

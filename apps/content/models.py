@@ -128,6 +128,9 @@ class Card(RenderedFields, models.Model):
     source_hash = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Hash of the content as last loaded from the seed file."
     )
+    source_distractors = models.JSONField(
+        default=list, blank=True, editable=False, help_text="The distractors as last loaded from the seed files."
+    )
     archived = models.BooleanField(
         default=False, help_text="Archived cards are no longer asked in new quizzes; their history is kept."
     )

@@ -4,11 +4,11 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Prefetch
 
 from apps.common.db import name_lock, rollback_dry_run
 
-from .loader import ParsedCard, ParsedDeck, formula_refused
+from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
 from .rendering import Rendered, render
 
@@ -90,7 +90,7 @@ def card_save(
         if distractors is not None:
             card.distractors.all().delete()
             for position, text in enumerate(distractors):
-                Distractor.objects.create(card=card, text=text, position=position)
+                Distractor(card=card, text=text, position=position).save(known=known)
         if key_terms is not None:
             card.key_terms.all().delete()
             KeyTerm.objects.bulk_create([KeyTerm(card=card, term=term) for term in key_terms])
@@ -173,7 +173,8 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
         report.decks_updated.append(deck.slug)
 
     # Locked: an admin edit still being saved is waited for and then seen (a conflict, kept), not overwritten.
-    existing = list(deck.cards.order_by("position").select_for_update(no_key=True, of=("self",)))
+    locked = deck.cards.order_by("position").select_for_update(no_key=True, of=("self",))
+    existing = list(locked.prefetch_related(Prefetch("distractors", queryset=Distractor.objects.order_by("position"))))
     pairs = _match(existing, parsed.cards)
     matched = {card.pk for card in pairs.values()}
     last_position = max([len(parsed.cards), *(card.position for card in existing)], default=0)
@@ -188,40 +189,66 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
 
     for index, item in enumerate(parsed.cards):
         position, new_hash = index + 1, _parsed_hash(item)
+        label = _label(deck, position, item.question)
         card = pairs.get(index)
         if card is None:
             card = Card(deck=deck, position=position, source_key=item.key, source_hash=new_hash)
             for name in _CARD_FIELDS:
                 setattr(card, name, getattr(item, name))
-            card_save(
-                card=card, note=f"Loaded from {source}", known=_rendered_or_refused(card, parsed=parsed, item=item)
-            )
-            report.created.append(_label(deck, position, item.question))
+            _card_load(card, item, parsed=parsed, distractors=[d.text for d in item.distractors])
+            report.created.append(label)
             continue
+        distractors = _distractors_to_load(card, item, overwrite=overwrite, report=report, label=label)
         source_changed = new_hash != card.source_hash or card.source_key != item.key
         edited_here = card.content_hash() != card.source_hash
         if source_changed and edited_here and card.content_hash() != new_hash and not overwrite:
-            # The edit stands, but the card still takes its place in the file's order.
-            if card.position != position:
+            # The edit stands, but the card still takes its place in the file's order (and the seed's new
+            # distractors, unless they were edited too).
+            report.conflicts.append(label)
+            if distractors is not None:
+                card.position = position
+                _card_load(card, item, parsed=parsed, distractors=distractors)
+            elif card.position != position:
                 card.position = position
                 card.save(update_fields=["position", "updated_at"])
-            report.conflicts.append(_label(deck, position, card.question))
             continue
-        if not source_changed and card.position == position:
-            report.unchanged.append(_label(deck, position, item.question))
+        if not source_changed and card.position == position and distractors is None:
+            report.unchanged.append(label)
             continue
         if source_changed:
             for name in _CARD_FIELDS:
                 setattr(card, name, getattr(item, name))
             card.source_key, card.source_hash = item.key, new_hash
         card.position = position
-        known = _rendered_or_refused(card, parsed=parsed, item=item)
-        card_save(card=card, note=f"Loaded from {source}", known=known)
-        report.updated.append(_label(deck, position, item.question))
+        _card_load(card, item, parsed=parsed, distractors=distractors)
+        report.updated.append(label)
 
 
-def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard) -> dict[str, Rendered]:
-    """The card's texts rendered, for card_save; LoaderError at the card's line for a formula KaTeX rejects.
+def _distractors_to_load(
+    card: Card, item: ParsedCard, *, overwrite: bool, report: LoadReport, label: str
+) -> list[str] | None:
+    """The seed's distractors when they changed since the last load and the admin left the card's alone
+    (or --overwrite); None to keep what the card has."""
+    seed = [distractor.text for distractor in item.distractors]
+    if seed == card.source_distractors:
+        return None
+    stored = [distractor.text for distractor in card.distractors.all()]
+    if stored not in (card.source_distractors, seed) and not overwrite:
+        report.conflicts.append(f"{label} (its distractors)")
+        return None
+    return seed
+
+
+def _card_load(card: Card, item: ParsedCard, *, parsed: ParsedDeck, distractors: list[str] | None) -> None:
+    if distractors is not None:
+        card.source_distractors = distractors
+    known = _rendered_or_refused(card, parsed=parsed, item=item, distractors=distractors is not None)
+    card_save(card=card, note=f"Loaded from {parsed.path.rsplit('/', 1)[-1]}", known=known, distractors=distractors)
+
+
+def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard, distractors: bool) -> dict[str, Rendered]:
+    """The card's texts (and the seed's distractors, if they are written) rendered, for card_save; LoaderError
+    at the card's line, or the distractor's, for a formula KaTeX rejects.
 
     Stored as it is, such a card would show KaTeX's error box to students; the admin and the deck import
     refuse the same formula. Only cards being written are checked, each text typeset once.
@@ -232,6 +259,10 @@ def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard) ->
         rendered[text] = render(text)
         for formula, message in rendered[text].errors:
             raise formula_refused(path=parsed.path, card=item, field=name, formula=formula, message=message)
+    for distractor in item.distractors if distractors else ():
+        rendered[distractor.text] = render(distractor.text)
+        for formula, message in rendered[distractor.text].errors:
+            raise LoaderError(distractor.path, distractor.line, f"KaTeX cannot typeset ${formula}$: {message}")
     return rendered
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,13 +12,21 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.content.loader import LoaderError, parse_file, parse_text
+from apps.content.loader import LoaderError, distractors_path, parse_file, parse_text
 from apps.content.models import Card, Deck, Distractor
 from apps.content.rendering import find_math
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
 FLASHCARDS = FIXTURES / "technology-digital-tools-flashcards.txt"
 SYLLABUS = FIXTURES / "deep-learning-frameworks-production-syllabus.txt"
+
+
+def _seed_copy(tmp_path: Path, text: str, *, edit=lambda text: text) -> Path:
+    """The flashcard seed as `text` in tmp_path, beside its distractors sidecar (with `edit` applied to it)."""
+    copy = tmp_path / FLASHCARDS.name
+    copy.write_text(text)
+    distractors_path(copy).write_text(edit(distractors_path(FLASHCARDS).read_text()))
+    return copy
 
 
 def _load(*files, **options) -> str:
@@ -74,7 +83,8 @@ def test_the_seeds_give_37_cards():
 def test_windows_line_endings_and_bom_parse_the_same():
     text = FLASHCARDS.read_text()
     crlf = "\ufeff" + text.replace("\n", "\r\n")
-    assert parse_text(crlf, path="x", slug="x").cards == parse_file(FLASHCARDS).cards
+    parsed = parse_file(FLASHCARDS)
+    assert parse_text(crlf, path="x", slug="x").cards == [replace(card, distractors=()) for card in parsed.cards]
 
 
 @pytest.mark.parametrize(
@@ -144,8 +154,7 @@ def test_second_load_reports_everything_unchanged_and_writes_nothing(typeset):
 @pytest.mark.django_db
 def test_changed_answer_updates_the_card_in_place(tmp_path):
     _load()
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    copy = _seed_copy(tmp_path, FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
     card = Card.objects.get(short_answer="Job")
     output = _load(copy)
     assert "0 created, 1 updated, 6 unchanged" in output
@@ -158,8 +167,11 @@ def test_changed_answer_updates_the_card_in_place(tmp_path):
 def test_reworded_question_keeps_the_card_id(tmp_path):
     _load()
     card = Card.objects.get(short_answer="Job")
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text(FLASHCARDS.read_text().replace("run a one-time batch training job?", "run a one-off training job?"))
+
+    def reword(text: str) -> str:
+        return text.replace("run a one-time batch training job?", "run a one-off training job?")
+
+    copy = _seed_copy(tmp_path, reword(FLASHCARDS.read_text()), edit=reword)
     output = _load(copy)
     assert "0 created, 1 updated, 6 unchanged" in output
     assert Card.objects.get(pk=card.pk).question.endswith("run a one-off training job?")
@@ -172,8 +184,7 @@ def test_reordered_cards_keep_their_ids_and_take_new_positions(tmp_path):
     title, *blocks = text.split("\n\n")
     cards = [blocks[i : i + 3] for i in range(0, len(blocks), 3)]
     cards[0], cards[1] = cards[1], cards[0]
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text("\n\n".join([title, *(b for card in cards for b in card)]))
+    copy = _seed_copy(tmp_path, "\n\n".join([title, *(b for card in cards for b in card)]))
     ids = dict(Card.objects.filter(deck__slug=copy.stem).values_list("short_answer", "pk"))
     output = _load(copy)
     assert "0 created, 2 updated, 5 unchanged" in output
@@ -238,7 +249,7 @@ def test_rerender_content_restores_stored_html():
 
     out = StringIO()
     call_command("rerender_content", stdout=out)
-    assert "38 changed" in out.getvalue()  # 37 cards and the distractor
+    assert "59 changed" in out.getvalue()  # 37 cards, the seed's 21 distractors and this one
     affine.refresh_from_db()
     distractor.refresh_from_db()
     assert 'class="katex"' in affine.answer_html and 'class="katex"' in distractor.text_html
@@ -257,8 +268,7 @@ def test_load_never_silently_overwrites_a_card_edited_in_the_admin(tmp_path, ins
     card_save(card=card, author=instructor, note="Edited in the admin")
     assert "0 created, 0 updated, 37 unchanged" in _load()  # the seed did not change: the edit simply stands
 
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    copy = _seed_copy(tmp_path, FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
     output = _load(copy)
     assert "conflict: technology-digital-tools-flashcards #4" in output
     assert "0 created, 0 updated, 6 unchanged, 1 conflicts (kept as edited; use --overwrite)" in output
@@ -283,8 +293,7 @@ def test_a_load_waits_for_an_admin_edit_being_saved_and_keeps_it(tmp_path, instr
 
     _load()
     card = Card.objects.get(short_answer="Job")
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text(FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    copy = _seed_copy(tmp_path, FLASHCARDS.read_text().replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
 
     def admin_edit():  # saved, not yet committed, when the load starts
         card.answer = card.short_answer = "Job (batch/v1)"
@@ -313,8 +322,9 @@ def test_a_kept_conflict_still_moves_aside_for_a_card_inserted_before_it(tmp_pat
     card.answer = card.short_answer = "Job (batch/v1)"
     card_save(card=card, author=instructor, note="Edited in the admin")
     title, rest = FLASHCARDS.read_text().split("\n\n", 1)
-    copy = tmp_path / FLASHCARDS.name
-    copy.write_text(f"{title}\n\n{NEW_FIRST_CARD}{rest}".replace("Answer: Job\n", "Answer: Kubernetes Job\n"))
+    copy = _seed_copy(
+        tmp_path, f"{title}\n\n{NEW_FIRST_CARD}{rest}".replace("Answer: Job\n", "Answer: Kubernetes Job\n")
+    )
 
     output = _load(copy, dry_run=dry_run)
 

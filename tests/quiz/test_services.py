@@ -6,6 +6,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
@@ -75,6 +76,13 @@ def test_syllabus_cards_offer_rendered_answers_as_options(student):
             and 'class="katex"' in right["html"]
         )
         assert all("<strong>reason" in option["html"] for option in item.options)  # distractors: other cards' answers
+
+
+def test_the_seed_flashcards_ask_with_their_shipped_distractors(student):
+    call_command("load_content", verbosity=0)
+    deck = Deck.objects.get(slug="technology-digital-tools-flashcards")
+    job = next(item for item in _start(student, deck, mode="choice").items.all() if item.card.short_answer == "Job")
+    assert sorted(option["text"] for option in job.options) == ["CronJob", "Deployment", "Job", "StatefulSet"]
 
 
 def test_multiple_choice_only_and_recall_only(student):

@@ -1,0 +1,130 @@
+"""Distractors shipped beside a seed file (`<stem>.distractors.csv`): parsed, checked, and loaded by load_content."""
+
+from __future__ import annotations
+
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+
+from apps.content.loader import LoaderError, distractors_path, parse_file
+from apps.content.models import Card, Distractor
+from apps.content.services import card_save
+
+FLASHCARDS = Path(settings.BASE_DIR) / "fixtures" / "technology-digital-tools-flashcards.txt"
+JOB = "When using Kubernetes for ML workload orchestration, what resource type is typically used to run a one-time batch training job?"  # noqa: E501
+HEADER = "question,distractor\n"
+QJOB = f'"{JOB}"'  # the question has a comma
+
+
+def _deck(tmp_path: Path, sidecar: str | None) -> Path:
+    seed = tmp_path / FLASHCARDS.name
+    shutil.copy(FLASHCARDS, seed)
+    if sidecar is not None:
+        distractors_path(seed).write_text(sidecar)
+    return seed
+
+
+def _load(*files: Path, **options) -> str:
+    out = StringIO()
+    call_command("load_content", *map(str, files), stdout=out, stderr=out, **options)
+    return out.getvalue()
+
+
+def _job_distractors() -> list[str]:
+    return list(Distractor.objects.filter(card__question=JOB).order_by("position").values_list("text", flat=True))
+
+
+def test_the_shipped_flashcards_have_three_distractors_each():
+    deck = parse_file(FLASHCARDS)
+    assert [len(card.distractors) for card in deck.cards] == [3] * 7
+    job = next(card for card in deck.cards if card.answer == "Job")
+    assert [d.text for d in job.distractors] == ["CronJob", "Deployment", "StatefulSet"]
+    assert job.distractors[0].path.endswith("technology-digital-tools-flashcards.distractors.csv")
+    assert job.distractors[0].line == 11
+
+
+def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path):
+    sidecar = f'{HEADER}{QJOB},"A Deployment,\nscaled to zero"\n\n{QJOB},CronJob\n'
+    job = next(card for card in parse_file(_deck(tmp_path, sidecar)).cards if card.answer == "Job")
+    assert [(d.line, d.text) for d in job.distractors] == [(2, "A Deployment,\nscaled to zero"), (5, "CronJob")]
+
+
+@pytest.mark.parametrize(
+    ("sidecar", "line", "message"),
+    [
+        ("card,wrong\n", 1, "expected the header 'question,distractor'"),
+        (f"{HEADER}{QJOB},CronJob\nWhat is a pod?,Container\n", 3, "no card in this deck asks 'What is a pod?'"),
+        (f"{HEADER}{QJOB},CronJob\n{QJOB},job\n", 3, "the distractor 'job' is the card's own answer"),
+        (f"{HEADER}{QJOB},CronJob\n{QJOB},  cronjob \n", 3, "the distractor 'cronjob' repeats line 2"),
+        (f"{HEADER}{QJOB},\n", 2, "the distractor is empty"),
+        (f"{HEADER}{QJOB},CronJob,Deployment\n", 2, "expected 2 fields (question, distractor), got 3"),
+        (f'{HEADER}{QJOB},"CronJob\n', 2, "is not valid CSV"),
+    ],
+)
+def test_a_bad_row_names_the_sidecar_and_its_line(tmp_path, sidecar, line, message):
+    seed = _deck(tmp_path, sidecar)
+    with pytest.raises(LoaderError) as excinfo:
+        parse_file(seed, display_path="fixtures/deck.txt")
+    assert excinfo.value.path == "fixtures/deck.distractors.csv"
+    assert excinfo.value.line == line
+    assert message in excinfo.value.message
+
+
+@pytest.mark.django_db
+def test_load_content_stores_the_distractors_typeset_and_a_second_load_changes_nothing():
+    _load()
+    assert _job_distractors() == ["CronJob", "Deployment", "StatefulSet"]
+    assert Distractor.objects.get(text="CronJob").text_html == "<p>CronJob</p>"
+    job = Card.objects.get(question=JOB)
+    assert job.current_version.data["distractors"] == ["CronJob", "Deployment", "StatefulSet"]
+    assert "0 created, 0 updated, 37 unchanged" in _load()
+
+
+@pytest.mark.django_db
+def test_a_changed_sidecar_updates_the_cards_it_changes(tmp_path):
+    _load(FLASHCARDS)
+    sidecar = distractors_path(FLASHCARDS).read_text().replace(f"{QJOB},StatefulSet", f"{QJOB},DaemonSet")
+    output = _load(_deck(tmp_path, sidecar))
+    assert "0 created, 1 updated, 6 unchanged" in output
+    assert _job_distractors() == ["CronJob", "Deployment", "DaemonSet"]
+
+
+@pytest.mark.django_db
+def test_distractors_edited_in_the_admin_are_kept_until_overwrite(tmp_path, instructor):
+    _load(FLASHCARDS)
+    card_save(card=Card.objects.get(question=JOB), author=instructor, distractors=["ReplicaSet"])
+    assert "0 created, 0 updated, 7 unchanged" in _load(FLASHCARDS)  # the seed did not change: the edit stands
+    assert _job_distractors() == ["ReplicaSet"]
+
+    changed = _deck(tmp_path, distractors_path(FLASHCARDS).read_text().replace(",StatefulSet", ",DaemonSet"))
+    output = _load(changed)
+    assert "conflict: technology-digital-tools-flashcards #4" in output and "(its distractors)" in output
+    assert _job_distractors() == ["ReplicaSet"]
+
+    _load(changed, overwrite=True)
+    assert _job_distractors() == ["CronJob", "Deployment", "DaemonSet"]
+
+
+@pytest.mark.django_db
+def test_a_sidecar_taken_away_takes_its_distractors_but_not_the_admins(tmp_path, instructor):
+    _load(FLASHCARDS)
+    card_save(card=Card.objects.get(question=JOB), author=instructor, distractors=["ReplicaSet"])
+    _load(_deck(tmp_path, None))
+    assert _job_distractors() == ["ReplicaSet"]
+    assert Distractor.objects.filter(text="Apache Spark MLlib").count() == 0
+
+
+@pytest.mark.django_db
+def test_a_distractor_katex_rejects_names_its_line_and_nothing_is_written(tmp_path):
+    seed = _deck(tmp_path, f"{HEADER}{QJOB},CronJob\n{QJOB},$\\frac{{1}}$\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(seed)
+    assert "technology-digital-tools-flashcards.distractors.csv:3: KaTeX cannot typeset $\\frac{1}$" in str(
+        excinfo.value
+    )
+    assert "Nothing was written." in str(excinfo.value)
+    assert not Card.objects.exists()
