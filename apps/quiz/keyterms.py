@@ -56,6 +56,8 @@ def is_typo(candidate: str, target: str) -> bool:
         return False
     if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
         return False
+    if _struck_twice(candidate, target):
+        return True
     budget = typo_budget(target)
     if budget == 0 or abs(len(candidate) - len(target)) > budget:
         return False
@@ -63,6 +65,21 @@ def is_typo(candidate: str, target: str) -> bool:
     if (candidate in target or target in candidate) and not (len(target) >= 7 and len(candidate) >= len(target) - 1):
         return False
     return OSA.distance(candidate, target, score_cutoff=budget) <= budget
+
+
+def _struck_twice(candidate: str, target: str) -> bool:
+    # The commonest slip, a consonant key struck twice ("jobb"), is still a typo in a word too short for any
+    # other. Not a vowel: "feed" is not "fed".
+    return (
+        len(target) >= 3
+        and len(candidate) == len(target) + 1
+        and any(
+            candidate[i] == candidate[i - 1]
+            and candidate[i] not in "aeiouy"
+            and candidate[:i] + candidate[i + 1 :] == target
+            for i in range(1, len(candidate))
+        )
+    )
 
 
 @lru_cache(maxsize=8192)
