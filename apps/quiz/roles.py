@@ -31,6 +31,8 @@ def _words(text: str) -> frozenset[str]:
 _PIECE = re.compile(r"\([^()]{1,30}\)|[\w'\-.]+|[,;:?!]")
 _CONJUNCTIONS = frozenset({"and", "with", "versus", "vs", "vs."})
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+# "big model = teacher" in notes: one clause, as "is" would make it, not a clause ending at "=".
+_EQUALS = re.compile(r"\s*(?<![<>!=])=(?![=>])\s*")
 # After these the rest of the clause says what the thing is not, or what another thing is.
 _CUTS = NEGATORS | _words(
     """
@@ -126,7 +128,7 @@ def _attributed(
         tokens = tokenize(match.group(1))
         return " " if any(_mentions(t, n) for t in tokens for n in names) and len(tokens) <= 3 else match.group()
 
-    for sentence in _SENTENCE_END.split(_ASIDE.sub(aside, fold(text)[:4000])):
+    for sentence in _SENTENCE_END.split(_ASIDE.sub(aside, _EQUALS.sub(" is ", fold(text)[:4000]))):
         tokens = tokenize(sentence)
         if not (tokens and tokens[0].norm in PRONOUNS):
             last = -1

@@ -49,6 +49,7 @@ def test_the_compared_things_are_read_from_the_question(question, names):
         (PRUNING, "unstructured pruning removes whole layers and structured pruning removes individual weights"),
         (TUNING, "grid search samples randomly from a grid and random search tries all combinations"),
         (PTQ_QAT, "PTQ simulates quantization during training, QAT is applied after training"),
+        (DISTILLATION, "big model = student, small model = teacher; the student learns the teacher's soft outputs"),
     ],
 )
 def test_swapped_roles_are_wrong(prefix, response):
@@ -89,6 +90,12 @@ def test_swapped_roles_are_wrong(prefix, response):
         # a name in parentheses names what it follows
         (DISTILLATION, "you train a small model (student) on the soft outputs of a big model (teacher)", PARTIAL),
         (DISTILLATION, "The teacher is the big model and the student is the small one.", PARTIAL),
+        # notes: "=" binds its two sides into one clause
+        (
+            DISTILLATION,
+            "big model = teacher, small model = student; the student mimics the teacher's soft outputs",
+            CORRECT,
+        ),
         (
             PRUNING,
             "Pruning drops low-magnitude weights. Unlike unstructured pruning, structured pruning removes entire "
