@@ -45,6 +45,18 @@
     }
   }
 
+  // What describes the shortcuts is shown only where they work.
+  function showShortcutHelp(root) {
+    root.querySelectorAll("[data-needs-js][hidden]").forEach(function (element) {
+      element.hidden = false;
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { showShortcutHelp(document); });
+  } else {
+    showShortcutHelp(document);
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const root = stage();
@@ -61,7 +73,9 @@
     }
     if (isTyping(event.target)) return;
 
-    if (form && /^[1-9]$/.test(event.key)) {
+    // Only while the quiz, not the site's header or footer, has the focus.
+    const inQuiz = event.target === document.body || root.contains(event.target);
+    if (form && inQuiz && /^[1-9]$/.test(event.key)) {
       const option = form.querySelectorAll("input[name=option]")[Number(event.key) - 1];
       if (option) {
         event.preventDefault();
@@ -78,12 +92,14 @@
       }
       return;
     }
-    if (event.key === " " && !isControl(event.target)) {
+    // Shift+Space is the browser's "scroll up", never a shortcut.
+    if (event.key === " " && !event.shiftKey && !isControl(event.target)) {
       const next = root.querySelector("[data-next]");
       const reveal = form && form.querySelector("[data-reveal]");
-      // While "Show answer" is out of sight, Space scrolls as in any page: a student reading a long question
-      // would otherwise lose it (a shown answer scores 0, and cannot be undone).
-      if (!next && !inView(reveal)) return;
+      // While "Show answer" or "Next" is out of sight, Space scrolls as in any page: a student reading a long
+      // question would otherwise lose it (a shown answer scores 0, and cannot be undone), and one reading the
+      // feedback would skip the model answer and its explanation.
+      if (!inView(next || reveal)) return;
       if (next) {
         event.preventDefault();
         follow(next);
@@ -102,6 +118,7 @@
     const target = event.detail && event.detail.elt;
     const root = stage();
     if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
+    showShortcutHelp(root);
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
   });

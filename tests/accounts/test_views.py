@@ -65,6 +65,13 @@ def test_sign_in_and_out(client, student):
     assert "Sign in" in client.get("/").content.decode()
 
 
+def test_the_header_names_the_account_link_for_what_it_opens(client, student):
+    client.force_login(student)
+    html = client.get("/").content.decode()
+    link = f'<a href="{reverse("password_change")}">alice<span class="visually-hidden">: account settings</span></a>'
+    assert link in html  # not only in a title, which keyboard and touch users never see
+
+
 def test_wrong_password_is_a_form_error(client, student):
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 422

@@ -415,6 +415,18 @@ def test_summary_lists_each_question_with_its_verdict_and_card_link(student_clie
     assert html.count('class="badge badge-correct"') == 1 and html.count('class="badge badge-incorrect"') == 1
 
 
+def test_summary_shows_questions_with_their_formulas_typeset(student_client, student):
+    deck = make_deck()
+    for i in range(2):
+        make_card(deck=deck, question=f"What does the temperature $T_{i}$ do in the softmax?", answer=f"Sharpens {i}")
+    session = _session(student, size=2, deck=deck)
+    _post_answer(student_client, session, 1, response="Sharpens 0")
+    _post_answer(student_client, session, 2, response="no idea")
+    summary = student_client.get(session.get_absolute_url()).content.decode().split('class="summary"', 1)[1]
+    assert "$T_" not in summary  # read out as "dollar T dollar"
+    assert summary.count('class="card-title"') == 2 and summary.count("<math") == 2
+
+
 def test_progress_page_shows_decks_and_recent_sessions(student_client, student):
     session = _session(student, size=2)
     _post_answer(student_client, session, 1, response="Tool number 0")

@@ -1,0 +1,99 @@
+"""In a real Chromium: the quiz shortcuts stay out of the way of the browser's own keys and of the rest of the page,
+and what describes them shows only where they work."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from apps.quiz import services
+from apps.quiz.models import Answer
+from tests.browser.test_quiz_interruptions import _open_quiz, _quiz
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+
+def _scrolled(page) -> bool:
+    # Polled: wait_for_function evaluates with eval, which the site's CSP refuses.
+    for _ in range(30):
+        if page.evaluate("() => window.scrollY") > 0:
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
+def test_shift_space_scrolls_up_and_never_shows_the_answer(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.locator(".question-heading").click()
+    page.keyboard.press("Shift+Space")
+    page.wait_for_timeout(300)
+    expect(page.locator(".verdict")).to_have_count(0)
+    assert Answer.objects.count() == 0
+
+
+def test_a_digit_pressed_on_the_sites_header_picks_no_option(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.get_by_role("link", name="My progress").focus()
+    page.keyboard.press("3")
+    expect(page.locator("input[name=option]:checked")).to_have_count(0)
+    expect(page.get_by_role("link", name="My progress")).to_be_focused()
+
+    page.locator(".question-heading").click()
+    page.keyboard.press("3")
+    expect(page.locator("#option-2")).to_be_checked()
+
+
+def test_space_scrolls_to_a_next_link_out_of_sight_before_following_it(live_server, page, sign_in, transactional_db):
+    student = make_user("alice")
+    deck = make_deck()
+    explanation = "\n\n".join(f"Paragraph {i} of why the tool is the right one." for i in range(30))
+    for i in range(2):
+        make_card(deck=deck, question=f"Which tool does job {i}?", answer=f"Tool number {i}", explanation=explanation)
+    quiz = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+    page.set_viewport_size({"width": 800, "height": 500})
+    _open_quiz(page, sign_in, quiz)
+    page.keyboard.type("Tool number 0")
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_contain_text("Correct")
+
+    page.locator(".verdict").evaluate("(v) => v.scrollIntoView()")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator("[data-focus]").first.evaluate("(h) => h.focus({preventScroll: true})")
+    page.keyboard.press("Space")
+    assert _scrolled(page), "Space should scroll towards the explanation, not skip it"
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
+
+    page.locator("[data-next]").scroll_into_view_if_needed()
+    page.locator("[data-focus]").first.evaluate("(h) => h.focus({preventScroll: true})")
+    page.keyboard.press("Space")
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+
+
+def test_the_shortcut_help_shows_with_javascript_and_is_tied_to_the_answer_box(
+    live_server, page, sign_in, transactional_db
+):
+    _open_quiz(page, sign_in, _quiz())
+    expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
+    box = page.get_by_label("Your answer")
+    expect(box).to_have_accessible_description("Which tool does job 0? Enter submits; Shift+Enter starts a new line.")
+
+
+def test_without_javascript_no_shortcut_is_advertised(live_server, browser, sign_in, transactional_db):
+    quiz = _quiz()
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.set_default_timeout(10_000)
+    sign_in(page, "alice", quiz.get_absolute_url())
+    expect(page.get_by_label("Your answer")).to_be_visible()
+    expect(page.get_by_text("Keyboard shortcuts")).to_be_hidden()
+    expect(page.get_by_text("Enter submits")).to_be_hidden()
+    page.context.close()
+
+
+def test_in_forced_colours_the_chosen_option_stands_out(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.emulate_media(forced_colors="active")
+    page.locator(".question-heading").click()
+    page.keyboard.press("2")
+    page.locator(".question-heading").focus()  # the focus ring is not what marks the choice
+    outline = "(o) => getComputedStyle(o).outlineStyle + ' ' + getComputedStyle(o).outlineWidth"
+    chosen, other = (page.locator(".option").nth(i).evaluate(outline) for i in (1, 0))
+    assert chosen == "solid 3px" and other.startswith("none"), (chosen, other)
