@@ -137,7 +137,7 @@ def _cards_write(
     changed = [card for card, _ in written if card.pk is not None]
     Card.objects.bulk_create(new)
     if changed:
-        fields = ["kind", "position", "archived", *CARD_TEXT_FIELDS, *Card.RENDERED_FIELDS.values(), "updated_at"]
+        fields = ["kind", "position", "archived", *CARD_TEXT_FIELDS, *Card.stored_fields(), "updated_at"]
         Card.objects.bulk_update(changed, fields, batch_size=BULK_UPDATE_BATCH)
         for model in (Alias, Distractor, KeyTerm):
             model.objects.filter(card__in=changed).delete()

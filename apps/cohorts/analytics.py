@@ -18,7 +18,6 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.content.models import Card
-from apps.content.plaintext import plain_text
 from apps.quiz.models import CardState, StudentDeckStat
 from apps.quiz.scheduling import mastered_q
 from apps.quiz.selectors import archived_cards_answered
@@ -239,8 +238,8 @@ class ItemRow:
     card_id: int
     deck_title: str
     position: int
-    question: str  # the Markdown source, as typed
-    question_html: str = ""  # rendered, formulas typeset: what the page shows
+    question_html: str  # rendered, formulas typeset: what the page shows
+    question_text: str  # the same as plain text, formulas read as text: what the CSV gives
     attempts: int = 0
     students: int = 0
     score_sum: float = 0.0
@@ -249,11 +248,6 @@ class ItemRow:
     discrimination_students: int = 0  # the students it is computed over
     wrong_answers: list[tuple[str, int]] = field(default_factory=list)
     wrong_options: list[tuple[str, int]] = field(default_factory=list)
-
-    @property
-    def question_text(self) -> str:
-        """The question as plain text, formulas read as text: what the CSV gives."""
-        return plain_text(self.question_html) if self.question_html else self.question
 
     @property
     def facility(self) -> float | None:
@@ -341,9 +335,9 @@ def cohort_items(
     deck_ids = [d.deck_id for d in decks]
     titles = {d.deck_id: d.title for d in decks}
     rows = {
-        card.pk: ItemRow(card.pk, titles[card.deck_id], card.position, card.question, card.question_html)
+        card.pk: ItemRow(card.pk, titles[card.deck_id], card.position, card.question_html, card.question_text)
         for card in Card.objects.filter(deck_id__in=deck_ids, archived=False).only(
-            "id", "deck_id", "position", "question", "question_html"
+            "id", "deck_id", "position", "question_html", "question_text"
         )
     }
     params = {"cohort": cohort.pk, "decks": deck_ids, "top": top}

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import styles
+from .plaintext import plain_text
 from .rendering import Rendered, render
 
 
@@ -45,6 +46,13 @@ class RenderedFields:
     """Keeps each `*_html` field in step with its Markdown source (RENDERED_FIELDS: source -> html)."""
 
     RENDERED_FIELDS: dict[str, str] = {}
+    # An html field -> a field holding it as plain text, formulas read as text (for CSV exports), kept in step too.
+    PLAIN_FIELDS: dict[str, str] = {}
+
+    @classmethod
+    def stored_fields(cls) -> list[str]:
+        """The fields rendering writes: what a bulk update of rendered rows must save."""
+        return [*cls.RENDERED_FIELDS.values(), *cls.PLAIN_FIELDS.values()]
 
     def render(
         self,
@@ -64,6 +72,8 @@ class RenderedFields:
             text = getattr(self, source)
             rendered = known[text] if known is not None and text in known else render(text)
             setattr(self, target, rendered.html)
+            if target in self.PLAIN_FIELDS:
+                setattr(self, self.PLAIN_FIELDS[target], plain_text(rendered.html))
             gathered.update(rendered.styles)
         if styles is None:
             style_rules_add(gathered)
@@ -75,7 +85,8 @@ class RenderedFields:
         if update_fields is not None:
             # A save of other columns (a position, a flag) need not run KaTeX again.
             fields = {source: target for source, target in fields.items() if source in update_fields}
-            kwargs["update_fields"] = {*update_fields, *fields.values()}
+            plain = [self.PLAIN_FIELDS[target] for target in fields.values() if target in self.PLAIN_FIELDS]
+            kwargs["update_fields"] = {*update_fields, *fields.values(), *plain}
         self.render(fields, known=known)
         super().save(*args, **kwargs)
 
@@ -108,6 +119,7 @@ class Card(RenderedFields, models.Model):
 
     # Source field -> the field holding its rendered HTML, kept in step by save().
     RENDERED_FIELDS = {"question": "question_html", "answer": "answer_html", "explanation": "explanation_html"}
+    PLAIN_FIELDS = {"question_html": "question_text"}
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False, help_text="Stable identity for export.")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
@@ -115,6 +127,9 @@ class Card(RenderedFields, models.Model):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     question = models.TextField()
     question_html = models.TextField(editable=False)
+    question_text = models.TextField(
+        blank=True, editable=False, help_text="The rendered question as plain text, formulas read as text (exports)."
+    )
     answer = models.TextField()
     answer_html = models.TextField(editable=False)
     short_answer = models.CharField(

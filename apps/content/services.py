@@ -283,7 +283,7 @@ def content_rerender() -> int:
     changed, styles = 0, {}
     with transaction.atomic():
         for model in (Deck, Card, Distractor):
-            targets = list(model.RENDERED_FIELDS.values())
+            targets = model.stored_fields()
             for row in model.objects.select_for_update().order_by("pk").iterator(chunk_size=200):
                 before = {name: getattr(row, name) for name in targets}
                 row.render(styles=styles)

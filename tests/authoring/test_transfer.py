@@ -64,7 +64,7 @@ def test_round_trip_into_an_empty_database_is_lossless(deck, tmp_path, fmt):
     assert "new deck: 2 created, 0 updated, 0 unchanged" in output
     assert _export("serving", fmt) == first
     card = Card.objects.get(short_answer="ratio")
-    assert "<mfrac>" in card.question_html
+    assert "<mfrac>" in card.question_html and card.question_text == "What is a/b?"
     assert list(card.distractors.values_list("text", flat=True)) == ["A sum", "A *product*"]
     assert card.versions.get().note == f"Imported from serving.{fmt}"
 
@@ -87,6 +87,9 @@ def test_import_updates_by_uid_and_reports_unchanged(deck, tmp_path):
     assert "existing deck: 1 created, 1 updated, 1 unchanged" in output
     assert Card.objects.get(short_answer="ratio").answer == "A quotient."
     assert Card.objects.count() == 3
+    data["cards"][0]["question"] = "What is $\\frac{c}{d}$?"
+    _import(tmp_path, json.dumps(data), "s.json")  # an update is a bulk update: the plain text goes with the html
+    assert Card.objects.get(short_answer="ratio").question_text == "What is c/d?"
 
 
 def test_dry_run_writes_nothing(deck, tmp_path):

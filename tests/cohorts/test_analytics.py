@@ -147,7 +147,7 @@ def any_number_of_students(monkeypatch):
 def test_item_statistics(cohort, any_number_of_students):
     items, total = analytics.cohort_items(cohort=cohort, limit=None)
     assert total == 4  # three cards of Ops and one of Empty
-    stats = {item.question: item for item in items}
+    stats = {item.question_text: item for item in items}
     q1, q2, q3 = stats["Q1?"], stats["Q2?"], stats["Q3?"]
     assert (q1.attempts, q1.students, q1.facility, q1.override_rate) == (4, 3, 0.75, 0.0)
     assert (q2.attempts, q2.students, q2.facility) == (3, 3, pytest.approx(1 / 3))
@@ -167,11 +167,11 @@ def test_item_statistics(cohort, any_number_of_students):
 
 def test_items_sorted_hardest_first_and_paged(cohort, any_number_of_students):
     items, total = analytics.cohort_items(cohort=cohort, limit=2)
-    assert total == 4 and [item.question for item in items] == ["Q3?", "Q2?"]
+    assert total == 4 and [item.question_text for item in items] == ["Q3?", "Q2?"]
     page_two, _ = analytics.cohort_items(cohort=cohort, offset=2, limit=2)
-    assert page_two[0].question == "Q1?" and page_two[-1].attempts == 0  # unattempted cards come last
+    assert page_two[0].question_text == "Q1?" and page_two[-1].attempts == 0  # unattempted cards come last
     by_discrimination, _ = analytics.cohort_items(cohort=cohort, sort="discrimination", limit=None)
-    assert [item.question for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
+    assert [item.question_text for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
 
 
 def _two_more_students(cohort):
@@ -190,20 +190,20 @@ def _two_more_students(cohort):
 
 def test_discrimination_needs_enough_students_and_sorts_as_undefined_without_them(cohort, monkeypatch):
     items, _ = analytics.cohort_items(cohort=cohort, limit=None)
-    q1 = next(item for item in items if item.question == "Q1?")
+    q1 = next(item for item in items if item.question_text == "Q1?")
     assert (q1.discrimination, q1.discrimination_students, q1.too_few_for_discrimination) == (None, 3, True)
     _two_more_students(cohort)
-    stats = {item.question: item for item in analytics.cohort_items(cohort=cohort, limit=None)[0]}
+    stats = {item.question_text: item for item in analytics.cohort_items(cohort=cohort, limit=None)[0]}
     assert stats["Q1?"].discrimination_students == stats["Q2?"].discrimination_students == 5
     assert stats["Q1?"].discrimination is not None and stats["Q2?"].discrimination is not None
     assert (stats["Q3?"].discrimination, stats["Q3?"].discrimination_students) == (None, 3)
     # Either way round, a card with too few students sorts with the undefined ones, after every real figure.
     for sort in ("discrimination", "-discrimination"):
-        order = [item.question for item in analytics.cohort_items(cohort=cohort, sort=sort, limit=None)[0]]
+        order = [item.question_text for item in analytics.cohort_items(cohort=cohort, sort=sort, limit=None)[0]]
         assert set(order[:2]) == {"Q1?", "Q2?"}, sort
     # It had a figure (its scores vary now); only the minimum hides it.
     monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 3)
-    q3 = next(item for item in analytics.cohort_items(cohort=cohort, limit=None)[0] if item.question == "Q3?")
+    q3 = next(item for item in analytics.cohort_items(cohort=cohort, limit=None)[0] if item.question_text == "Q3?")
     assert q3.discrimination is not None
 
 

@@ -1,0 +1,37 @@
+"""Rendered fields kept beside their sources: the question's plain text is stored with its HTML ("render once")."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from apps.content.models import Card
+from tests.factories import make_card
+
+pytestmark = pytest.mark.django_db
+
+SIGMOID = r"What does $\sigma(x) = \frac{1}{1+e^{-x}}$ return?"
+
+
+def test_a_saved_card_keeps_its_question_as_plain_text_with_formulas_read_as_text():
+    card = make_card(question=SIGMOID)
+    assert Card.objects.get(pk=card.pk).question_text == "What does σ(x)=1/(1+e^(−x)) return?"
+
+
+def test_a_save_of_the_question_alone_updates_its_plain_text_and_another_save_leaves_it():
+    card = make_card(question=SIGMOID)
+    card.question = "What is $x^2$ for $x = 3$?"
+    card.save(update_fields=["question"])
+    assert Card.objects.get(pk=card.pk).question_text == "What is x^2 for x=3?"
+    Card.objects.filter(pk=card.pk).update(question_text="stale")
+    card.save(update_fields=["position"])
+    assert Card.objects.get(pk=card.pk).question_text == "stale"  # no KaTeX, no parsing for other columns
+
+
+def test_rerender_content_restores_the_plain_text():
+    card = make_card(question=SIGMOID)
+    Card.objects.filter(pk=card.pk).update(question_text="stale")
+    call_command("rerender_content", stdout=StringIO())
+    assert Card.objects.get(pk=card.pk).question_text == "What does σ(x)=1/(1+e^(−x)) return?"
