@@ -152,3 +152,30 @@ def test_main_content_keeps_its_distance_from_header_and_footer(live_server, pag
                  - document.querySelector('.site-header').getBoundingClientRect().bottom"""
     )
     assert gap >= 12, f"the breadcrumbs sit {gap}px under the header"
+
+
+WIDE_FORMULA = "$$" + " + ".join(f"w_{{{i}}} x_{{{i}}}" for i in range(1, 9)) + "$$"
+
+
+def test_a_formula_wider_than_the_screen_is_a_named_scroll_box_a_keyboard_reaches(
+    live_server, browser, transactional_db
+):
+    from tests.factories import make_card
+
+    card = make_card(kind="syllabus", question="What is the weighted sum?", answer=f"It is\n\n{WIDE_FORMULA}\n\nfor all.")
+    url = f"{live_server.url}{card.get_absolute_url()}?answers=shown"
+    phone = browser.new_context(viewport={"width": 320, "height": 700}).new_page()
+    phone.goto(url)
+    formula = phone.get_by_role("group", name="Formula, scrolls sideways")
+    expect(formula).to_have_attribute("tabindex", "0")
+    formula.focus()
+    phone.keyboard.press("ArrowRight")  # the keyboard scrolls it
+    expect(formula).to_be_focused()
+    assert formula.evaluate("(box) => box.scrollLeft") > 0
+    phone.context.close()
+
+    wide = browser.new_context(viewport={"width": 1900, "height": 900}).new_page()
+    wide.goto(url)
+    wide.wait_for_load_state("load")
+    expect(wide.locator(".katex-display")).not_to_have_attribute("tabindex", "0")  # it fits: no extra tab stop
+    wide.context.close()

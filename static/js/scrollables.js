@@ -1,0 +1,39 @@
+// A display formula or a code block wider than the screen scrolls sideways inside its own box. A keyboard user
+// can reach that scroll only if the box takes focus, and a screen reader should say what it is: such boxes get
+// tabindex="0", a role and a name. Boxes that fit stay out of the tab order. Without JavaScript the boxes still
+// scroll (Chromium makes scroll boxes focusable itself).
+(function () {
+  "use strict";
+
+  const SELECTOR = ".katex-display, .prose pre";
+
+  function mark(root) {
+    root.querySelectorAll(SELECTOR).forEach(function (box) {
+      const overflows = box.scrollWidth > box.clientWidth + 1;
+      if (overflows && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "group");
+        box.setAttribute("aria-label", box.matches("pre") ? "Code, scrolls sideways" : "Formula, scrolls sideways");
+        box.dataset.scrollable = "";
+      } else if (!overflows && box.hasAttribute("data-scrollable")) {
+        ["tabindex", "role", "aria-label", "data-scrollable"].forEach(function (name) { box.removeAttribute(name); });
+      }
+    });
+  }
+
+  let pending = null;
+  function markSoon() {
+    if (pending) return;
+    pending = window.requestAnimationFrame(function () {
+      pending = null;
+      mark(document);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markSoon);
+  else markSoon();
+  window.addEventListener("resize", markSoon);
+  document.addEventListener("htmx:afterSettle", markSoon);
+  // <details> ("Show answer" on a card page): a closed one lays out nothing, so nothing overflows until it opens.
+  document.addEventListener("toggle", markSoon, true);
+})();
