@@ -56,6 +56,9 @@ def _focused(page) -> str:
     return page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
 
 
+IN_SIGHT = "(a) => { const box = a.getBoundingClientRect(); return box.top >= 0 && box.bottom <= innerHeight; }"
+
+
 def _answer_with_keyboard(page, number: int, *, choose_by_tab: bool) -> str:
     stage = page.locator("#stage")
     expect(page.locator(".quiz-progress")).to_contain_text(f"Question {number} of 4")
@@ -145,7 +148,13 @@ def test_student_takes_a_mixed_quiz_with_the_keyboard_only(live_server, page, tr
         else:
             if number == 4:
                 expect(page.get_by_role("link", name="See your results")).to_be_visible()
-            page.keyboard.press("Space")  # on the verdict heading: go on
+            # On the verdict heading: Space scrolls down the feedback until "Next" is in sight, then goes on.
+            for _ in range(10):
+                in_sight = page.locator("[data-next]").evaluate(IN_SIGHT)
+                page.keyboard.press("Space")
+                if in_sight:
+                    break
+                page.wait_for_timeout(150)  # the scroll
     assert set(modes) == {"choice", "recall"}, modes  # mixed alternates the two kinds
 
     summary = page.locator(".summary")

@@ -61,8 +61,11 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, s
     modes = [_answer_current_question(page, use_keyboard=True)]
     assert page.evaluate("window.__sameDocument === true"), "feedback caused a page load"
     expect(page.locator("#stage")).to_contain_text("Model answer" if modes[0] == "recall" else "Right answer")
+    expect(page).to_have_title(re.compile(r"^Feedback on question 1 · .+ · mlcourse$"))  # the swap names its state
+    page.locator("[data-next]").scroll_into_view_if_needed()  # while it is out of sight, Space scrolls to it
     page.locator("body").press("Space")
     expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 4")
+    expect(page).to_have_title(re.compile(r"^Question 2 of 4 · "))
     assert page.evaluate("window.__sameDocument === true"), "next question caused a page load"
 
     modes.append(_answer_current_question(page, use_keyboard=False))
@@ -75,10 +78,12 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, s
     modes.append(_answer_current_question(page, use_keyboard=True))
     page.get_by_role("link", name="Next question").click()
     modes.append(_answer_current_question(page, use_keyboard=False))
+    page.locator("[data-next]").scroll_into_view_if_needed()  # while it is out of sight, Space scrolls to it
     page.locator("body").press("Space")
 
     summary = page.locator(".summary")
     expect(summary).to_contain_text("Your results")
+    expect(page).to_have_title(re.compile(r"^Results · "))
     expect(summary.locator("tbody tr")).to_have_count(4)
     expect(summary.locator("tbody a").first).to_have_attribute("href", re.compile(rf"/decks/{DECK}/cards/\d+/"))
 

@@ -149,7 +149,9 @@ def test_htmx_post_returns_only_the_feedback_partial(student_client, student, ht
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="stage"') and "<html" not in html
+    title, stage = html.lstrip().split("\n", 1)
+    assert title == f"<title>Feedback on question 1 · {session.title} · mlcourse</title>"  # htmx sets the window's
+    assert stage.startswith('<div id="stage"') and "<html" not in html
     assert "no clue" in html and "Tool number 0" in html
     assert html.count("Not quite") == 1  # the verdict heading; the grader's note under it does not repeat it
     assert f'data-hx-get="{session.get_absolute_url()}"' in html
