@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from apps.content.models import Deck
 from tests.browser.conftest import FLASHCARDS, seed_cohort
 from tests.conftest import make_user
+from tests.factories import make_card
 
 PAGE_SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > window.innerWidth"
 
@@ -160,9 +161,8 @@ WIDE_FORMULA = "$$" + " + ".join(f"w_{{{i}}} x_{{{i}}}" for i in range(1, 9)) + 
 def test_a_formula_wider_than_the_screen_is_a_named_scroll_box_a_keyboard_reaches(
     live_server, browser, transactional_db
 ):
-    from tests.factories import make_card
-
-    card = make_card(kind="syllabus", question="What is the weighted sum?", answer=f"It is\n\n{WIDE_FORMULA}\n\nfor all.")
+    answer = f"It is\n\n{WIDE_FORMULA}\n\nfor all."
+    card = make_card(kind="syllabus", question="What is the weighted sum?", answer=answer)
     url = f"{live_server.url}{card.get_absolute_url()}?answers=shown"
     phone = browser.new_context(viewport={"width": 320, "height": 700}).new_page()
     phone.goto(url)
