@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.http import require_page_or_form
-from apps.content.models import Card, CardVersion
+from apps.content.models import MAX_MARKDOWN, Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
@@ -69,7 +69,7 @@ def _preview(data) -> dict:
     """The fields rendered as students would see them, and the stylesheets their maths needs. Writes nothing."""
     preview, styles = {}, {}
     for name in PREVIEW_FIELDS:
-        rendered = render_text(str(data.get(name, ""))[:20000])
+        rendered = render_text(str(data.get(name, ""))[:MAX_MARKDOWN])
         preview[f"{name}_html"] = rendered.html
         styles.update(rendered.styles)
     preview["style_urls"] = _preview_style_urls(styles)

@@ -7,13 +7,22 @@ from collections.abc import Mapping
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Length, Lower
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 
 from . import styles
 from .plaintext import plain_text
 from .rendering import Rendered, render
+
+# The longest Markdown text a card, distractor or deck description holds: a card's answer is a paragraph or a few,
+# and KaTeX and the pages' size grow with it (a megabyte took 11 s to render into 18 MB of HTML).
+MAX_MARKDOWN = 20_000
+
+
+def _at_most(field_name: str, characters: int) -> LessThanOrEqual:
+    return LessThanOrEqual(Length(field_name), characters)
 
 
 class StyleRule(models.Model):
@@ -96,7 +105,7 @@ class Deck(RenderedFields, models.Model):
 
     title = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True)
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     description_html = models.TextField(blank=True, editable=False)
     source = models.CharField(max_length=255, blank=True, help_text="Seed file this deck was loaded from.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -104,6 +113,9 @@ class Deck(RenderedFields, models.Model):
 
     class Meta:
         ordering = ["title"]
+        constraints = [
+            models.CheckConstraint(condition=_at_most("description", MAX_MARKDOWN), name="deck_description_length")
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -125,17 +137,17 @@ class Card(RenderedFields, models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
     position = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    question = models.TextField()
+    question = models.TextField(max_length=MAX_MARKDOWN)
     question_html = models.TextField(editable=False)
     question_text = models.TextField(
         blank=True, editable=False, help_text="The rendered question as plain text, formulas read as text (exports)."
     )
-    answer = models.TextField()
+    answer = models.TextField(max_length=MAX_MARKDOWN)
     answer_html = models.TextField(editable=False)
     short_answer = models.CharField(
         max_length=300, blank=True, help_text="A few words, used as a multiple-choice option and for exact grading."
     )
-    explanation = models.TextField(blank=True)
+    explanation = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     explanation_html = models.TextField(blank=True, editable=False)
     source_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Stable identity of the card in its seed file."
@@ -165,6 +177,10 @@ class Card(RenderedFields, models.Model):
             ),
             models.UniqueConstraint(
                 fields=["deck", "source_key"], condition=~Q(source_key=""), name="card_unique_source_key_in_deck"
+            ),
+            *(
+                models.CheckConstraint(condition=_at_most(name, MAX_MARKDOWN), name=f"card_{name}_length")
+                for name in ("question", "answer", "explanation")
             ),
             models.CheckConstraint(condition=Q(position__gte=1), name="card_position_positive"),
             models.CheckConstraint(condition=Q(kind__in=["flashcard", "syllabus"]), name="card_kind_valid"),
@@ -217,13 +233,16 @@ class Distractor(RenderedFields, models.Model):
     RENDERED_FIELDS = {"text": "text_html"}
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="distractors")
-    text = models.TextField(help_text="Markdown; maths in $…$ is typeset.")
+    text = models.TextField(max_length=MAX_MARKDOWN, help_text="Markdown; maths in $…$ is typeset.")
     text_html = models.TextField(editable=False)
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["card", "position", "pk"]
-        constraints = [models.CheckConstraint(condition=~Q(text=""), name="distractor_not_empty")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="distractor_not_empty"),
+            models.CheckConstraint(condition=_at_most("text", MAX_MARKDOWN), name="distractor_text_length"),
+        ]
 
     def __str__(self) -> str:
         return self.text
