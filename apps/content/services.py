@@ -284,14 +284,14 @@ def content_rerender() -> int:
     with transaction.atomic():
         for model in (Deck, Card, Distractor):
             targets = model.stored_fields()
-            for row in model.objects.select_for_update().order_by("pk").iterator(chunk_size=200):
+            for row in model.objects.select_for_update(no_key=True).order_by("pk").iterator(chunk_size=200):
                 before = {name: getattr(row, name) for name in targets}
                 row.render(styles=styles)
                 after = {name: getattr(row, name) for name in targets}
                 if before != after:
                     model.objects.filter(pk=row.pk).update(**after)
                     changed += 1
-        for version in CardVersion.objects.select_for_update().iterator(chunk_size=200):
+        for version in CardVersion.objects.select_for_update(no_key=True).iterator(chunk_size=200):
             rendered = {f"{name}_html": render(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
             for result in rendered.values():
                 styles.update(result.styles)

@@ -175,3 +175,19 @@ def test_two_tabs_answering_one_card_apply_their_reviews_in_answer_time_order(mo
     replayed = CardState(user=student, card=card, deck=deck, due=stored.due)
     scheduling.replay(replayed, [(a.rating, a.answered_at) for a in answers])
     assert [getattr(stored, f) for f in STATE_FIELDS] == [getattr(replayed, f) for f in STATE_FIELDS]
+
+
+def test_rerendering_every_card_does_not_hold_up_an_answer():
+    """rerender_content locks each row it rewrites (NO KEY UPDATE): an answer, whose row refers to the card and
+    its version, goes on meanwhile instead of waiting for the whole run (a minute on a large site)."""
+    from apps.content.services import content_rerender
+
+    student = make_user("alice")
+    deck = make_deck()
+    make_card(deck=deck, question="What runs a one-off batch job?", answer="Job")
+    quiz = services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    with holding(content_rerender):
+        answering = Background(lambda: _answer(student, quiz, response="Job"))
+        assert answering.finished_within(5), "the answer waited for the rerender's locks"
+    answer, _ = answering.join()
+    assert answer.final_verdict == "correct"
