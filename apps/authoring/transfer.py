@@ -20,6 +20,8 @@ from typing import Any
 from django.db import connection
 from django.utils.text import slugify
 
+from apps.content.models import MAX_MARKDOWN
+
 from .problems import Found, TransferError, Where
 
 FORMAT = "mlcourse-deck"
@@ -31,7 +33,10 @@ CSV_COLUMNS = (
     "record", *DECK_FIELDS, "uid", "position", "kind", *CARD_TEXT_FIELDS, "archived", *CARD_LIST_FIELDS,
 )  # fmt: skip
 KINDS = ("flashcard", "syllabus")
-LIMITS = {"slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200}
+LIMITS = {
+    "slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200,
+    **dict.fromkeys(("description", "question", "answer", "explanation", "distractors"), MAX_MARKDOWN),
+}  # fmt: skip
 MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
 # The check and the import each take 2-10 ms a card (more with maths to typeset): a larger deck would
 # keep a request open past the usual 30-60 s proxy timeouts.
@@ -136,7 +141,7 @@ def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -
     if required and not value.strip():
         raise TransferError(where, "is required")
     if limit and len(value) > limit:
-        raise TransferError(where, f"is longer than {limit} characters")
+        raise TransferError(where, f"is {len(value):,} characters long; at most {limit:,}")
     if "\x00" in value:
         raise TransferError(where, "contains a NUL character, which the database cannot store")
     if not _is_utf8(value):

@@ -66,14 +66,14 @@ def _key(page) -> str:
 def test_a_file_larger_than_a_request_may_carry_is_checked_then_imported(client, instructor):
     """The confirmation used to post the file back as a form field: past 2.5 MB Django refused it (a 400)."""
     client.force_login(instructor)
-    text = "All work and no play makes the model a dull learner. " * 2000  # ~100 KB of prose per card
-    data = _export([_card(i, explanation=text) for i in range(1, 31)])
+    text = "All work and no play makes the model a dull learner. " * 350  # ~19 KB, near the 20,000 limit
+    data = _export([_card(i, answer=text, explanation=text) for i in range(1, 81)])
     content = json.dumps(data)
     assert len(content.encode()) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
     page = _upload(client, content)
     html = page.content.decode()
-    assert page.status_code == 200 and "New deck: 30 created, 0 updated, 0 unchanged" in html
+    assert page.status_code == 200 and "New deck: 80 created, 0 updated, 0 unchanged" in html
     assert "Nothing has been written yet; the checked file waits here for 60 minutes." in html
     assert not Deck.objects.filter(slug="imported").exists()
     # The confirmation carries a key, not the file.
@@ -81,9 +81,9 @@ def test_a_file_larger_than_a_request_may_carry_is_checked_then_imported(client,
     assert f'name="key" value="{_key(page)}"' in html
 
     done = _confirm(client, _key(page), follow=True)
-    assert "Imported deck.json: new deck: 30 created" in done.content.decode()
+    assert "Imported deck.json: new deck: 80 created" in done.content.decode()
     cards = Card.objects.filter(deck__slug="imported")
-    assert cards.count() == 30
+    assert cards.count() == 80
     assert cards.get(position=7).explanation == text and text.strip() in cards.get(position=7).explanation_html
 
 

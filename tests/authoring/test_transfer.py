@@ -142,6 +142,14 @@ def _bad_json(deck, mutate) -> str:
             lambda d: d["deck"].update(description="Bad $\\frac{1}{$"),
             "deck (serving), field description: $\\frac{1}{$: KaTeX parse error",
         ),
+        (
+            lambda d: d["cards"][1].update(explanation="x" * 20_001),
+            "cards[1].explanation: is 20,001 characters long; at most 20,000",
+        ),
+        (
+            lambda d: d["cards"][0].update(distractors=["A sum", "y" * 20_001]),
+            "cards[0].distractors: has an entry",
+        ),
         (lambda d: d["deck"].update(slug="Not A Slug"), "deck.slug: may contain only lowercase"),
         (lambda d: d.update(format="other"), "format: this is not an mlcourse-deck export"),
         (lambda d: d.update(version=99), "version: unsupported version 99"),
