@@ -130,7 +130,12 @@ class Card(RenderedFields, models.Model):
         SYLLABUS = "syllabus", "Syllabus"
 
     # Source field -> the field holding its rendered HTML, kept in step by save().
-    RENDERED_FIELDS = {"question": "question_html", "answer": "answer_html", "explanation": "explanation_html"}
+    RENDERED_FIELDS = {
+        "question": "question_html",
+        "answer": "answer_html",
+        "short_answer": "short_answer_html",
+        "explanation": "explanation_html",
+    }
     PLAIN_FIELDS = {"question_html": "question_text"}
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False, help_text="Stable identity for export.")
@@ -145,8 +150,13 @@ class Card(RenderedFields, models.Model):
     answer = models.TextField(max_length=MAX_MARKDOWN)
     answer_html = models.TextField(editable=False)
     short_answer = models.CharField(
-        max_length=300, blank=True, help_text="A few words, used as a multiple-choice option and for exact grading."
+        max_length=300,
+        blank=True,
+        help_text="A few words (Markdown; maths in $…$ is typeset), used as a multiple-choice option and for exact "
+        "grading.",
     )
+    # Typeset like the distractors beside it: an option set in another style would give the right one away.
+    short_answer_html = models.TextField(blank=True, editable=False)
     explanation = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     explanation_html = models.TextField(blank=True, editable=False)
     source_key = models.CharField(

@@ -21,7 +21,17 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
     cards = (
         Card.objects.filter(archived=False)
         .annotate(state_due=Subquery(due))
-        .only("id", "deck_id", "kind", "position", "question", "short_answer", "answer", "answer_html")
+        .only(
+            "id",
+            "deck_id",
+            "kind",
+            "position",
+            "question",
+            "short_answer",
+            "short_answer_html",
+            "answer",
+            "answer_html",
+        )
     )
     if deck is None:
         return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
@@ -42,7 +52,8 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
 def _option_for(card: Card) -> Option:
     topic = f"{card.question}\n{card.answer}"
     if card.kind == Card.Kind.FLASHCARD and card.short_answer:
-        return Option(text=card.short_answer, html=escape(card.short_answer), topic=topic)
+        # Cards saved before short answers were typeset have no HTML until `rerender_content` runs.
+        return Option(text=card.short_answer, html=card.short_answer_html or escape(card.short_answer), topic=topic)
     return Option(text=card.answer, html=card.answer_html, topic=topic)
 
 
@@ -52,7 +63,7 @@ def choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[lis
     for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
         authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
     pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(
-        "id", "deck_id", "kind", "question", "short_answer", "answer", "answer_html"
+        "id", "deck_id", "kind", "question", "short_answer", "short_answer_html", "answer", "answer_html"
     )
     pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
     for other in pool_cards:

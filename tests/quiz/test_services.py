@@ -11,6 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from apps.content.models import Card, Deck, Distractor
+from apps.content.services import card_save
 from apps.quiz import services
 from apps.quiz.grading import Grade
 from apps.quiz.grading import Verdict as GradeVerdict
@@ -76,6 +77,19 @@ def test_syllabus_cards_offer_rendered_answers_as_options(student):
             and 'class="katex"' in right["html"]
         )
         assert all("<strong>reason" in option["html"] for option in item.options)  # distractors: other cards' answers
+
+
+def test_a_flashcards_right_option_is_typeset_like_its_distractors(student):
+    """Shown as TeX source beside three typeset distractors, the right option stood out."""
+    deck = make_deck()
+    for i, complexity in enumerate(["O(n^2)", "O(n)", "O(1)", "O(\\log n)"]):
+        card = make_card(deck=deck, question=f"Cost of step {i}?", answer=f"${complexity}$")
+        card_save(card=card, distractors=["$O(n^3)$", "$O(2^n)$", "*Constant*"])
+    for item in _start(student, deck, mode="choice", size=4).items.all():
+        htmls = [option["html"] for option in item.options]
+        assert "$" not in "".join(htmls), htmls
+        assert all(html.startswith("<p>") for html in htmls)
+        assert 'class="katex"' in item.options[item.correct_option]["html"]
 
 
 def test_the_seed_flashcards_ask_with_their_shipped_distractors(student):
