@@ -17,6 +17,7 @@ from django.shortcuts import resolve_url
 from django.template.response import TemplateResponse
 from django_htmx.http import HttpResponseClientRedirect
 
+from .errors import DependencyUnavailableError
 from .http import htmx_current_path
 from .logs import request_id
 
@@ -65,7 +66,8 @@ def _kept_fields(request: HttpRequest) -> tuple[list[tuple[str, str]], bool]:
 
 
 class DatabaseUnavailableMiddleware:
-    """Turns a lost database connection into "try again" (503) instead of a 500.
+    """Turns a lost database connection, or another service down (DependencyUnavailableError), into "try again"
+    (503) instead of a 500.
 
     For a POST, the page carries the submitted fields back in a form, so an answer
     typed before the outage is resubmitted with one click rather than lost.
@@ -78,9 +80,13 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, OperationalError | InterfaceError):
+        if isinstance(exception, DependencyUnavailableError):
+            service = exception.service
+        elif isinstance(exception, OperationalError | InterfaceError):
+            service = "its database"
+        else:
             return None
-        logger.warning("database unavailable: %s", exception)
+        logger.warning("%s unavailable: %s", service, exception)
         fields, dropped_password = _kept_fields(request) if request.method == "POST" else ([], False)
         response = TemplateResponse(
             request,
@@ -90,6 +96,7 @@ class DatabaseUnavailableMiddleware:
                 "dropped_password": dropped_password,
                 "action": request.get_full_path(),
                 "method": request.method,
+                "service": service,
             },
             status=503,
         )

@@ -15,12 +15,24 @@ import subprocess
 import threading
 from pathlib import Path
 
+from apps.common.errors import DependencyUnavailableError
+
 WORKER = Path(__file__).with_name("katex_worker.js")
 TIMEOUT_SECONDS = 10.0
 
 
-class KatexUnavailableError(RuntimeError):
+# Longer formulas are refused: KaTeX's time grows faster than their length (100 KB took 9 s).
+MAX_FORMULA = 5_000
+
+
+class KatexUnavailableError(DependencyUnavailableError):
     """Node or the katex npm package is missing: a set-up problem, not bad content."""
+
+    service = "its maths renderer (KaTeX)"
+
+
+class _NoAnswerError(KatexUnavailableError):
+    pass
 
 
 class KatexParseError(ValueError):
@@ -64,7 +76,7 @@ class _Worker:
             selector.register(self._proc.stdout, selectors.EVENT_READ)
             if not selector.select(TIMEOUT_SECONDS):
                 self._stop()
-                raise KatexUnavailableError(f"the KaTeX worker gave no answer within {TIMEOUT_SECONDS:.0f} s")
+                raise _NoAnswerError(f"the KaTeX worker gave no answer within {TIMEOUT_SECONDS:.0f} s")
         line = self._proc.stdout.readline()
         if not line:
             stderr = self._proc.stderr.read() if self._proc.stderr else ""
@@ -93,7 +105,11 @@ class _Worker:
             except BrokenPipeError:
                 self._stop()
                 raise KatexUnavailableError("the KaTeX worker closed its input") from None
-            reply = json.loads(self._read_line())
+            try:
+                reply = json.loads(self._read_line())
+            except _NoAnswerError:
+                # The worker answered the formulas before this one: the formula, not KaTeX, is what is wrong.
+                raise KatexParseError(f"typesetting it took longer than {TIMEOUT_SECONDS:.0f} s") from None
         if "error" in reply:
             raise KatexParseError(reply["error"])
         return reply["html"]
@@ -104,6 +120,8 @@ _worker = _Worker()
 
 def render_tex(tex: str, *, display: bool = False) -> str:
     """KaTeX's HTML+MathML for `tex`; raises KatexParseError on invalid TeX."""
+    if len(tex) > MAX_FORMULA:
+        raise KatexParseError(f"the formula is {len(tex):,} characters long; at most {MAX_FORMULA:,}")
     return _worker.render(tex, display=display)
 
 

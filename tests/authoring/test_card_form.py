@@ -339,3 +339,16 @@ def test_position_zero_is_a_form_error_in_words(client, instructor):
     response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, position=0))
     html = unescape(response.content.decode())
     assert "Positions start at 1." in html and "is violated" not in html
+
+
+def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(client, instructor, katex_down):
+    card = make_card(answer="Fine")
+    client.force_login(instructor)
+    data = _form_data(card, answer="Ratio $\\frac{1}{2}$, typed with care")
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), data)
+    html = response.content.decode()
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert "cannot reach its maths renderer (KaTeX) right now" in html
+    assert 'value="Ratio $\\frac{1}{2}$, typed with care"' in html  # one click sends it again
+    card.refresh_from_db()
+    assert card.answer == "Fine"

@@ -53,3 +53,33 @@ def test_missing_node_is_a_clear_setup_error_and_a_failed_system_check(monkeypat
         monkeypatch.undo()
         katex._worker._stop()
     assert "<mi>x</mi>" in katex.render_tex("x")
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"\href{https://example.com}{docs}",
+        r"\url{https://example.com}",
+        r"\htmlClass{visually-hidden}{x}",
+        r"\htmlStyle{color: red}{x}",
+        r"\includegraphics[height=1em]{https://example.com/a.png}",
+    ],
+)
+def test_links_images_classes_and_styles_in_maths_are_refused_not_drawn_in_red(tex):
+    with pytest.raises(katex.KatexParseError, match=r"is not allowed here \(no links, images, classes"):
+        katex.render_tex(tex)
+
+
+def test_a_formula_over_the_length_limit_is_refused_before_katex_runs():
+    with pytest.raises(katex.KatexParseError, match="the formula is 5,001 characters long; at most 5,000"):
+        katex.render_tex("x" * 5_001)
+    assert "<mi>x</mi>" in katex.render_tex("x" * katex.MAX_FORMULA)
+
+
+def test_a_formula_katex_cannot_finish_in_time_is_its_error_and_the_worker_recovers(monkeypatch):
+    slow = " + ".join(rf"\frac{{a_{{{i}}}}}{{b_{{{i}}}}}" for i in range(200))
+    monkeypatch.setattr(katex, "TIMEOUT_SECONDS", 0.000_1)
+    with pytest.raises(katex.KatexParseError, match="typesetting it took longer than"):
+        katex.render_tex(slow)
+    monkeypatch.undo()
+    assert "<mi>y</mi>" in katex.render_tex("y")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from apps.content.models import Card
 from tests.factories import make_card
@@ -35,3 +35,11 @@ def test_rerender_content_restores_the_plain_text():
     Card.objects.filter(pk=card.pk).update(question_text="stale")
     call_command("rerender_content", stdout=StringIO())
     assert Card.objects.get(pk=card.pk).question_text == "What does σ(x)=1/(1+e^(−x)) return?"
+
+
+@pytest.mark.parametrize("command", ["load_content", "rerender_content"])
+def test_the_content_commands_say_katex_is_missing_and_change_nothing(command, katex_down):
+    make_card(question="Stays as it is?")
+    with pytest.raises(CommandError, match=r"KaTeX is not available: .*\nNothing was (written|changed)\."):
+        call_command(command, stdout=StringIO())
+    assert list(Card.objects.values_list("question", flat=True)) == ["Stays as it is?"]

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.content.katex import KatexUnavailableError
 from apps.content.loader import LoaderError, parse_file
 from apps.content.services import content_load
 
@@ -29,6 +30,8 @@ class Command(BaseCommand):
             report = content_load(decks=decks, overwrite=overwrite, dry_run=dry_run)
         except LoaderError as exc:
             raise CommandError(f"{exc}\nNothing was written.") from exc
+        except KatexUnavailableError as exc:
+            raise CommandError(f"KaTeX is not available: {exc}\nNothing was written.") from exc
 
         verbosity = options["verbosity"]
         for label in report.conflicts:

@@ -1,6 +1,6 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from apps.content.katex import katex_version
+from apps.content.katex import KatexUnavailableError, katex_version
 from apps.content.services import content_rerender
 
 
@@ -8,5 +8,9 @@ class Command(BaseCommand):
     help = "Re-render the stored HTML of every deck and card, e.g. after upgrading KaTeX or Markdown."
 
     def handle(self, *args, **options):
-        changed = content_rerender()
-        self.stdout.write(self.style.SUCCESS(f"re-rendered with KaTeX {katex_version()}: {changed} changed"))
+        try:
+            changed = content_rerender()
+            version = katex_version()
+        except KatexUnavailableError as exc:
+            raise CommandError(f"KaTeX is not available: {exc}\nNothing was changed.") from exc
+        self.stdout.write(self.style.SUCCESS(f"re-rendered with KaTeX {version}: {changed} changed"))
