@@ -155,9 +155,12 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
     qstems = question_stems(question)
     found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
+    either: list[tuple[str, str]] = []
     for number, (position, part) in enumerate(_parts(answer)):
         for text, factor in _chunks(part):
-            for token in tokenize(text):
+            tokens = tokenize(text)
+            either += _alternatives(tokens)
+            for token in tokens:
                 norm = token.norm
                 if norm in STOPWORDS or is_generic(norm) or len(norm) < 2 or _NUMBER.fullmatch(norm):
                     continue
@@ -179,12 +182,30 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
                 else:
                     entry[1], entry[2] = max(entry[1], weight), entry[2] + 1
                     entry[5].add(number)
-    return tuple(
-        KeyTerm(
+    terms = {
+        s: KeyTerm(
             label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head, frozenset(at), word
         )
         for s, (label, weight, count, exact, head, at, word) in found.items()
-    )
+    }
+    for first, second in either:
+        if first in terms and second in terms and first != second:
+            one, other = terms.pop(first), terms.pop(second)
+            terms[first] = KeyTerm(
+                f"{one.label} or {other.label}", one.alts + other.alts, max(one.weight, other.weight),
+                one.exact and other.exact, "", one.sentences | other.sentences,
+            )  # fmt: skip
+    return tuple(terms.values())
+
+
+def _alternatives(tokens: list[Token]) -> list[tuple[str, str]]:
+    """Stems of two technical terms the answer offers as alternatives, "FP16 or BF16": a response naming
+    either names the term (it was marked as missing the other)."""
+    return [
+        (stem(a.norm), stem(b.norm))
+        for a, word, b in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if word.norm == "or" and a.technical and b.technical and not word.boundary and not b.boundary
+    ]
 
 
 @lru_cache(maxsize=512)

@@ -289,6 +289,14 @@ def test_key_term_coverage(prefix, response, verdict):
     assert grade(card(prefix), response).verdict is verdict
 
 
+def test_terms_the_answer_offers_as_alternatives_are_covered_by_either():
+    """"FP16 or BF16": a response with FP16 alone is not missing BF16."""
+    for response, other in (("FP16", "BF16"), ("BF16", "FP16")):
+        result = grade(card(MIXED_FLAG), f"it runs the forward and backward passes in {response} to save memory")
+        assert not any(other in term for term in result.missing), result
+        assert result.verdict is CORRECT, result
+
+
 def test_coverage_feedback_names_covered_and_missing_terms():
     result = grade(card(DATA_PARALLEL), "Each GPU has a copy of the model and its own shard of the data.")
     assert result.verdict is PARTIAL
