@@ -4,7 +4,8 @@ Flashcards:  a title line, then per card a question block, an `Answer: …`
              block and an optional one-paragraph explanation.
 Syllabus:    a title line, then alternating question and answer blocks.
 
-Blocks are separated by blank lines. Every error names the file and line.
+Blocks are separated by blank lines, except inside a code fence (``` or ~~~) or a `$$ … $$` display
+formula, which may hold blank lines. Every error names the file and line.
 
 Distractors: `<stem>.distractors.csv` beside a seed file, if there is one, with a `question,distractor`
              header and a row per wrong multiple-choice option (the seed format itself has no place for them).
@@ -25,6 +26,14 @@ from django.utils.text import slugify
 DISTRACTORS_SUFFIX = ".distractors.csv"
 _DISTRACTOR_COLUMNS = ("question", "distractor")
 _ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
+# What the renderer (Python-Markdown's fenced_code) takes for a fence: a run of three or more backticks or
+# tildes at the start of a line, closed by a line holding the same run. A backtick run followed by another
+# backtick on its line is inline code, not a fence.
+_FENCE = re.compile(r"^(?P<run>`{3,}(?=[^`]*$)|~{3,})")
+# And for a display formula: `$$` at the start of a line (after at most three spaces), up to the first `$$`
+# that ends a line.
+_MATH_OPEN = re.compile(r"^ {0,3}\$\$")
+_MATH_CLOSE = re.compile(r"\$\$[ \t]*$")
 # Syllabus prompts that are instructions rather than questions.
 _IMPERATIVES = (
     "calculate", "compare", "contrast", "define", "derive", "describe", "discuss", "distinguish",
@@ -86,19 +95,48 @@ class _Block:
         return bool(_ANSWER.match(self.text))
 
 
-def _blocks(lines: list[str], first_line: int) -> list[_Block]:
+@dataclass(frozen=True)
+class _Open:
+    """A code fence or display formula that has not been closed yet: a blank line does not end its block."""
+
+    line: int
+    closer: str  # the fence's run, or "$$"
+
+
+def _blocks(lines: list[str], first_line: int, path: str) -> list[_Block]:
     blocks, current, start = [], [], 0
+    opened: _Open | None = None
     for number, line in enumerate(lines, start=first_line):
-        if line.strip():
-            if not current:
-                start = number
-            current.append(line.rstrip())
-        elif current:
-            blocks.append(_Block(start, "\n".join(current)))
-            current = []
+        if not line.strip() and opened is None:
+            if current:
+                blocks.append(_Block(start, "\n".join(current)))
+                current = []
+            continue
+        if not current:
+            start = number
+        current.append(line.rstrip())
+        # An answer's text starts after "Answer:", and so may its fence or formula.
+        opened = _still_open(opened, line if len(current) > 1 else _ANSWER.sub("", line, count=1), number)
+    if opened is not None:
+        what = "code fence" if opened.closer != "$$" else "display formula ($$)"
+        end = f"a line holding just {opened.closer}" if opened.closer != "$$" else "$$ at the end of a line"
+        raise LoaderError(path, opened.line, f"the {what} opened here is never closed; close it with {end}")
     if current:
         blocks.append(_Block(start, "\n".join(current)))
     return blocks
+
+
+def _still_open(opened: _Open | None, line: str, number: int) -> _Open | None:
+    """What is open after `line`: `opened` unless the line closes it, or a fence or formula the line opens."""
+    if opened is not None:
+        closes = line.rstrip() == opened.closer if opened.closer != "$$" else _MATH_CLOSE.search(line)
+        return None if closes else opened
+    if fence := _FENCE.match(line):
+        return _Open(number, fence["run"])
+    # A formula closed on its own line ("$$x$$") leaves nothing open; its TeX is at least one character.
+    if (math := _MATH_OPEN.match(line)) and not _MATH_CLOSE.search(line, math.end() + 1):
+        return _Open(number, "$$")
+    return None
 
 
 def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
@@ -110,7 +148,7 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     title = lines[title_index].strip()
     if _ANSWER.match(title):
         raise LoaderError(path, title_index + 1, "the file starts with an 'Answer:' line; expected a title line")
-    blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2)
+    blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2, path=path)
     if not blocks:
         raise LoaderError(path, title_index + 1, "the file has a title but no questions")
     if any(block.is_answer for block in blocks):

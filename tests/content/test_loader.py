@@ -118,6 +118,67 @@ def test_invalid_utf8_names_the_line(tmp_path):
         parse_file(bad)
 
 
+# A fence or a display formula may hold blank lines: they are part of its block, not the end of it.
+FENCED_ANSWER = (
+    "Deck\n\nHow do you show x?\n\nAnswer: Use print:\n```\nx = 1\n\nprint(x)\n```\n\nprint writes to stdout.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (FENCED_ANSWER, "Use print:\n```\nx = 1\n\nprint(x)\n```"),
+        # The answer's text starts after "Answer:", so a fence or formula may open on that line.
+        (FENCED_ANSWER.replace("Use print:\n```", "```"), "```\nx = 1\n\nprint(x)\n```"),
+        (FENCED_ANSWER.replace("Use print:\n```", "$$").replace("\n```\n", "\n$$\n"), "$$\nx = 1\n\nprint(x)\n$$"),
+    ],
+)
+def test_a_blank_line_inside_a_code_fence_does_not_cut_the_answer(text, answer):
+    card = parse_text(text, path="fence.txt", slug="fence").cards[0]
+    assert card.answer == answer
+    assert card.explanation == "print writes to stdout."
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        # A tilde fence, with an info string, and a "```" inside it that does not close it.
+        (
+            "Deck\n\nWhat is X?\n\n~~~python\n```\n\nx = 1\n~~~\n\nWhat is Y?\n\nY.\n",
+            "~~~python\n```\n\nx = 1\n~~~",
+        ),
+        # A display formula over several lines.
+        (
+            "Deck\n\nWhat is X?\n\nX is\n$$\na\n\n+ b\n$$\n\nWhat is Y?\n\nY.\n",
+            "X is\n$$\na\n\n+ b\n$$",
+        ),
+        # A formula opened and closed on one line leaves nothing open.
+        ("Deck\n\nWhat is X?\n\n$$x$$\n\nWhat is Y?\n\nY.\n", "$$x$$"),
+        # "$$ … $$" inside a fence is code, not a formula.
+        ("Deck\n\nWhat is X?\n\n```\n$$\n\n```\n\nWhat is Y?\n\nY.\n", "```\n$$\n\n```"),
+    ],
+)
+def test_a_blank_line_inside_a_syllabus_fence_or_formula_does_not_cut_the_answer(text, answer):
+    deck = parse_text(text, path="fence.txt", slug="fence")
+    assert [card.answer for card in deck.cards] == [answer, "Y."]
+    assert deck.cards[1].line == text.split("\n").index("What is Y?") + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("Deck\n\nQ?\n\nAnswer: Use print:\n```\nx = 1\n\nprint(x)\n", 6, "the code fence opened here is never closed"),
+        ("Deck\n\nQ?\n\nAnswer: x\n\nWhy:\n~~~\ncode\n```\n", 8, "the code fence opened here is never closed"),
+        ("Deck\n\nWhat is X?\n\n$$\na\n\nb\n\nWhat is Y?\n\nY.\n", 5, "the display formula ($$) opened here is never"),
+    ],
+)
+def test_a_fence_or_formula_never_closed_names_the_line_it_opens(text, line, message):
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/bad.txt", slug="bad")
+    assert (excinfo.value.line, str(excinfo.value)) == (line, f"fixtures/bad.txt:{line}: {excinfo.value.message}")
+    assert message in excinfo.value.message
+
+
 # --- the command -----------------------------------------------------------------------
 
 
@@ -215,6 +276,16 @@ def test_a_formula_katex_rejects_fails_naming_file_and_card_line_and_writes_noth
     assert f"{bad}:7: the answer of the question 'What is $x$?': KaTeX cannot typeset $\\frac{{1}}{{$:" in message
     assert "Nothing was written" in message
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_code_block_with_a_blank_line_is_stored_whole(tmp_path):
+    seed = tmp_path / "fence.txt"
+    seed.write_text(FENCED_ANSWER.removesuffix("\nprint writes to stdout.\n"))  # no explanation: the cut was silent
+    assert "1 created" in _load(seed)
+    card = Card.objects.get(deck__slug="fence")
+    assert "<pre><code>x = 1\n\nprint(x)\n</code></pre>" in card.answer_html
+    assert card.explanation == ""
 
 
 @pytest.mark.django_db
