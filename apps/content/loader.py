@@ -141,6 +141,7 @@ def _still_open(opened: _Open | None, line: str, number: int) -> _Open | None:
 
 def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    _check_no_nul(text, path)
     lines = text.split("\n")
     title_index = next((i for i, line in enumerate(lines) if line.strip()), None)
     if title_index is None:
@@ -186,8 +187,16 @@ def _read(path: Path, shown: str) -> str:
         raise LoaderError(shown, line, "is not valid UTF-8 text") from None
 
 
+def _check_no_nul(text: str, path: str) -> None:
+    """PostgreSQL cannot store a NUL character in text: refused here, at its line, not as a DataError mid-load."""
+    if (at := text.find("\x00")) >= 0:
+        line = len(re.findall(r"\r\n?|\n", text[:at])) + 1
+        raise LoaderError(path, line, "holds a NUL character (\\x00), which the database cannot store")
+
+
 def parse_distractors(text: str, *, path: str, deck: ParsedDeck) -> ParsedDeck:
     """`deck` with the distractors a sidecar CSV lists, in file order; each row's question must be a card's."""
+    _check_no_nul(text, path)
     rows = csv.reader(io.StringIO(text, newline=""), strict=True)
     header = [name.strip().casefold() for name in next(rows, [])]
     if tuple(header) != _DISTRACTOR_COLUMNS:

@@ -118,6 +118,20 @@ def test_invalid_utf8_names_the_line(tmp_path):
         parse_file(bad)
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("Deck\n\nWhat is X?\n\nAnswer: x\x00y\n", 5),
+        ("De\x00ck\r\n\r\nWhat is X?\r\n\r\nAnswer: x\r\n", 1),
+        ("Deck\r\rWhat is X?\r\rAnswer: x\r\rWhy\x00\r", 7),
+    ],
+)
+def test_a_nul_character_names_its_line(text, line):
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/bad.txt", slug="bad")
+    assert str(excinfo.value).startswith(f"fixtures/bad.txt:{line}: holds a NUL character")
+
+
 # A fence or a display formula may hold blank lines: they are part of its block, not the end of it.
 FENCED_ANSWER = (
     "Deck\n\nHow do you show x?\n\nAnswer: Use print:\n```\nx = 1\n\nprint(x)\n```\n\nprint writes to stdout.\n"
@@ -286,6 +300,17 @@ def test_a_code_block_with_a_blank_line_is_stored_whole(tmp_path):
     card = Card.objects.get(deck__slug="fence")
     assert "<pre><code>x = 1\n\nprint(x)\n</code></pre>" in card.answer_html
     assert card.explanation == ""
+
+
+@pytest.mark.django_db
+def test_a_nul_character_fails_naming_file_and_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "nul.txt"
+    bad.write_bytes(b"Deck\n\nWhat is X?\n\nAnswer: x\x00\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(SYLLABUS, bad)
+    assert str(excinfo.value).startswith(f"{bad}:5: holds a NUL character (\\x00), which the database cannot store")
+    assert "Nothing was written" in str(excinfo.value)
+    assert Deck.objects.count() == 0 and Card.objects.count() == 0
 
 
 @pytest.mark.django_db

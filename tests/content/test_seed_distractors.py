@@ -63,6 +63,7 @@ def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path
         (f"{HEADER}{QJOB},\n", 2, "the distractor is empty"),
         (f"{HEADER}{QJOB},CronJob,Deployment\n", 2, "expected 2 fields (question, distractor), got 3"),
         (f'{HEADER}{QJOB},"CronJob\n', 2, "is not valid CSV"),
+        (f"{HEADER}{QJOB},CronJob\n{QJOB},Deploy\x00ment\n", 3, "holds a NUL character (\\x00)"),
     ],
 )
 def test_a_bad_row_names_the_sidecar_and_its_line(tmp_path, sidecar, line, message):
