@@ -57,17 +57,23 @@ class ParsedDistractor:
 
 @dataclass(frozen=True)
 class ParsedCard:
-    line: int
+    line: int  # the question's
     kind: str
     question: str
     answer: str
     short_answer: str = ""
     explanation: str = ""
     distractors: tuple[ParsedDistractor, ...] = ()
+    answer_line: int = 0
+    explanation_line: int = 0
 
     @property
     def key(self) -> str:
         return question_key(self.question)
+
+    def line_of(self, field: str) -> int:
+        """Where the block holding `field` (question, answer or explanation) starts in the seed file."""
+        return {"answer": self.answer_line, "explanation": self.explanation_line}.get(field) or self.line
 
 
 def question_key(question: str) -> str:
@@ -244,14 +250,15 @@ def _parse_flashcards(blocks: list[_Block], path: str) -> list[ParsedCard]:
             raise LoaderError(
                 path, question.line, f"the question {_excerpt(question.text)} has no 'Answer:' block after it"
             )
+        answer_line = blocks[i + 1].line
         answer = _ANSWER.sub("", blocks[i + 1].text, count=1).strip()
         if not answer:
-            raise LoaderError(path, blocks[i + 1].line, "the 'Answer:' line is empty")
+            raise LoaderError(path, answer_line, "the 'Answer:' line is empty")
         i += 2
-        explanation = ""
+        explanation, explanation_line = "", 0
         # The next block explains this card unless it is itself the next question.
         if i < len(blocks) and not blocks[i].is_answer and not (i + 1 < len(blocks) and blocks[i + 1].is_answer):
-            explanation = blocks[i].text
+            explanation, explanation_line = blocks[i].text, blocks[i].line
             i += 1
         cards.append(
             ParsedCard(
@@ -261,6 +268,8 @@ def _parse_flashcards(blocks: list[_Block], path: str) -> list[ParsedCard]:
                 answer=answer,
                 short_answer=" ".join(answer.split())[:300],
                 explanation=explanation,
+                answer_line=answer_line,
+                explanation_line=explanation_line,
             )
         )
     return cards
@@ -284,7 +293,12 @@ def _parse_syllabus(blocks: list[_Block], path: str) -> list[ParsedCard]:
             )
         if i + 1 >= len(blocks):
             raise LoaderError(path, question.line, f"the question {_excerpt(question.text)} has no answer after it")
-        cards.append(ParsedCard(line=question.line, kind="syllabus", question=question.text, answer=blocks[i + 1].text))
+        answer = blocks[i + 1]
+        cards.append(
+            ParsedCard(
+                line=question.line, kind="syllabus", question=question.text, answer=answer.text, answer_line=answer.line
+            )
+        )
     return cards
 
 
@@ -297,9 +311,12 @@ def _check_unique(deck: ParsedDeck) -> None:
 
 
 def formula_refused(*, path: str, card: ParsedCard, field: str, formula: str, message: str) -> LoaderError:
-    """The error for a formula KaTeX cannot typeset, at the card's line (content_load raises it)."""
-    where = f"the {field} of the question {_excerpt(card.question)}"
-    return LoaderError(path, card.line, f"{where}: KaTeX cannot typeset ${formula}$: {message}")
+    """The error for a formula KaTeX cannot typeset, at the line of the card's text that holds it (content_load
+    raises it)."""
+    where = f"the {field} of the question" if field != "question" else "the question"
+    return LoaderError(
+        path, card.line_of(field), f"{where} {_excerpt(card.question)}: KaTeX cannot typeset ${formula}$: {message}"
+    )
 
 
 def _excerpt(text: str, length: int = 60) -> str:

@@ -248,7 +248,7 @@ def _card_load(card: Card, item: ParsedCard, *, parsed: ParsedDeck, distractors:
 
 def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard, distractors: bool) -> dict[str, Rendered]:
     """The card's texts (and the seed's distractors, if they are written) rendered, for card_save; LoaderError
-    at the card's line, or the distractor's, for a formula KaTeX rejects.
+    at the line of the question, answer or explanation that holds a formula KaTeX rejects, or the distractor's.
 
     Stored as it is, such a card would show KaTeX's error box to students; the admin and the deck import
     refuse the same formula. Only cards being written are checked, each text typeset once.

@@ -51,7 +51,7 @@ def test_flashcard_file_parses_question_answer_and_explanation():
     assert job.answer == "Job"
     assert job.short_answer == "Job"
     assert job.explanation.startswith("A Kubernetes Job creates one or more pods")
-    assert job.line == 21
+    assert (job.line, job.answer_line, job.explanation_line) == (21, 23, 25)
     last = deck.cards[-1]
     assert last.answer.startswith("It uses FP16 or BF16")
     assert last.explanation.endswith("on modern GPUs.")
@@ -280,14 +280,39 @@ def test_malformed_file_fails_naming_file_and_line_and_writes_nothing(tmp_path):
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "where"),
+    [
+        (
+            "Maths\n\nWhat is one half?\n\nAnswer: $\\frac{1}{2}$\n\nWhat is $x$?\n\nAnswer: $\\frac{1}{$\n",
+            9,
+            "the answer of the question 'What is $x$?'",
+        ),
+        (
+            "Maths\n\nWhat is one half?\n\nAnswer: $\\frac{1}{2}$\n\nIt is $\\frac{1}{$ written out.\n",
+            7,
+            "the explanation of the question 'What is one half?'",
+        ),
+        (
+            "Maths\n\nWhat is one half?\n\nAnswer: x\n\nWhy\nnot?\n\nWhat is\n$\\frac{1}{$?\n\nAnswer: y\n",
+            10,
+            "the question 'What is $\\\\frac{1}{$?'",
+        ),
+        (
+            "Maths\n\nWhat is X?\n\nX.\n\nWhat is Y?\n\nY is\n$\\frac{1}{$\n",
+            9,
+            "the answer of the question 'What is Y?'",
+        ),
+    ],
+)
 @pytest.mark.django_db
-def test_a_formula_katex_rejects_fails_naming_file_and_card_line_and_writes_nothing(tmp_path):
+def test_a_formula_katex_rejects_fails_naming_the_line_of_its_text_and_writes_nothing(tmp_path, text, line, where):
     bad = tmp_path / "maths.txt"
-    bad.write_text("Maths\n\nWhat is one half?\n\nAnswer: $\\frac{1}{2}$\n\nWhat is $x$?\n\nAnswer: $\\frac{1}{$\n")
+    bad.write_text(text)
     with pytest.raises(CommandError) as excinfo:
         _load(SYLLABUS, bad)
     message = str(excinfo.value)
-    assert f"{bad}:7: the answer of the question 'What is $x$?': KaTeX cannot typeset $\\frac{{1}}{{$:" in message
+    assert f"{bad}:{line}: {where}: KaTeX cannot typeset $\\frac{{1}}{{$:" in message
     assert "Nothing was written" in message
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
 
