@@ -23,6 +23,8 @@ from pathlib import Path
 
 from django.utils.text import slugify
 
+from .limits import MAX_MARKDOWN
+
 DISTRACTORS_SUFFIX = ".distractors.csv"
 _DISTRACTOR_COLUMNS = ("question", "distractor")
 _ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
@@ -163,6 +165,9 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     else:
         deck = ParsedDeck(path, slug, title, "syllabus", _parse_syllabus(blocks, path))
     _check_unique(deck)
+    for card in deck.cards:
+        for name in ("question", "answer", "explanation"):
+            _check_length(name, getattr(card, name), path=path, line=card.line_of(name))
     return deck
 
 
@@ -231,6 +236,7 @@ def _check_distractor(text: str, card: ParsedCard, earlier: list[ParsedDistracto
     """Adds the distractor to `earlier`, the card's so far, unless it is empty, the answer, or a repeat."""
     if not text:
         raise LoaderError(path, line, "the distractor is empty")
+    _check_length("distractor", text, path=path, line=line)
     folded = " ".join(text.split()).casefold()
     if folded in (" ".join(card.answer.split()).casefold(), card.short_answer.casefold()):
         raise LoaderError(path, line, f"the distractor {_excerpt(text)} is the card's own answer")
@@ -300,6 +306,12 @@ def _parse_syllabus(blocks: list[_Block], path: str) -> list[ParsedCard]:
             )
         )
     return cards
+
+
+def _check_length(name: str, text: str, *, path: str, line: int) -> None:
+    """The database refuses a longer text (a CHECK constraint): refused here, at its line, not mid-load."""
+    if len(text) > MAX_MARKDOWN:
+        raise LoaderError(path, line, f"the {name} is {len(text):,} characters long; at most {MAX_MARKDOWN:,}")
 
 
 def _check_unique(deck: ParsedDeck) -> None:

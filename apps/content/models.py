@@ -13,12 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import styles
+from .limits import MAX_MARKDOWN
 from .plaintext import plain_text
 from .rendering import Rendered, render
-
-# The longest Markdown text a card, distractor or deck description holds: a card's answer is a paragraph or a few,
-# and KaTeX and the pages' size grow with it (a megabyte took 11 s to render into 18 MB of HTML).
-MAX_MARKDOWN = 20_000
 
 
 def _at_most(field_name: str, characters: int) -> LessThanOrEqual:

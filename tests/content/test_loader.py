@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.content.loader import LoaderError, distractors_path, parse_file, parse_text
-from apps.content.models import Card, Deck, Distractor
+from apps.content.models import MAX_MARKDOWN, Card, Deck, Distractor
 from apps.content.rendering import find_math
 
 FIXTURES = Path(settings.BASE_DIR) / "fixtures"
@@ -130,6 +130,29 @@ def test_a_nul_character_names_its_line(text, line):
     with pytest.raises(LoaderError) as excinfo:
         parse_text(text, path="fixtures/bad.txt", slug="bad")
     assert str(excinfo.value).startswith(f"fixtures/bad.txt:{line}: holds a NUL character")
+
+
+LONG = "a" * 25_312
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (f"Deck\n\nWhat is X?\n\nAnswer: {LONG}\n\nWhy.\n", 5, "the answer is 25,312 characters long"),
+        (f"Deck\n\n{LONG}?\n\nAnswer: x\n", 3, "the question is 25,313 characters long"),
+        (f"Deck\n\nWhat is X?\n\nAnswer: x\n\n{LONG}\n", 7, "the explanation is 25,312 characters long"),
+        (f"Deck\n\nWhat is X?\n\nX.\n\nWhat is Y?\n\nY\n{LONG}\n", 9, "the answer is 25,314 characters long"),
+    ],
+)
+def test_a_text_longer_than_the_database_holds_names_its_line(text, line, message):
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/bad.txt", slug="bad")
+    assert str(excinfo.value) == f"fixtures/bad.txt:{line}: {message}; at most 20,000"
+
+
+def test_a_text_of_exactly_the_limit_parses():
+    card = parse_text(f"Deck\n\nWhat is X?\n\nAnswer:  {'a' * MAX_MARKDOWN}\n", path="x.txt", slug="x").cards[0]
+    assert len(card.answer) == MAX_MARKDOWN
 
 
 # A fence or a display formula may hold blank lines: they are part of its block, not the end of it.
@@ -334,6 +357,17 @@ def test_a_nul_character_fails_naming_file_and_line_and_writes_nothing(tmp_path)
     with pytest.raises(CommandError) as excinfo:
         _load(SYLLABUS, bad)
     assert str(excinfo.value).startswith(f"{bad}:5: holds a NUL character (\\x00), which the database cannot store")
+    assert "Nothing was written" in str(excinfo.value)
+    assert Deck.objects.count() == 0 and Card.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_answer_longer_than_the_database_holds_fails_naming_file_and_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "long.txt"
+    bad.write_text(f"Deck\n\nWhat is X?\n\nAnswer: {LONG}\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(SYLLABUS, bad)
+    assert str(excinfo.value).startswith(f"{bad}:5: the answer is 25,312 characters long; at most 20,000\n")
     assert "Nothing was written" in str(excinfo.value)
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
 

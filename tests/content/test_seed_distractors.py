@@ -64,6 +64,11 @@ def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path
         (f"{HEADER}{QJOB},CronJob,Deployment\n", 2, "expected 2 fields (question, distractor), got 3"),
         (f'{HEADER}{QJOB},"CronJob\n', 2, "is not valid CSV"),
         (f"{HEADER}{QJOB},CronJob\n{QJOB},Deploy\x00ment\n", 3, "holds a NUL character (\\x00)"),
+        (
+            f"{HEADER}{QJOB},CronJob\n{QJOB},{'a' * 20_001}\n",
+            3,
+            "the distractor is 20,001 characters long; at most 20,000",
+        ),
     ],
 )
 def test_a_bad_row_names_the_sidecar_and_its_line(tmp_path, sidecar, line, message):
