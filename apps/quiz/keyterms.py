@@ -31,6 +31,8 @@ _PAREN = re.compile(r"\(([^()]*)\)")
 # Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
 # across devices because the model is too large to fit in one device's memory").
 _PART = re.compile(r"\s+(?=(?:because|since|so|when|whenever|while|whereas)\b)", re.IGNORECASE)
+# "ONNX (Open Neural Network Exchange)": an acronym and what it stands for.
+_SPELLED_OUT = re.compile(r"\b([A-Z][A-Z0-9]{1,9})s?\s*\(([A-Za-z][\w\s-]{2,80})\)")
 _EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
 
 
@@ -153,7 +155,7 @@ def part_echoes(question: str, answer: str) -> tuple[frozenset[str], ...]:
 @lru_cache(maxsize=512)
 def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
-    qstems = question_stems(question)
+    qstems = question_stems(question) | _spelled_out(question, answer)
     found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
     either: list[tuple[str, str]] = []
     for number, (position, part) in enumerate(_parts(answer)):
@@ -196,6 +198,18 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
                 one.exact and other.exact, "", one.sentences | other.sentences,
             )  # fmt: skip
     return tuple(terms.values())
+
+
+def _spelled_out(question: str, answer: str) -> frozenset[str]:
+    """Stems of the words the answer spells an acronym of the question out with: they only name what the
+    question names ("Open Neural Network Exchange" for "What is ONNX?"), so they are no key terms."""
+    asked = {token.norm for token in tokenize(fold(question))}
+    out: set[str] = set()
+    for acronym, words in _SPELLED_OUT.findall(answer):
+        names = words.split()
+        if acronym.lower() in asked and len(names) <= 6 and names[0][0].lower() == acronym[0].lower():
+            out.update(stem(token.norm) for token in tokenize(fold(words)))
+    return frozenset(out)
 
 
 def _alternatives(tokens: list[Token]) -> list[tuple[str, str]]:

@@ -290,7 +290,7 @@ def test_key_term_coverage(prefix, response, verdict):
 
 
 def test_terms_the_answer_offers_as_alternatives_are_covered_by_either():
-    """"FP16 or BF16": a response with FP16 alone is not missing BF16."""
+    """ "FP16 or BF16": a response with FP16 alone is not missing BF16."""
     for response, other in (("FP16", "BF16"), ("BF16", "FP16")):
         result = grade(card(MIXED_FLAG), f"it runs the forward and backward passes in {response} to save memory")
         assert not any(other in term for term in result.missing), result
@@ -344,6 +344,9 @@ def test_authored_terms_accept_their_pipe_separated_synonyms(response, verdict):
         (JOB, "What resource type is typically used to run a one-time batch training job?"),
         (DATA_PARALLEL, "banana kettle umbrella violin"),
         (DATA_PARALLEL, "I don't know"),
+        # what the question's acronym stands for, which the model answer spells out, only names it again
+        ("What is ONNX and what problem", "Open Neural Network Exchange"),
+        (ONNX_FLASH, "Open Neural Network Exchange"),
     ],
 )
 def test_echoing_the_question_or_unrelated_words_is_incorrect(prefix, response):
