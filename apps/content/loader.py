@@ -23,7 +23,7 @@ from pathlib import Path
 
 from django.utils.text import slugify
 
-from .limits import MAX_MARKDOWN
+from .limits import MAX_MARKDOWN, MAX_TITLE
 
 DISTRACTORS_SUFFIX = ".distractors.csv"
 _DISTRACTOR_COLUMNS = ("question", "distractor")
@@ -157,6 +157,8 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     title = lines[title_index].strip()
     if _ANSWER.match(title):
         raise LoaderError(path, title_index + 1, "the file starts with an 'Answer:' line; expected a title line")
+    if len(title) > MAX_TITLE:
+        raise LoaderError(path, title_index + 1, f"the title is {len(title):,} characters long; at most {MAX_TITLE}")
     blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2, path=path)
     if not blocks:
         raise LoaderError(path, title_index + 1, "the file has a title but no questions")

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import styles
-from .limits import MAX_MARKDOWN
+from .limits import MAX_MARKDOWN, MAX_TITLE
 from .plaintext import plain_text
 from .rendering import Rendered, render
 
@@ -100,7 +100,7 @@ class RenderedFields:
 class Deck(RenderedFields, models.Model):
     RENDERED_FIELDS = {"description": "description_html"}
 
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=MAX_TITLE)
     slug = models.SlugField(max_length=200, unique=True)
     description = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     description_html = models.TextField(blank=True, editable=False)

@@ -91,6 +91,7 @@ def test_windows_line_endings_and_bom_parse_the_same():
     ("text", "line", "message"),
     [
         ("", 1, "the file is empty"),
+        ("\n" + "T" * 201 + "\n\nWhat?\n\nAnswer: x\n", 2, "the title is 201 characters long; at most 200"),
         ("\n\n   \n", 1, "the file is empty"),
         ("Title only\n", 1, "no questions"),
         ("Deck\n\nAnswer: Job\n\nWhy.\n", 3, "'Answer:' block with no question"),
