@@ -4,6 +4,7 @@ import hashlib
 import zlib
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -78,13 +79,18 @@ class ImportReport:
         return f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
 
 
+def _card_place(index: int, field: str) -> str:
+    return f"cards[{index}].{field}"
+
+
 def _texts_render(data: dict) -> dict[str, Rendered]:
     """Every text of the file that is stored rendered, by text, each distinct text once: the deck's description,
     and each card's question, answer, explanation and distractors.
 
     Raises TransferError naming each formula KaTeX rejects and its field, as the admin's forms refuse it
-    (RenderedForm), before anything is written: `deck (slug), field description` or `card 2 (uid), field
-    answer`; a distractor by its index in the card's list, from 0 as in the file (`field distractors[1]`).
+    (RenderedForm), before anything is written, where the file's other problems are named (data["places"]):
+    `cards[1].answer` in JSON, `row 3, field answer` in CSV; a distractor by its index in the card's list, from
+    0 as in the file (`cards[1].distractors[2]`).
     The import writes these results (RenderedFields.render's `known`): checking the TeX by typesetting it and
     then rendering the text typeset each formula twice.
     """
@@ -97,14 +103,16 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
         problems.extend(Problem(where, f"${formula}$: {message}") for formula, message in rendered[text].errors)
 
     deck = data["deck"]
+    places = data.get("places") or {}
+    deck_where = places.get("deck") or (lambda name: f"deck.{name}")
     for name in Deck.RENDERED_FIELDS:
-        check(deck[name], f"deck ({deck['slug']}), field {name}")
-    for index, card in enumerate(data["cards"]):
-        where = f"card {index + 1} ({card['uid']}), field"
+        check(deck[name], deck_where(name))
+    card_places = places.get("cards") or [partial(_card_place, index) for index in range(len(data["cards"]))]
+    for card, where in zip(data["cards"], card_places, strict=True):
         for name in Card.RENDERED_FIELDS:
-            check(card[name], f"{where} {name}")
+            check(card[name], where(name))
         for position, text in enumerate(card["distractors"]):
-            check(text, f"{where} distractors[{position}]")
+            check(text, f"{where('distractors')}[{position}]")
     if problems:
         raise TransferError.of(problems)
     return rendered

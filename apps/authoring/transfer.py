@@ -253,7 +253,9 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
             f"“{first}” and “{second}” are the same answer to the database (letter case does not count); keep one",
         )
     found.raise_any()
-    return {"deck": clean_deck, "cards": [card for _, _, card in cards]}
+    # Where each part is, for the problems found later (a formula KaTeX refuses), named as these are.
+    places = {"deck": deck[1] if deck is not None else None, "cards": [where for _, where, _ in cards]}
+    return {"deck": clean_deck, "cards": [card for _, _, card in cards], "places": places}
 
 
 def parse_json(text: str) -> dict:
@@ -291,11 +293,12 @@ def parse_json(text: str) -> dict:
 
 
 def parse_csv(text: str) -> dict:
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+    # strict: a quote left open is an error at its line, not a cell swallowing the rest of the file.
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")), strict=True)
     try:
         header = reader.fieldnames or []
     except csv.Error as exc:  # e.g. a header cell beyond csv.field_size_limit()
-        raise TransferError("row 1", f"not valid CSV: {exc}") from None
+        raise TransferError("line 1", f"not valid CSV: {exc}") from None
     missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
         hint = ""
@@ -304,10 +307,11 @@ def parse_csv(text: str) -> dict:
             hint = f" (the columns seem to be separated by {separator!r}; save the file with commas)"
         raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}{hint}")
     try:
-        # Read whole first, so a file with too many cards is refused before any of them is checked.
-        rows = [(reader.line_num, row) for row in reader]
+        # Read whole first, so a file with too many cards is refused before any of them is checked. Rows are
+        # numbered as a spreadsheet shows them (the header is row 1), whatever line breaks their cells hold.
+        rows = list(enumerate(reader, start=2))
     except csv.Error as exc:
-        raise TransferError(f"row {reader.line_num}", f"not valid CSV: {exc}") from None
+        raise TransferError(f"line {reader.line_num}", f"not valid CSV: {exc}") from None
     card_lines = [line for line, row in rows if row["record"] == "card"]
     if len(card_lines) > MAX_CARDS:
         raise TransferError(f"row {card_lines[MAX_CARDS]}", _too_many(len(card_lines)))

@@ -151,10 +151,10 @@ def test_bad_tex_in_several_cards_is_all_listed_and_an_existing_deck_is_left_as_
     headline, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
     assert headline == "deck.json would not import: 4 problems."
     assert [problem.split(": KaTeX parse error")[0] for problem in problems] == [
-        f"card 1 ({cards[0]['uid']}), field answer: {BAD}",
-        f"card 1 ({cards[0]['uid']}), field answer: $\\sqrt{{$",
-        f"card 3 ({cards[2]['uid']}), field distractors[1]: {BAD}",
-        f"card 4 ({cards[3]['uid']}), field explanation: {BAD}",
+        f"cards[0].answer: {BAD}",
+        "cards[0].answer: $\\sqrt{$",
+        f"cards[2].distractors[1]: {BAD}",
+        f"cards[3].explanation: {BAD}",
     ]
     assert list(Card.objects.values_list("pk", "position", "answer")) == [(kept.pk, 1, "As it was")]
     assert CardVersion.objects.count() == 1 and not ImportHold.objects.exists()

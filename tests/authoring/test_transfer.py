@@ -133,14 +133,14 @@ def _bad_json(deck, mutate) -> str:
             lambda d: d["cards"][0].update(aliases=["ok", "\udfff"]),
             "cards[0].aliases: has an entry that contains a lone surrogate",
         ),
-        (lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"), "field answer: $\\frac{1}{$: KaTeX parse error"),
+        (lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"), "cards[0].answer: $\\frac{1}{$: KaTeX parse error"),
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "Bad $\\frac{1}{$"]),
-            "field distractors[1]: $\\frac{1}{$: KaTeX parse error",
+            "cards[0].distractors[1]: $\\frac{1}{$: KaTeX parse error",
         ),
         (
             lambda d: d["deck"].update(description="Bad $\\frac{1}{$"),
-            "deck (serving), field description: $\\frac{1}{$: KaTeX parse error",
+            "deck.description: $\\frac{1}{$: KaTeX parse error",
         ),
         (
             lambda d: d["cards"][1].update(explanation="x" * 20_001),
@@ -205,6 +205,41 @@ def test_malformed_csv_names_the_row_and_field(deck, tmp_path, edit, message):
     with pytest.raises(CommandError) as excinfo:
         _import(tmp_path, text, "bad.csv")
     assert message in str(excinfo.value)
+
+
+def _csv_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
+
+
+def _csv_text(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return out.getvalue()
+
+
+def test_csv_problems_name_the_row_a_spreadsheet_shows_whatever_line_breaks_cells_hold(deck, tmp_path):
+    rows = _csv_rows(_export("serving", "csv"))
+    header = rows[0]
+    first, second = rows[2], rows[3]  # the second card's cells span several lines
+    third = [*second]
+    third[header.index("uid")], third[header.index("position")] = "7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23", "3"
+    third[header.index("kind")] = "essay"
+    first[header.index("answer")] = "Bad $\\frac{1}{$"
+    with pytest.raises(CommandError) as excinfo:
+        _import(tmp_path, _csv_text([header, rows[1], first, second, third]), "bad.csv")
+    assert "row 5, field kind: must be flashcard or syllabus" in str(excinfo.value)  # physical line 9
+
+    third[header.index("kind")] = "syllabus"
+    with pytest.raises(CommandError) as excinfo:
+        _import(tmp_path, _csv_text([header, rows[1], first, second, third]), "bad.csv")
+    assert "row 3, field answer: $\\frac{1}{$: KaTeX parse error" in str(excinfo.value)  # named as other problems
+
+
+def test_a_quote_left_open_in_a_csv_is_named_by_its_line(deck, tmp_path):
+    text = _export("serving", "csv") + 'card,,,,,7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23,3,flashcard,"Unclosed\n'
+    # It used to swallow the rest of the file and be reported as "archived must be true or false".
+    with pytest.raises(CommandError, match=r"line \d+: not valid CSV: unexpected end of data"):
+        _import(tmp_path, text, "bad.csv")
 
 
 def test_not_json_at_all(tmp_path, db):
