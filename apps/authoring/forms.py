@@ -193,7 +193,12 @@ class AliasFormSet(_TextsFormSet):
 
 
 class GraderTryForm(forms.Form):
-    response = forms.CharField(label="A student's answer", max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+    # The result area, swapped in after a try, holds the error: the box points to it (when it is there).
+    response = forms.CharField(
+        label="A student's answer",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3, "aria-describedby": "grader-response-error"}),
+    )
 
 
 class ImportForm(forms.Form):

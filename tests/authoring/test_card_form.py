@@ -212,7 +212,11 @@ def test_try_the_grader_uses_the_real_grader(client, instructor, htmx):
     assert "Incorrect" in html
     page = client.post(url, {"response": "Data parallelism"})
     assert page.status_code == 200 and "Back to the card" in page.content.decode()
-    assert client.post(url, {"response": ""}, **htmx).status_code == 422
+    refused = client.post(url, {"response": ""}, **htmx)
+    assert refused.status_code == 422
+    assert '<ul class="errorlist" id="grader-response-error"><li>This field is required.' in refused.content.decode()
+    card_page = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    assert 'aria-describedby="grader-response-error"' in card_page  # the box is described by that error
 
 
 def test_card_page_shows_preview_grader_and_versions(client, instructor):
