@@ -66,6 +66,8 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, s
     page.locator("body").press("Space")
     expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 4")
     expect(page).to_have_title(re.compile(r"^Question 2 of 4 · "))
+    # What a screen reader announces of the heading: which question, of how many.
+    expect(page.get_by_role("heading", name=re.compile(r"^Question 2 of 4 · "))).to_be_visible()
     assert page.evaluate("window.__sameDocument === true"), "next question caused a page load"
 
     modes.append(_answer_current_question(page, use_keyboard=False))

@@ -74,7 +74,9 @@ def test_the_shortcut_help_shows_with_javascript_and_is_tied_to_the_answer_box(
     _open_quiz(page, sign_in, _quiz())
     expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
     box = page.get_by_label("Your answer")
-    expect(box).to_have_accessible_description("Which tool does job 0? Enter submits; Shift+Enter starts a new line.")
+    expect(box).to_have_accessible_description(
+        "Question 1 of 2 · free recall Which tool does job 0? Enter submits; Shift+Enter starts a new line."
+    )
 
 
 def test_without_javascript_no_shortcut_is_advertised(live_server, browser, sign_in, transactional_db):
