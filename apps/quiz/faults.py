@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .directions import Claim
 from .keyterms import Coverage, KeyTerm
-from .polarity import Scope
+from .polarity import Scope, clause_spans
 from .synonyms import groups_of, spellings
 from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
 
@@ -63,6 +64,44 @@ def denied(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[
         if hits:
             first, last = min(scope.cue, *hits), max(scope.cue, *hits)
             out.append(" ".join(t.surface for t in tokens[first : last + 1]))
+    return out
+
+
+# A clause opening with these says what the thing is not, or does instead: "instead of storing all activations".
+_CONTRASTING = frozenset({"instead", "rather", "whereas", "unlike", "than"})
+# Quantifiers an answer's denial may turn on: "NOT storing all activations" leaves "stores a few" right.
+_WHOLE = frozenset({"all", "every", "each", "entire", "whole", "everything"})
+# A clause with these tells the problem the answer solves, not what the thing does: "storing all activations
+# uses too much memory", "normally you would store them all".
+_PROBLEM = frozenset(
+    {"too", "would", "normally", "usually", "otherwise", "naive", "naively", "expensive", "costly", "wasteful"}
+)
+
+
+def affirmed(
+    tokens: list[Token], found: list[Scope], answer_denied: frozenset[str], names_own: Callable[[str], bool]
+) -> list[str]:
+    """Clauses of a response that state plainly a key term the answer states only negatively ("it stores all
+    activations" where checkpointing works by "NOT storing all intermediate activations"), each as written up to
+    the term. A clause denying, preventing or contrasting it ("instead of storing all") agrees; where the answer's
+    denial has a quantifier ("all"), the clause must have one too."""
+    if not answer_denied:
+        return []
+    quantified = bool(answer_denied & _WHOLE)
+    hedged = {i for scope in found if scope.kind != "gain" for i in (scope.cue, *scope.positions)}
+    out = []
+    for start, end in clause_spans(tokens):
+        norms = {tokens[i].norm for i in range(start, end)}
+        if tokens[start].norm in _CONTRASTING or norms & _PROBLEM:
+            continue
+        if quantified and not any(tokens[i].norm in _WHOLE for i in range(start, end)):
+            continue
+        for i in range(start, end):
+            word_stem = stem(tokens[i].norm)
+            topic = i == start and tokens[i].norm.endswith("ing")  # "Storing all of them is ...": a subject
+            if i not in hedged and not topic and word_stem in answer_denied and names_own(word_stem):
+                out.append(" ".join(t.surface for t in tokens[start : min(end, max(i + 1, start + 5))]))
+                break
     return out
 
 

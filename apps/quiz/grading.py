@@ -42,7 +42,7 @@ from typing import Protocol
 
 from .covary import judge
 from .directions import compare, misnumbered, swapped
-from .faults import CLASH, clashes, denied, names_term, weigh
+from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
 from .formulas import check_expression, check_formulas, find_expressions, find_formulas, response_names
 from .keyterms import (
@@ -52,7 +52,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .polarity import blocked, denials_of, polarity
+from .polarity import blocked, denials_of, polarity, scopes
 from .profile import Profile, card_profile
 from .roles import misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term
@@ -233,10 +233,15 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     agree, flipped = judge(profile.covaries, text) if profile.covaries else (0, ())
     reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
-    index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
-    # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
+    # What the answer states only negatively, stated plainly ("stores all activations"), is no evidence either.
+    # In a comparison the denial is of one of the two things ("PTQ, without retraining"): roles.py judges that.
+    plain = [] if profile.contrast else affirmed(tokens, scopes(tokens), profile.polarity.denied, own)
+    if plain:
+        wrong_way |= {t.norm for t in tokens if stem(t.norm) in profile.polarity.denied}
+    index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
+    # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     denials = denials_of(
         text, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own, profile.sentences
     )
@@ -262,7 +267,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps = swapped(profile.conversions, text) if profile.conversions else ()
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
-    faults = weigh(reversed_, profile.core_sentence, denied(tokens, denials, result), swaps, numbers_, result)
+    contradictions = denied(tokens, denials, result) + plain
+    faults = weigh(reversed_, profile.core_sentence, contradictions, swaps, numbers_, result)
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()

@@ -96,7 +96,7 @@ class Scope:
     sure: bool = True  # of a denial said against the answer: it denies the answer's own word, not a synonym
 
 
-def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
+def clause_spans(tokens: list[Token]) -> list[tuple[int, int]]:
     out, start = [], 0
     for i, token in enumerate(tokens):
         if i > start and (token.boundary or token.norm in _STOPS):
@@ -152,7 +152,7 @@ def scopes(
 ) -> list[Scope]:
     """The denied, prevented and gained stretches of a tokenized text (`sentences`: where sentences begin)."""
     out: list[Scope] = []
-    clauses = _clauses(tokens)
+    clauses = clause_spans(tokens)
     hypothetical = False
     for number, (start, end) in enumerate(clauses):
         if number and _retraction(tokens, start, end) and not (asking and end == len(tokens)):

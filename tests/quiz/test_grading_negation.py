@@ -73,7 +73,7 @@ def test_a_denial_that_agrees_with_the_answer_is_no_contradiction(prefix, respon
             CHECKPOINTING,
             "It does not reduce memory: all intermediate activations are stored in the forward pass, and the "
             "backward pass recomputes nothing.",
-            PARTIAL,
+            INCORRECT,  # and it says the activations are all stored, which the answer denies: two faults
             "'not reduce memory'",
         ),
         # denying sameness the answer affirms ("all replicas stay identical")
@@ -108,3 +108,34 @@ def test_a_denial_of_the_answers_claim_still_costs_credit(prefix, response, verd
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
     assert said in result.feedback and "says the opposite" in result.feedback, result
+
+
+@pytest.mark.parametrize(
+    ("response", "right"),
+    [
+        # the answer works by "NOT storing all intermediate activations": saying it stores them all is the opposite
+        ("it stores all activations to speed up the backward pass", False),
+        ("it stores all the activations during the forward pass so the backward pass is faster", False),
+        # ... while these say what the answer says
+        (
+            "It stores only a few checkpoints and recomputes the other activations in the backward pass, trading "
+            "compute for memory",
+            True,
+        ),
+        (
+            "Instead of storing all intermediate activations it recomputes them during the backward pass to save "
+            "memory",
+            True,
+        ),
+        ("Storing all intermediate activations uses too much memory, so it recomputes them in the backward pass", True),
+        (
+            "Normally you would store all activations; checkpointing recomputes them in the backward pass to save "
+            "memory",
+            True,
+        ),
+    ],
+)
+def test_stating_plainly_what_the_answer_states_only_negatively_is_a_contradiction(response, right):
+    result = grade(card(CHECKPOINTING), response)
+    assert (result.verdict is CORRECT) is right, result
+    assert ("says the opposite" in result.feedback) is not right, result
