@@ -5,86 +5,21 @@ emphasis), rendered by KaTeX, and put back afterwards. Code spans and fences are
 stashed by Markdown first, so a `$` inside code stays literal. `\\$` is a literal
 dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be followed
 by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
+
+markdown_math.py holds the Markdown side (finding math); this module typesets, sanitises and moves styles.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from html import escape, unescape
 
-import markdown
 import nh3
-from markdown.extensions import Extension
-from markdown.inlinepatterns import InlineProcessor
-from markdown.preprocessors import Preprocessor
 
 from .katex import KatexParseError, render_tex
-
-_DISPLAY_BLOCK = re.compile(r"^[ ]{0,3}\$\$(?P<tex>.+?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
-_DISPLAY_INLINE = r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$"
-_INLINE = r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?![\d$])"
-
-
-@dataclass
-class _MathCollector:
-    """Math found in one document, replaced by markers until KaTeX has run."""
-
-    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
-    formulas: list[tuple[str, bool]] = field(default_factory=list)
-
-    def marker(self, tex: str, *, display: bool) -> str:
-        self.formulas.append((tex.strip(), display))
-        return f"\x02math-{self.nonce}-{len(self.formulas) - 1}\x03"
-
-    def pattern(self) -> re.Pattern[str]:
-        return re.compile(f"\x02math-{self.nonce}-(\\d+)\x03")
-
-
-class _DisplayBlockPreprocessor(Preprocessor):
-    def __init__(self, md: markdown.Markdown, collector: _MathCollector) -> None:
-        super().__init__(md)
-        self.collector = collector
-
-    def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
-
-        def stash(match: re.Match[str]) -> str:
-            marker = self.collector.marker(match["tex"], display=True)
-            # A block-level tag and blank lines either side keep it out of any <p>.
-            block = f'<div class="math-display">{marker}</div>'
-            return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
-
-        return _DISPLAY_BLOCK.sub(stash, text).split("\n")
-
-
-class _InlineMathProcessor(InlineProcessor):
-    def __init__(self, pattern: str, md: markdown.Markdown, collector: _MathCollector, *, display: bool) -> None:
-        super().__init__(pattern, md)
-        self.collector = collector
-        self.display = display
-
-    def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
-        marker = self.collector.marker(m["tex"], display=self.display)
-        return self.md.htmlStash.store(marker), m.start(0), m.end(0)
-
-
-class _MathExtension(Extension):
-    def __init__(self, collector: _MathCollector) -> None:
-        super().__init__()
-        self.collector = collector
-
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
-        md.ESCAPED_CHARS.append("$")
-        # After fenced_code (25), so fences are already stashed away.
-        md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
-        # After backticks (190), before escapes (180) and emphasis.
-        md.inlinePatterns.register(
-            _InlineMathProcessor(_DISPLAY_INLINE, md, self.collector, display=True), "math_display", 186
-        )
-        md.inlinePatterns.register(_InlineMathProcessor(_INLINE, md, self.collector, display=False), "math_inline", 185)
+from .markdown_math import MathCollector, convert
 
 
 def math_error_html(tex: str, message: str, *, display: bool) -> str:
@@ -99,34 +34,10 @@ def math_error_html(tex: str, message: str, *, display: bool) -> str:
 
 def find_math(text: str) -> list[tuple[str, bool]]:
     """The formulas in `text` as (tex, display), found exactly as `render` finds them."""
-    collector = _MathCollector()
-    html = _convert(collector, text)
+    collector = MathCollector()
+    html = convert(collector, text)
     # Display math is matched in its own pass, so restore document order.
     return [collector.formulas[int(m[1])] for m in collector.pattern().finditer(html)]
-
-
-def _markdown(collector: _MathCollector) -> markdown.Markdown:
-    return markdown.Markdown(
-        extensions=["fenced_code", "tables", "sane_lists", _MathExtension(collector)],
-        output_format="html",
-    )
-
-
-# Python-Markdown's link pattern is quadratic in unmatched "[" (5,000 take seconds). No real card
-# has this many, so past it brackets are literal and no link is made.
-MAX_LINK_BRACKETS = 500
-
-
-def _convert(collector: _MathCollector, text: str) -> str:
-    if text.count("[") > MAX_LINK_BRACKETS:
-        text = text.replace("[", "\\[")
-    try:
-        return _markdown(collector).convert(text)
-    except RecursionError:
-        # Python-Markdown recurses once per nesting level, so a few hundred nested list
-        # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.
-        collector.formulas.clear()
-        return f"<p>{escape(text)}</p>"
 
 
 @dataclass(frozen=True)
@@ -147,8 +58,8 @@ def render(text: str) -> Rendered:
     """
     if not text.strip():
         return Rendered("", {})
-    collector = _MathCollector()
-    html = _convert(collector, text)
+    collector = MathCollector()
+    html = convert(collector, text)
     errors = []
 
     def typeset(marker: re.Match[str]) -> str:
