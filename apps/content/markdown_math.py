@@ -13,9 +13,13 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
-_DISPLAY_BLOCK = re.compile(r"^[ ]{0,3}\$\$(?P<tex>.+?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
-_DISPLAY_INLINE = r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$"
-_INLINE = r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?![\d$])"
+# A formula's body never holds "$$", so one line with two display formulas is not one formula "x$$ and $$y".
+_DISPLAY_BLOCK = re.compile(r"^[ ]{0,3}\$\$(?P<tex>(?:(?!\$\$).)+?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+# One pattern, so the leftmost opening wins as in Pandoc: "$a$$b$" is two inline formulas, not a "$$" left open.
+_MATH = (
+    r"(?<!\\)\$\$(?P<display>(?:(?!\$\$).)+?)(?<!\\)\$\$"
+    r"|(?<![\\$])\$(?=[^\s$])(?P<inline>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?!\d)"
+)
 
 
 @dataclass
@@ -51,13 +55,13 @@ class _DisplayBlockPreprocessor(Preprocessor):
 
 
 class _InlineMathProcessor(InlineProcessor):
-    def __init__(self, pattern: str, md: markdown.Markdown, collector: MathCollector, *, display: bool) -> None:
-        super().__init__(pattern, md)
+    def __init__(self, md: markdown.Markdown, collector: MathCollector) -> None:
+        super().__init__(_MATH, md)
         self.collector = collector
-        self.display = display
 
     def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
-        marker = self.collector.marker(m["tex"], display=self.display)
+        display = m["display"] is not None
+        marker = self.collector.marker(m["display"] if display else m["inline"], display=display)
         return self.md.htmlStash.store(marker), m.start(0), m.end(0)
 
 
@@ -71,10 +75,7 @@ class _MathExtension(Extension):
         # After fenced_code (25), so fences are already stashed away.
         md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
         # After backticks (190), before escapes (180) and emphasis.
-        md.inlinePatterns.register(
-            _InlineMathProcessor(_DISPLAY_INLINE, md, self.collector, display=True), "math_display", 186
-        )
-        md.inlinePatterns.register(_InlineMathProcessor(_INLINE, md, self.collector, display=False), "math_inline", 185)
+        md.inlinePatterns.register(_InlineMathProcessor(md, self.collector), "math", 186)
 
 
 def _markdown(collector: MathCollector) -> markdown.Markdown:

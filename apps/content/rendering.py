@@ -5,6 +5,7 @@ emphasis), rendered by KaTeX, and put back afterwards. Code spans and fences are
 stashed by Markdown first, so a `$` inside code stays literal. `\\$` is a literal
 dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be followed
 by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
+The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
 
 markdown_math.py holds the Markdown side (finding math); this module typesets, sanitises and moves styles.
 """

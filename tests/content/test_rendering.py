@@ -159,3 +159,19 @@ def test_thousands_of_brackets_are_text_so_the_link_pattern_cannot_go_quadratic(
     html = render("[" * 20000 + " and [a link](https://example.com)").html
     assert html.count("[") == 20001 and "<a " not in html
     assert "<a " in render("[" * 10 + " and [a link](https://example.com)").html
+
+
+@pytest.mark.parametrize(
+    ("source", "formulas"),
+    [
+        ("$a$$b$", [("a", False), ("b", False)]),  # as Pandoc reads it: the leftmost "$" opens
+        ("$a$$b$ and $$c$$", [("a", False), ("b", False), ("c", True)]),
+        ("$$x$$ and $$y$$", [("x", True), ("y", True)]),  # a line with two display formulas is not one
+        ("$$a$$b$$", [("a", True)]),
+        ("$x$ costs $5 and $$y$$", [("x", False), ("y", True)]),
+    ],
+)
+def test_adjacent_dollars_pair_from_the_left(source, formulas):
+    assert find_math(source) == formulas
+    rendered = render(source)
+    assert rendered.html.count('class="katex"') == len(formulas) and rendered.errors == ()
