@@ -13,13 +13,26 @@ from markdown.extensions import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
-# A formula's body never holds "$$", so one line with two display formulas is not one formula "x$$ and $$y".
-_DISPLAY_BLOCK = re.compile(r"^[ ]{0,3}\$\$(?P<tex>(?:(?!\$\$).)+?)\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+# A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
+# one formula "x$$ and $$y", and thousands of unclosed openings cost a scan each to the next, not to the end.
+_DISPLAY_BLOCK = re.compile(
+    r"^[ ]{0,3}(?:\$\$(?P<dollars>(?:(?!\$\$).)+?)\$\$|\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\])[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
 # One pattern, so the leftmost opening wins as in Pandoc: "$a$$b$" is two inline formulas, not a "$$" left open.
 _MATH = (
-    r"(?<!\\)\$\$(?P<display>(?:(?!\$\$).)+?)(?<!\\)\$\$"
-    r"|(?<![\\$])\$(?=[^\s$])(?P<inline>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?!\d)"
+    r"(?<!\\)\$\$(?P<dollars>(?:(?!\$\$).)+?)(?<!\\)\$\$"
+    r"|(?<!\\)\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\]"
+    r"|(?<![\\$])\$(?=[^\s$])(?P<dollar>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?!\d)"
+    r"|(?<!\\)\\\((?P<parens>(?:(?!\\[()]).)+?)\\\)"
 )
+_DISPLAY = {"dollars": True, "brackets": True, "dollar": False, "parens": False}
+
+
+def _formula(match: re.Match[str]) -> tuple[str, bool]:
+    """(tex, display) of a match of _MATH or _DISPLAY_BLOCK."""
+    group = next(name for name in _DISPLAY if match.groupdict().get(name) is not None)
+    return match[group], _DISPLAY[group]
 
 
 @dataclass
@@ -46,7 +59,7 @@ class _DisplayBlockPreprocessor(Preprocessor):
         text = "\n".join(lines)
 
         def stash(match: re.Match[str]) -> str:
-            marker = self.collector.marker(match["tex"], display=True)
+            marker = self.collector.marker(_formula(match)[0], display=True)
             # A block-level tag and blank lines either side keep it out of any <p>.
             block = f'<div class="math-display">{marker}</div>'
             return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
@@ -60,8 +73,8 @@ class _InlineMathProcessor(InlineProcessor):
         self.collector = collector
 
     def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
-        display = m["display"] is not None
-        marker = self.collector.marker(m["display"] if display else m["inline"], display=display)
+        tex, display = _formula(m)
+        marker = self.collector.marker(tex, display=display)
         return self.md.htmlStash.store(marker), m.start(0), m.end(0)
 
 
@@ -88,13 +101,18 @@ def _markdown(collector: MathCollector) -> markdown.Markdown:
 # Python-Markdown's link pattern is quadratic in unmatched "[" (5,000 take seconds). No real card
 # has this many, so past it brackets are literal and no link is made.
 MAX_LINK_BRACKETS = 500
+# Switched off rather than escaping every "[": an escaped "\[" would now open display math.
+_BRACKET_PATTERNS = ("reference", "link", "image_link", "image_reference", "short_reference", "short_image_ref")
 
 
 def convert(collector: MathCollector, text: str) -> str:
+    md = _markdown(collector)
     if text.count("[") > MAX_LINK_BRACKETS:
-        text = text.replace("[", "\\[")
+        for name in _BRACKET_PATTERNS:
+            md.inlinePatterns.deregister(name)
+        md.parser.blockprocessors.deregister("reference")
     try:
-        return _markdown(collector).convert(text)
+        return md.convert(text)
     except RecursionError:
         # Python-Markdown recurses once per nesting level, so a few hundred nested list
         # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.

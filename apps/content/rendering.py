@@ -7,6 +7,10 @@ dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be followe
 by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
 The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
 
+LaTeX's `\\(…\\)` is inline math and `\\[…\\]` display math too (as Pandoc's tex_math_single_backslash): ML
+notes are full of them, and Markdown alone would drop the backslashes. So `\\[` is no longer an escaped bracket
+when a `\\]` closes it; `\\\\[` is a backslash and a bracket, and an unclosed `\\[` or `\\(` stays a bracket.
+
 markdown_math.py holds the Markdown side (finding math); this module typesets, sanitises and moves styles.
 """
 

@@ -175,3 +175,37 @@ def test_adjacent_dollars_pair_from_the_left(source, formulas):
     assert find_math(source) == formulas
     rendered = render(source)
     assert rendered.html.count('class="katex"') == len(formulas) and rendered.errors == ()
+
+
+def test_latex_delimiters_are_math_display_and_inline():
+    """ML notes copied from LaTeX write \\(…\\) and \\[…\\]; Markdown alone would eat the backslashes."""
+    source = r"Loss \(\ell(y_i, \hat y_i)\) summed: \[ L = \sum_i \ell_i \] over the batch."
+    assert find_math(source) == [(r"\ell(y_i, \hat y_i)", False), (r"L = \sum_i \ell_i", True)]
+    html = render(source).html
+    assert html.count('class="katex"') == 2 and html.count('class="katex-display"') == 1
+    assert "<msub><mi>y</mi><mi>i</mi></msub>" in html
+    assert "\\" not in _text(html) and "[" not in _text(html)
+
+
+def test_latex_display_math_block_is_its_own_block():
+    html = render("Before\n\n\\[\n\\sum_{i=1}^{N} L_i * w\n\\]\n\nAfter").html
+    assert html.startswith('<p>Before</p>\n<div class="math-display"><span class="katex-display">')
+    assert html.endswith("<p>After</p>") and "<p></p>" not in html
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"An escaped backslash: \\[x\\] and \\(y\\)", r"<p>An escaped backslash: \[x\] and \(y\)</p>"),
+        (r"An unclosed \[ or \( is a bracket", "<p>An unclosed [ or ( is a bracket</p>"),
+        (r"`\[x\]` in code", r"<p><code>\[x\]</code> in code</p>"),
+    ],
+)
+def test_latex_delimiters_that_are_not_math(source, expected):
+    assert render(source).html == expected
+
+
+def test_past_the_bracket_limit_brackets_stay_as_typed():
+    # Past MAX_LINK_BRACKETS links are off; escaping each "[" would open math at "\]" and show "\[" in code.
+    html = render("[" * 600 + r" a \] b `c[0]`").html
+    assert html == "<p>" + "[" * 600 + " a ] b <code>c[0]</code></p>"
