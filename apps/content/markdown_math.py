@@ -15,10 +15,11 @@ from markdown.preprocessors import Preprocessor
 
 # A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
 # one formula "x$$ and $$y", and thousands of unclosed openings cost a scan each to the next, not to the end.
-_DISPLAY_BLOCK = re.compile(
-    r"^[ ]{0,3}(?:\$\$(?P<dollars>(?:(?!\$\$).)+?)\$\$|\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\])[ \t]*$",
-    re.MULTILINE | re.DOTALL,
-)
+_DISPLAY_BLOCK = r"^[ ]{0,3}(?:\$\$(?P<dollars>(?:(?!\$\$).)+?)\$\$|\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\])[ \t]*$"
+# Display blocks are found before Markdown has seen code spans, so the leftmost of the two wins here: a code span
+# over lines keeps a "$$x$$" line of it literal. A span ends with its paragraph, at a blank line.
+_CODE_SPAN = r"(?<![\\`])(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)"
+_BLOCK_SCAN = re.compile(f"{_CODE_SPAN}|{_DISPLAY_BLOCK}", re.MULTILINE | re.DOTALL)
 # One pattern, so the leftmost opening wins as in Pandoc: "$a$$b$" is two inline formulas, not a "$$" left open.
 _MATH = (
     r"(?<!\\)\$\$(?P<dollars>(?:(?!\$\$).)+?)(?<!\\)\$\$"
@@ -59,12 +60,14 @@ class _DisplayBlockPreprocessor(Preprocessor):
         text = "\n".join(lines)
 
         def stash(match: re.Match[str]) -> str:
+            if match["ticks"]:
+                return match[0]
             marker = self.collector.marker(_formula(match)[0], display=True)
             # A block-level tag and blank lines either side keep it out of any <p>.
             block = f'<div class="math-display">{marker}</div>'
             return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
 
-        return _DISPLAY_BLOCK.sub(stash, text).split("\n")
+        return _BLOCK_SCAN.sub(stash, text).split("\n")
 
 
 class _InlineMathProcessor(InlineProcessor):

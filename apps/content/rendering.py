@@ -1,10 +1,9 @@
 """Markdown + KaTeX + nh3: card text in, safe HTML out. Pure: no request, no ORM.
 
-Math is pulled out before Markdown sees it (so `_` and `*` inside TeX are not
-emphasis), rendered by KaTeX, and put back afterwards. Code spans and fences are
-stashed by Markdown first, so a `$` inside code stays literal. `\\$` is a literal
-dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be followed
-by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
+Math is pulled out before Markdown sees it (so `_` and `*` inside TeX are not emphasis), rendered by KaTeX, and
+put back afterwards. Code stays literal: fences and code spans (even one running over lines) are set aside before
+math is looked for. `\\$` is a literal dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be
+followed by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
 The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
 
 LaTeX's `\\(…\\)` is inline math and `\\[…\\]` display math too (as Pandoc's tex_math_single_backslash): ML

@@ -209,3 +209,20 @@ def test_past_the_bracket_limit_brackets_stay_as_typed():
     # Past MAX_LINK_BRACKETS links are off; escaping each "[" would open math at "\]" and show "\[" in code.
     html = render("[" * 600 + r" a \] b `c[0]`").html
     assert html == "<p>" + "[" * 600 + " a ] b <code>c[0]</code></p>"
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("Run `echo\n$$x$$\ndone` now", "<p>Run <code>echo\n$$x$$\ndone</code> now</p>"),
+        ("``a ` b\n\\[x\\]\n``", "<p><code>a ` b\n\\[x\\]</code></p>"),
+    ],
+)
+def test_a_code_span_over_lines_keeps_a_display_math_line_literal(source, expected):
+    assert render(source).html == expected
+    assert find_math(source) == []
+
+
+def test_a_display_math_line_after_a_closed_code_span_or_a_blank_line_is_math():
+    assert find_math("a `b` c\n$$x$$\nd") == [("x", True)]
+    assert find_math("an unclosed `b\n\n$$x$$\n\nc`") == [("x", True)]
