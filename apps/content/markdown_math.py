@@ -10,6 +10,7 @@ from html import escape
 
 import markdown
 from markdown.extensions import Extension
+from markdown.extensions.tables import TableProcessor
 from markdown.inlinepatterns import InlineProcessor
 from markdown.preprocessors import Preprocessor
 
@@ -27,6 +28,8 @@ _MATH = (
     r"|(?<![\\$])\$(?=[^\s$])(?P<dollar>(?:\\.|[^\\$\n])+?)(?<=\S)(?<!\\)\$(?!\d)"
     r"|(?<!\\)\\\((?P<parens>(?:(?!\\[()]).)+?)\\\)"
 )
+# Where math may start in a line of inline text: code spans are skipped, as Markdown stashes them first.
+_LINE_SCAN = re.compile(f"{_CODE_SPAN}|{_MATH}", re.DOTALL)
 _DISPLAY = {"dollars": True, "brackets": True, "dollar": False, "parens": False}
 
 
@@ -81,6 +84,21 @@ class _InlineMathProcessor(InlineProcessor):
         return self.md.htmlStash.store(marker), m.start(0), m.end(0)
 
 
+class _MathTableProcessor(TableProcessor):
+    """Table rows split at no `|` inside math, as they split at none inside code: `| norm | $|x|$ |` has two cells."""
+
+    def _split(self, row: str) -> list[str]:
+        spans = [m.span() for m in _LINE_SCAN.finditer(row) if not m["ticks"] and "|" in m[0]]
+        if not spans:
+            return super()._split(row)
+        # The row cannot hold this stand-in, so hiding those pipes behind it changes nothing else.
+        hidden = next(chr(c) for c in range(0xE000, 0xF900) if chr(c) not in row)
+        chars = list(row)
+        for start, end in spans:
+            chars[start:end] = [hidden if c == "|" else c for c in chars[start:end]]
+        return [cell.replace(hidden, "|") for cell in super()._split("".join(chars))]
+
+
 class _MathExtension(Extension):
     def __init__(self, collector: MathCollector) -> None:
         super().__init__()
@@ -92,6 +110,9 @@ class _MathExtension(Extension):
         md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
         # After backticks (190), before escapes (180) and emphasis.
         md.inlinePatterns.register(_InlineMathProcessor(md, self.collector), "math", 186)
+        # Replaces the tables extension's own (so "tables" comes before this extension), with its configuration.
+        tables = md.parser.blockprocessors["table"]
+        md.parser.blockprocessors.register(_MathTableProcessor(md.parser, tables.config), "table", 75)
 
 
 def _markdown(collector: MathCollector) -> markdown.Markdown:

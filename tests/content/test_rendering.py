@@ -226,3 +226,18 @@ def test_a_code_span_over_lines_keeps_a_display_math_line_literal(source, expect
 def test_a_display_math_line_after_a_closed_code_span_or_a_blank_line_is_math():
     assert find_math("a `b` c\n$$x$$\nd") == [("x", True)]
     assert find_math("an unclosed `b\n\n$$x$$\n\nc`") == [("x", True)]
+
+
+def test_math_in_a_table_cell_keeps_its_pipes():
+    source = "| name | value |\n|---|---|\n| norm | $|x|$ |\n| code | `a|b` |\n| escaped | $\\|v\\|$ |\n| cost | $5 |"
+    rendered = render(source)
+    rows = re.findall(r"<tr>\n(.*?)\n</tr>", rendered.html, re.S)
+    cells = [re.findall(r"<t[dh]>(.*?)</t[dh]>", row, re.S) for row in rows]
+    assert [len(row) for row in cells] == [2, 2, 2, 2, 2]
+    assert cells[1][0] == "norm"
+    assert '<annotation encoding="application/x-tex">|x|</annotation>' in cells[1][1]
+    assert '<mi mathvariant="normal">∣</mi><mi>x</mi><mi mathvariant="normal">∣</mi>' in cells[1][1]
+    assert cells[2] == ["code", "<code>a|b</code>"]
+    assert '<annotation encoding="application/x-tex">\\|v\\|</annotation>' in cells[3][1]
+    assert cells[4] == ["cost", "$5"]
+    assert rendered.errors == ()
