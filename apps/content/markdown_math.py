@@ -11,7 +11,7 @@ from html import escape
 import markdown
 from markdown.extensions import Extension
 from markdown.extensions.tables import TableProcessor
-from markdown.inlinepatterns import InlineProcessor
+from markdown.inlinepatterns import AUTOLINK_RE, InlineProcessor
 from markdown.preprocessors import Preprocessor
 
 # A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
@@ -30,6 +30,8 @@ _MATH = (
 )
 # Where math may start in a line of inline text: code spans are skipped, as Markdown stashes them first.
 _LINE_SCAN = re.compile(f"{_CODE_SPAN}|{_MATH}", re.DOTALL)
+# A start or end tag, quoted attribute values and all, in Markdown's output.
+_HTML_TAG = re.compile(r"""<[^<>"']*(?:(?:"[^"]*"|'[^']*')[^<>"']*)*>""")
 _DISPLAY = {"dollars": True, "brackets": True, "dollar": False, "parens": False}
 
 
@@ -45,13 +47,29 @@ class MathCollector:
 
     nonce: str = field(default_factory=lambda: secrets.token_hex(6))
     formulas: list[tuple[str, bool]] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)  # each formula as written, delimiters and all
 
-    def marker(self, tex: str, *, display: bool) -> str:
+    def marker(self, tex: str, *, display: bool, source: str) -> str:
         self.formulas.append((tex.strip(), display))
+        self.sources.append(source)
         return f"\x02math-{self.nonce}-{len(self.formulas) - 1}\x03"
 
     def pattern(self) -> re.Pattern[str]:
         return re.compile(f"\x02math-{self.nonce}-(\\d+)\x03")
+
+    def literal_in_tags(self, html: str) -> str:
+        """`html` with each marker inside a tag (a link's URL or title, a raw HTML attribute) back to its source.
+
+        Math is found before Markdown knows where links and tags are, and KaTeX's HTML inside an attribute would
+        break the tag open; a dollar in a URL or a title is text. Markdown's raw-HTML pattern writes a marker back
+        as `\\` + marker (it takes anything stashed for a backslash escape), so that backslash goes too.
+        """
+        inside = re.compile(r"\\?" + self.pattern().pattern)
+
+        def literal(tag: re.Match[str]) -> str:
+            return inside.sub(lambda m: escape(self.sources[int(m[1])]), tag[0])
+
+        return _HTML_TAG.sub(literal, html)
 
 
 class _DisplayBlockPreprocessor(Preprocessor):
@@ -65,7 +83,7 @@ class _DisplayBlockPreprocessor(Preprocessor):
         def stash(match: re.Match[str]) -> str:
             if match["ticks"]:
                 return match[0]
-            marker = self.collector.marker(_formula(match)[0], display=True)
+            marker = self.collector.marker(_formula(match)[0], display=True, source=match[0])
             # A block-level tag and blank lines either side keep it out of any <p>.
             block = f'<div class="math-display">{marker}</div>'
             return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
@@ -75,12 +93,14 @@ class _DisplayBlockPreprocessor(Preprocessor):
 
 class _InlineMathProcessor(InlineProcessor):
     def __init__(self, md: markdown.Markdown, collector: MathCollector) -> None:
-        super().__init__(_MATH, md)
+        super().__init__(f"(?P<autolink>{AUTOLINK_RE})|{_MATH}", md)
         self.collector = collector
 
     def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
+        if m["autolink"]:
+            return None, m.start(0), m.end(0)  # left as text for Markdown's autolink pattern
         tex, display = _formula(m)
-        marker = self.collector.marker(tex, display=display)
+        marker = self.collector.marker(tex, display=display, source=m[0])
         return self.md.htmlStash.store(marker), m.start(0), m.end(0)
 
 
@@ -136,9 +156,10 @@ def convert(collector: MathCollector, text: str) -> str:
             md.inlinePatterns.deregister(name)
         md.parser.blockprocessors.deregister("reference")
     try:
-        return md.convert(text)
+        return collector.literal_in_tags(md.convert(text))
     except RecursionError:
         # Python-Markdown recurses once per nesting level, so a few hundred nested list
         # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.
         collector.formulas.clear()
+        collector.sources.clear()
         return f"<p>{escape(text)}</p>"

@@ -6,6 +6,7 @@ math is looked for. `\\$` is a literal dollar, and "$5 and $6" is not math: like
 followed by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
 The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
 A `|` inside math does not end a table cell, as one inside a code span does not.
+Math in a link's URL or title, an autolink or a raw HTML attribute is text as written: never typeset there.
 
 LaTeX's `\\(…\\)` is inline math and `\\[…\\]` display math too (as Pandoc's tex_math_single_backslash): ML
 notes are full of them, and Markdown alone would drop the backslashes. So `\\[` is no longer an escaped bracket

@@ -241,3 +241,29 @@ def test_math_in_a_table_cell_keeps_its_pipes():
     assert '<annotation encoding="application/x-tex">\\|v\\|</annotation>' in cells[3][1]
     assert cells[4] == ["cost", "$5"]
     assert rendered.errors == ()
+
+
+_REL = 'rel="noopener noreferrer nofollow"'
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("[docs](http://example.com/$foo$bar)", f'<p><a href="http://example.com/$foo$bar" {_REL}>docs</a></p>'),
+        ('[d](https://e.com "title $x$")', f'<p><a href="https://e.com" title="title $x$" {_REL}>d</a></p>'),
+        ("[d](<https://e.com/$a b$>)", f'<p><a href="https://e.com/$a b$" {_REL}>d</a></p>'),
+        ("<https://e.com/$a$b>", f'<p><a href="https://e.com/$a$b" {_REL}>https://e.com/$a$b</a></p>'),
+        (r'<abbr title="mean $\mu$">μ</abbr>', r'<p><abbr title="mean $\mu$">μ</abbr></p>'),
+        (r'<abbr title="a>b $x$ and \(y\)">m</abbr>', r'<p><abbr title="a&gt;b $x$ and \(y\)">m</abbr></p>'),
+        ('<font title="$x$">dropped tag, kept text</font>', "<p>dropped tag, kept text</p>"),
+    ],
+)
+def test_math_in_a_url_title_or_attribute_stays_literal(source, expected):
+    assert render(source).html == expected
+    assert find_math(source) == []
+
+
+def test_math_in_link_text_is_typeset_while_its_url_keeps_the_dollars():
+    html = render("[$x$ docs](https://e.com/$y$) and $z$").html
+    assert html.startswith(f'<p><a href="https://e.com/$y$" {_REL}><span class="katex">')
+    assert find_math("[$x$ docs](https://e.com/$y$) and $z$") == [("x", False), ("z", False)]
