@@ -5,14 +5,24 @@ from __future__ import annotations
 
 import re
 import secrets
+import xml.etree.ElementTree as etree  # noqa: N813 - Markdown's own name for it
 from dataclasses import dataclass, field
 from html import escape
 
 import markdown
 from markdown.extensions import Extension
 from markdown.extensions.tables import TableProcessor
-from markdown.inlinepatterns import AUTOLINK_RE, InlineProcessor
+from markdown.inlinepatterns import (
+    AUTOLINK_RE,
+    IMAGE_LINK_RE,
+    IMAGE_REFERENCE_RE,
+    ImageInlineProcessor,
+    ImageReferenceInlineProcessor,
+    InlineProcessor,
+    ShortImageReferenceInlineProcessor,
+)
 from markdown.preprocessors import Preprocessor
+from markdown.util import AtomicString
 
 # A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
 # one formula "x$$ and $$y", and thousands of unclosed openings cost a scan each to the next, not to the end.
@@ -119,6 +129,32 @@ class _MathTableProcessor(TableProcessor):
         return [cell.replace(hidden, "|") for cell in super()._split("".join(chars))]
 
 
+class _ImageAsAlt:
+    """An image as its alt text, "[image: diagram]": the sanitiser drops <img> (no external images), which left
+    nothing at all where the image was. Math in the alt text is typeset."""
+
+    def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
+        image, start, end = super().handleMatch(m, data)
+        if image is None:
+            return image, start, end
+        alt = image.get("alt", "").strip()
+        span = etree.Element("span", {"class": "image-alt"})
+        span.text = AtomicString(f"[image: {alt}]" if alt else "[image]")
+        return span, start, end
+
+
+class _ImageAlt(_ImageAsAlt, ImageInlineProcessor):
+    pass
+
+
+class _ImageReferenceAlt(_ImageAsAlt, ImageReferenceInlineProcessor):
+    pass
+
+
+class _ShortImageReferenceAlt(_ImageAsAlt, ShortImageReferenceInlineProcessor):
+    pass
+
+
 class _MathExtension(Extension):
     def __init__(self, collector: MathCollector) -> None:
         super().__init__()
@@ -130,6 +166,9 @@ class _MathExtension(Extension):
         md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
         # After backticks (190), before escapes (180) and emphasis.
         md.inlinePatterns.register(_InlineMathProcessor(md, self.collector), "math", 186)
+        md.inlinePatterns.register(_ImageAlt(IMAGE_LINK_RE, md), "image_link", 150)
+        md.inlinePatterns.register(_ImageReferenceAlt(IMAGE_REFERENCE_RE, md), "image_reference", 140)
+        md.inlinePatterns.register(_ShortImageReferenceAlt(IMAGE_REFERENCE_RE, md), "short_image_ref", 125)
         # Replaces the tables extension's own (so "tables" comes before this extension), with its configuration.
         tables = md.parser.blockprocessors["table"]
         md.parser.blockprocessors.register(_MathTableProcessor(md.parser, tables.config), "table", 75)

@@ -12,6 +12,8 @@ LaTeX's `\\(…\\)` is inline math and `\\[…\\]` display math too (as Pandoc's
 notes are full of them, and Markdown alone would drop the backslashes. So `\\[` is no longer an escaped bracket
 when a `\\]` closes it; `\\\\[` is a backslash and a bracket, and an unclosed `\\[` or `\\(` stays a bracket.
 
+A Markdown image shows as its alt text, "[image: diagram]": the sanitiser keeps no <img> (no external images).
+
 markdown_math.py holds the Markdown side (finding math); this module typesets, sanitises and moves styles.
 """
 

@@ -267,3 +267,31 @@ def test_math_in_link_text_is_typeset_while_its_url_keeps_the_dollars():
     html = render("[$x$ docs](https://e.com/$y$) and $z$").html
     assert html.startswith(f'<p><a href="https://e.com/$y$" {_REL}><span class="katex">')
     assert find_math("[$x$ docs](https://e.com/$y$) and $z$") == [("x", False), ("z", False)]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("![diagram](http://example.com/a.png)", '<p><span class="image-alt">[image: diagram]</span></p>'),
+        (
+            "![](a.png) and ![a & <b>](b.png)",
+            '<p><span class="image-alt">[image]</span> and <span class="image-alt">[image: a &amp; &lt;b&gt;]</span>'
+            "</p>",
+        ),
+        ("![by ref][r]\n\n[r]: http://e.com/a.png", '<p><span class="image-alt">[image: by ref]</span></p>'),
+        (
+            "[![logo](l.png)](https://e.com)",
+            f'<p><a href="https://e.com" {_REL}><span class="image-alt">[image: logo]</span></a></p>',
+        ),
+    ],
+)
+def test_an_image_shows_its_alt_text_not_nothing(source, expected):
+    # The sanitiser drops <img> (no external images); the reader still learns an image was there.
+    assert render(source).html == expected
+
+
+def test_math_in_image_alt_text_is_typeset():
+    html = render("![$x^2$ against epochs](plot.png)").html
+    assert html.startswith('<p><span class="image-alt">[image: <span class="katex">')
+    assert _text(html).startswith("[image: ") and _text(html).endswith(" against epochs]")
+    assert find_math("![$x^2$ against epochs](plot.png)") == [("x^2", False)]
