@@ -3,6 +3,7 @@ leaves each formula as a marker for KaTeX. Pure: no request, no ORM, no KaTeX.""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import xml.etree.ElementTree as etree  # noqa: N813 - Markdown's own name for it
@@ -11,6 +12,7 @@ from html import escape
 
 import markdown
 from markdown.extensions import Extension
+from markdown.extensions.footnotes import FootnoteExtension
 from markdown.extensions.tables import TableProcessor
 from markdown.inlinepatterns import (
     AUTOLINK_RE,
@@ -53,11 +55,12 @@ def _formula(match: re.Match[str]) -> tuple[str, bool]:
 
 @dataclass
 class MathCollector:
-    """Math found in one document, replaced by markers until KaTeX has run."""
+    """Math found in one document, replaced by markers until KaTeX has run; and the footnote ids it made."""
 
     nonce: str = field(default_factory=lambda: secrets.token_hex(6))
     formulas: list[tuple[str, bool]] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # each formula as written, delimiters and all
+    footnote_ids: set[str] = field(default_factory=set)  # the only ids the sanitiser lets through
 
     def marker(self, tex: str, *, display: bool, source: str) -> str:
         self.formulas.append((tex.strip(), display))
@@ -155,6 +158,31 @@ class _ShortImageReferenceAlt(_ImageAsAlt, ShortImageReferenceInlineProcessor):
     pass
 
 
+class _Footnotes(FootnoteExtension):
+    """Footnotes numbered in their ids, behind a digest of the document: the fields of a card are rendered one by
+    one and shown on one page, where a question's "fn-1" would be its answer's too. Numbers, not the author's
+    labels, so an id is always a plain token."""
+
+    def __init__(self, collector: MathCollector, text: str) -> None:
+        super().__init__(SEPARATOR="-")
+        self.collector = collector
+        self.digest = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:10]
+        self.numbers: dict[str, int] = {}
+
+    def _id(self, kind: str, label: str) -> str:
+        return f"{kind}-{self.digest}-{self.numbers.setdefault(label, len(self.numbers) + 1)}"
+
+    def makeFootnoteId(self, id: str) -> str:  # noqa: N802 - Markdown's API
+        footnote_id = self._id("fn", id)
+        self.collector.footnote_ids.add(footnote_id)
+        return footnote_id
+
+    def makeFootnoteRefId(self, id: str, found: bool = False) -> str:  # noqa: N802 - Markdown's API
+        ref_id = self.unique_ref(self._id("fnref", id), found)
+        self.collector.footnote_ids.add(ref_id)
+        return ref_id
+
+
 class _MathExtension(Extension):
     def __init__(self, collector: MathCollector) -> None:
         super().__init__()
@@ -174,9 +202,9 @@ class _MathExtension(Extension):
         md.parser.blockprocessors.register(_MathTableProcessor(md.parser, tables.config), "table", 75)
 
 
-def _markdown(collector: MathCollector) -> markdown.Markdown:
+def _markdown(collector: MathCollector, text: str) -> markdown.Markdown:
     return markdown.Markdown(
-        extensions=["fenced_code", "tables", "sane_lists", _MathExtension(collector)],
+        extensions=["fenced_code", "tables", "sane_lists", _Footnotes(collector, text), _MathExtension(collector)],
         output_format="html",
     )
 
@@ -185,15 +213,18 @@ def _markdown(collector: MathCollector) -> markdown.Markdown:
 # has this many, so past it brackets are literal and no link is made.
 MAX_LINK_BRACKETS = 500
 # Switched off rather than escaping every "[": an escaped "\[" would now open display math.
-_BRACKET_PATTERNS = ("reference", "link", "image_link", "image_reference", "short_reference", "short_image_ref")
+_BRACKET_PATTERNS = (
+    "reference", "link", "image_link", "image_reference", "short_reference", "short_image_ref", "footnote",
+)  # fmt: skip
 
 
 def convert(collector: MathCollector, text: str) -> str:
-    md = _markdown(collector)
+    md = _markdown(collector, text)
     if text.count("[") > MAX_LINK_BRACKETS:
         for name in _BRACKET_PATTERNS:
             md.inlinePatterns.deregister(name)
         md.parser.blockprocessors.deregister("reference")
+        md.parser.blockprocessors.deregister("footnote")
     try:
         return collector.literal_in_tags(md.convert(text))
     except RecursionError:
@@ -201,4 +232,5 @@ def convert(collector: MathCollector, text: str) -> str:
         # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.
         collector.formulas.clear()
         collector.sources.clear()
+        collector.footnote_ids.clear()
         return f"<p>{escape(text)}</p>"

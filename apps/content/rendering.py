@@ -13,6 +13,9 @@ notes are full of them, and Markdown alone would drop the backslashes. So `\\[` 
 when a `\\]` closes it; `\\\\[` is a backslash and a bracket, and an unclosed `\\[` or `\\(` stays a bracket.
 
 A Markdown image shows as its alt text, "[image: diagram]": the sanitiser keeps no <img> (no external images).
+Footnotes (`See[^1]` and a `[^1]: …` line) are Python-Markdown's. Their ids are numbers behind a digest of the
+text, so the fields shown on one page do not share one (only fields with the very same text would); the sanitiser
+lets no other id through.
 
 markdown_math.py holds the Markdown side (finding math); this module typesets, sanitises and moves styles.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from html import escape, unescape
 
@@ -80,7 +84,7 @@ def render(text: str) -> Rendered:
 
     # Typeset as the markers come (document order, as find_math has them), so errors keep that order too.
     html = collector.pattern().sub(typeset, html)
-    return replace(styles_to_classes(sanitize(html).strip()), errors=tuple(errors))
+    return replace(styles_to_classes(sanitize(html, ids=collector.footnote_ids).strip()), errors=tuple(errors))
 
 
 _START_TAG = re.compile(r'<[a-zA-Z][^\s>/]*(?:\s+[^\s"\'>/=]+(?:="[^"]*")?)*\s*/?>')
@@ -186,13 +190,18 @@ _ATTRIBUTES = {
 }
 
 
-def sanitize(html: str) -> str:
+def sanitize(html: str, *, ids: Collection[str] = ()) -> str:
     """nh3 with an allow-list that keeps Markdown's output and KaTeX's HTML, MathML
-    and SVG, but never scripts, event handlers or javascript: URLs."""
+    and SVG, but never scripts, event handlers or javascript: URLs.
+
+    `ids` are the footnote ids the conversion made: no other id survives, so an author's
+    raw HTML cannot take one the page (or another field's footnotes) already uses."""
+    allowed_ids = set(ids)
     return nh3.clean(
         html,
         tags=_TAGS | _MATHML_TAGS | _SVG_TAGS,
         attributes=_ATTRIBUTES,
+        tag_attribute_values={"sup": {"id": allowed_ids}, "li": {"id": allowed_ids}},
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,

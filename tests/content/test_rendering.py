@@ -295,3 +295,38 @@ def test_math_in_image_alt_text_is_typeset():
     assert html.startswith('<p><span class="image-alt">[image: <span class="katex">')
     assert _text(html).startswith("[image: ") and _text(html).endswith(" against epochs]")
     assert find_math("![$x^2$ against epochs](plot.png)") == [("x^2", False)]
+
+
+FOOTNOTES = (
+    "Distillation[^hinton] uses soft targets[^t] at $T > 1$[^hinton].\n\n[^hinton]: Hinton et al., 2015.\n[^t]: $p_i$."
+)
+
+
+def test_footnotes_link_both_ways_with_ids_of_their_own():
+    rendered = render(FOOTNOTES)
+    html = rendered.html
+    refs = re.findall(r'<sup id="fnref(\d*)-([0-9a-f]{10})-(\d)"><a class="footnote-ref" href="#fn-\2-\3"', html)
+    assert [(again, number) for again, _, number in refs] == [("", "1"), ("", "2"), ("2", "1")]
+    digest = refs[0][1]
+    assert f'<li id="fn-{digest}-1">\n<p>Hinton et al., 2015.&nbsp;<a class="footnote-backref" ' in html
+    assert f'href="#fnref-{digest}-1"' in html and f'href="#fnref2-{digest}-1"' in html
+    assert f'<li id="fn-{digest}-2">\n<p><span class="katex">' in html
+    assert html.index("<mi>T</mi>") < html.index('<div class="footnote">\n<hr>\n<ol>') < html.index("<mi>p</mi>")
+    assert find_math(FOOTNOTES) == [("T > 1", False), ("p_i", False)] and rendered.errors == ()
+    assert 'href="Hinton' not in html and 'href="$p_i$"' not in html  # no longer reference links
+    assert render(FOOTNOTES).html == html
+
+
+def test_footnote_ids_differ_between_fields_and_no_other_id_survives():
+    # A question and its answer share a page: the same "[^1]" must not give the same id twice.
+    question, answer = render("Why[^1]?\n\n[^1]: Asked.").html, render("Because[^1].\n\n[^1]: Answered.").html
+    ids = [set(re.findall(r' id="([^"]+)"', html)) for html in (question, answer)]
+    assert len(ids[0]) == len(ids[1]) == 2 and not ids[0] & ids[1]
+    html = render('<sup id="main">a</sup> <span id="fn-0123456789-1">b</span> <li id="x">c</li>').html
+    assert " id=" not in html
+
+
+def test_a_footnote_without_its_definition_stays_text():
+    assert render("See[^1] and [^2]: not a definition mid-line.").html == (
+        "<p>See[^1] and [^2]: not a definition mid-line.</p>"
+    )
