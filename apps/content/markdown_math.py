@@ -205,6 +205,7 @@ class _MathExtension(Extension):
 def _markdown(collector: MathCollector, text: str) -> markdown.Markdown:
     return markdown.Markdown(
         extensions=["fenced_code", "tables", "sane_lists", _Footnotes(collector, text), _MathExtension(collector)],
+        extension_configs={"tables": {"use_align_attribute": True}},  # made classes in convert()
         output_format="html",
     )
 
@@ -218,6 +219,11 @@ _BRACKET_PATTERNS = (
 )  # fmt: skip
 
 
+# A table column's alignment as a class: the align attribute is obsolete HTML, and the inline style the tables
+# extension writes otherwise is one the sanitiser drops.
+_ALIGNED = re.compile(r'(<t[hd]) align="(left|right|center)"')
+
+
 def convert(collector: MathCollector, text: str) -> str:
     md = _markdown(collector, text)
     if text.count("[") > MAX_LINK_BRACKETS:
@@ -226,7 +232,7 @@ def convert(collector: MathCollector, text: str) -> str:
         md.parser.blockprocessors.deregister("reference")
         md.parser.blockprocessors.deregister("footnote")
     try:
-        return collector.literal_in_tags(md.convert(text))
+        return _ALIGNED.sub(r'\1 class="align-\2"', collector.literal_in_tags(md.convert(text)))
     except RecursionError:
         # Python-Markdown recurses once per nesting level, so a few hundred nested list
         # markers ("- - - … x") exhaust the stack; such text is shown as typed instead.

@@ -181,8 +181,6 @@ _ATTRIBUTES = {
     "a": {"href", "title"},
     "abbr": {"title"},
     "ol": {"start"},
-    "td": {"align"},
-    "th": {"align"},
     "span": {"aria-hidden", "style", "title"},
     "div": {"title"},
     **dict.fromkeys(_MATHML_TAGS, _MATHML_ATTRIBUTES),

@@ -330,3 +330,10 @@ def test_a_footnote_without_its_definition_stays_text():
     assert render("See[^1] and [^2]: not a definition mid-line.").html == (
         "<p>See[^1] and [^2]: not a definition mid-line.</p>"
     )
+
+
+def test_table_column_alignment_is_kept_as_a_class():
+    """The tables extension's inline style is dropped by the sanitiser, and align= is obsolete HTML."""
+    html = render("| term | value |\n|:-----|------:|\n| $x$ | 2 |").html
+    assert '<th class="align-left">term</th>' in html and '<td class="align-right">2</td>' in html
+    assert "align=" not in html and "style=" not in html
