@@ -352,23 +352,20 @@ def test_a_code_block_with_a_blank_line_is_stored_whole(tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_nul_character_fails_naming_file_and_line_and_writes_nothing(tmp_path):
-    bad = tmp_path / "nul.txt"
-    bad.write_bytes(b"Deck\n\nWhat is X?\n\nAnswer: x\x00\n")
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"Deck\n\nWhat is X?\n\nAnswer: x\x00\n", "holds a NUL character (\\x00), which the database cannot store"),
+        (f"Deck\n\nWhat is X?\n\nAnswer: {LONG}\n".encode(), "the answer is 25,312 characters long; at most 20,000\n"),
+    ],
+    ids=["nul", "too-long"],
+)
+def test_what_the_database_cannot_store_fails_naming_file_and_line_and_writes_nothing(tmp_path, content, message):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(content)
     with pytest.raises(CommandError) as excinfo:
         _load(SYLLABUS, bad)
-    assert str(excinfo.value).startswith(f"{bad}:5: holds a NUL character (\\x00), which the database cannot store")
-    assert "Nothing was written" in str(excinfo.value)
-    assert Deck.objects.count() == 0 and Card.objects.count() == 0
-
-
-@pytest.mark.django_db
-def test_an_answer_longer_than_the_database_holds_fails_naming_file_and_line_and_writes_nothing(tmp_path):
-    bad = tmp_path / "long.txt"
-    bad.write_text(f"Deck\n\nWhat is X?\n\nAnswer: {LONG}\n")
-    with pytest.raises(CommandError) as excinfo:
-        _load(SYLLABUS, bad)
-    assert str(excinfo.value).startswith(f"{bad}:5: the answer is 25,312 characters long; at most 20,000\n")
+    assert str(excinfo.value).startswith(f"{bad}:5: {message}")
     assert "Nothing was written" in str(excinfo.value)
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
 
