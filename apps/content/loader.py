@@ -74,8 +74,9 @@ class ParsedCard:
         return question_key(self.question)
 
     def line_of(self, field: str) -> int:
-        """Where the block holding `field` (question, answer or explanation) starts in the seed file."""
-        return {"answer": self.answer_line, "explanation": self.explanation_line}.get(field) or self.line
+        """Where the block holding `field` (question, answer, short answer or explanation) starts in the seed file."""
+        lines = {"answer": self.answer_line, "short_answer": self.answer_line, "explanation": self.explanation_line}
+        return lines.get(field) or self.line
 
 
 def question_key(question: str) -> str:
