@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection
 from django.utils.text import slugify
 
-from apps.content.models import MAX_MARKDOWN
+from apps.content.limits import MAX_MARKDOWN
 
 from .problems import Found, TransferError, Where
 

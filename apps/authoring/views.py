@@ -14,7 +14,8 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.http import require_page_or_form
-from apps.content.models import MAX_MARKDOWN, Card, CardVersion
+from apps.content.limits import MAX_MARKDOWN
+from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
