@@ -82,8 +82,8 @@ def affirmed(
     tokens: list[Token], found: list[Scope], answer_denied: frozenset[str], names_own: Callable[[str], bool]
 ) -> list[str]:
     """Clauses of a response that state plainly a key term the answer states only negatively ("it stores all
-    activations" where checkpointing works by "NOT storing all intermediate activations"), each as written up to
-    the term. A clause denying, preventing or contrasting it ("instead of storing all") agrees; where the answer's
+    activations" where checkpointing works by "NOT storing all intermediate activations"), each as written from
+    the clause's start to the term (five words at least, so the quantifier shows). A clause denying, preventing or contrasting it ("instead of storing all") agrees; where the answer's
     denial has a quantifier ("all"), the clause must have one too."""
     if not answer_denied:
         return []
