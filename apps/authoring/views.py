@@ -14,6 +14,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.http import require_page_or_form
+from apps.content.katex import KatexUnavailableError
 from apps.content.limits import MAX_MARKDOWN
 from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
@@ -67,10 +68,15 @@ def _preview_style_urls(styles: dict[str, str]) -> list[str]:
 
 
 def _preview(data) -> dict:
-    """The fields rendered as students would see them, and the stylesheets their maths needs. Writes nothing."""
+    """The fields rendered as students would see them, and the stylesheets their maths needs. Writes nothing.
+
+    With KaTeX down it says so in the preview: the site's 503 page would replace the form being edited."""
     preview, styles = {}, {}
     for name in PREVIEW_FIELDS:
-        rendered = render_text(str(data.get(name, ""))[:MAX_MARKDOWN])
+        try:
+            rendered = render_text(str(data.get(name, ""))[:MAX_MARKDOWN])
+        except KatexUnavailableError:
+            return {"unavailable": True}
         preview[f"{name}_html"] = rendered.html
         styles.update(rendered.styles)
     preview["style_urls"] = _preview_style_urls(styles)

@@ -50,18 +50,19 @@ request_finished.connect(_forget_request_id, dispatch_uid="mlcourse.forget_reque
 
 
 def _kept_fields(request: HttpRequest) -> tuple[list[tuple[str, str]], bool]:
-    """The POSTed fields the retry form carries back, and whether a password was left out.
+    """The POSTed fields the retry form carries back, every one of them, and whether a password was left out.
 
     A password is never written into a page, where it would sit in the browser's cache and history: a
     resubmitted sign-in, sign-up or password change shows its form again and asks for it. The CSRF token
-    goes back as it came, valid for the same cookie, so the retry is accepted.
+    goes back as it came, valid for the same cookie, so the retry is accepted. Nothing else is dropped: a retry
+    missing a field would save it blank (the request's size is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE).
     """
     fields, dropped_password = [], False
     for key, values in request.POST.lists():
         if "password" in key.casefold():
             dropped_password = True
             continue
-        fields.extend((key, value) for value in values if len(value) <= 5000)
+        fields.extend((key, value) for value in values)
     return fields, dropped_password
 
 
@@ -97,6 +98,7 @@ class DatabaseUnavailableMiddleware:
                 "action": request.get_full_path(),
                 "method": request.method,
                 "service": service,
+                "dropped_file": bool(request.FILES),
             },
             status=503,
         )

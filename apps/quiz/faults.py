@@ -73,6 +73,7 @@ _CONTRASTING = frozenset({"instead", "rather", "whereas", "unlike", "than"})
 _WHOLE = frozenset({"all", "every", "each", "entire", "whole", "everything"})
 # A clause with these tells the problem the answer solves, not what the thing does: "storing all activations
 # uses too much memory", "normally you would store them all".
+_RESTRICTING = frozenset({"only", "some", "few", "subset", "selected", "certain", "part", "partial"})
 _PROBLEM = frozenset(
     {"too", "would", "normally", "usually", "otherwise", "naive", "naively", "expensive", "costly", "wasteful"}
 )
@@ -83,8 +84,12 @@ def affirmed(
 ) -> list[str]:
     """Clauses of a response that state plainly a key term the answer states only negatively ("it stores all
     activations" where checkpointing works by "NOT storing all intermediate activations"), each as written from
-    the clause's start to the term (five words at least, so the quantifier shows). A clause denying, preventing or contrasting it ("instead of storing all") agrees; where the answer's
-    denial has a quantifier ("all"), the clause must have one too."""
+    the clause's start to the term (five words at least, so the quantifier shows).
+
+    Left be: a clause denying, preventing or contrasting it ("instead of storing all"), telling it as the problem
+    ("uses too much memory"), or restricting it ("only at checkpoints"). Where the answer's denial has a
+    quantifier ("all"), the clause needs one too, and where it names what is denied ("activations"), that too:
+    "checkpoints are stored for all layers" is not "stores all activations"."""
     if not answer_denied:
         return []
     quantified = bool(answer_denied & _WHOLE)
@@ -92,16 +97,21 @@ def affirmed(
     out = []
     for start, end in clause_spans(tokens):
         norms = {tokens[i].norm for i in range(start, end)}
-        if tokens[start].norm in _CONTRASTING or norms & _PROBLEM:
+        if tokens[start].norm in _CONTRASTING or norms & (_PROBLEM | _RESTRICTING):
             continue
-        if quantified and not any(tokens[i].norm in _WHOLE for i in range(start, end)):
+        if quantified and not norms & _WHOLE:
             continue
+        stems = [stem(tokens[i].norm) for i in range(start, end)]
         for i in range(start, end):
-            word_stem = stem(tokens[i].norm)
+            word_stem = stems[i - start]
             topic = i == start and tokens[i].norm.endswith("ing")  # "Storing all of them is ...": a subject
-            if i not in hedged and not topic and word_stem in answer_denied and names_own(word_stem):
-                out.append(" ".join(t.surface for t in tokens[start : min(end, max(i + 1, start + 5))]))
-                break
+            if i in hedged or topic or word_stem not in answer_denied or not names_own(word_stem):
+                continue
+            objects = answer_denied - _WHOLE - {word_stem}
+            if objects and not objects.intersection(stems):
+                continue
+            out.append(" ".join(t.surface for t in tokens[start : min(end, max(i + 1, start + 5))]))
+            break
     return out
 
 

@@ -52,6 +52,15 @@ def test_preview_renders_all_three_fields_as_students_see_them(client, instructo
     assert "<em>Because</em>" in html
 
 
+def test_the_live_preview_with_katex_down_says_so_in_place_and_leaves_the_form(client, instructor, htmx, katex_down):
+    """The site's 503 page, swapped in over the whole page, would throw away the card being edited."""
+    client.force_login(instructor)
+    data = {"question": "What is $\\frac{a}{b}$?", "answer": "A ratio", "explanation": ""}
+    response = client.post(reverse("admin:content_card_preview"), data, **htmx)
+    assert response.status_code == 200 and "HX-Retarget" not in response
+    assert "No preview: the maths renderer (KaTeX) is not available right now." in response.content.decode()
+
+
 @pytest.mark.parametrize("payload", XSS)
 @pytest.mark.parametrize("field", ["question", "answer", "explanation"])
 def test_preview_is_sanitised_like_the_stored_html(client, instructor, field, payload):
@@ -346,7 +355,8 @@ def test_position_zero_is_a_form_error_in_words(client, instructor):
 
 
 def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(client, instructor, katex_down):
-    card = make_card(answer="Fine")
+    long_explanation = "Because of the scale. " * 500  # 11,000 characters: the retry form keeps it whole
+    card = make_card(answer="Fine", explanation=long_explanation)
     client.force_login(instructor)
     data = _form_data(card, answer="Ratio $\\frac{1}{2}$, typed with care")
     response = client.post(reverse("admin:content_card_change", args=[card.pk]), data)
@@ -354,5 +364,6 @@ def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(clie
     assert response.status_code == 503 and response["Retry-After"] == "5"
     assert "cannot reach its maths renderer (KaTeX) right now" in html
     assert 'value="Ratio $\\frac{1}{2}$, typed with care"' in html  # one click sends it again
+    assert f'name="explanation" value="{long_explanation}"' in html  # a retry without it would save it blank
     card.refresh_from_db()
     assert card.answer == "Fine"

@@ -133,6 +133,12 @@ def test_a_denial_of_the_answers_claim_still_costs_credit(prefix, response, verd
             "memory",
             True,
         ),
+        (
+            "Checkpoints are stored for all layer boundaries; the activations in between are recomputed in the "
+            "backward pass, which saves memory at the cost of extra compute",
+            True,
+        ),
+        ("store all activations only at checkpoints and recompute the rest in the backward pass to save memory", True),
     ],
 )
 def test_stating_plainly_what_the_answer_states_only_negatively_is_a_contradiction(response, right):
