@@ -18,7 +18,8 @@ from pathlib import Path
 from apps.common.errors import DependencyUnavailableError
 
 WORKER = Path(__file__).with_name("katex_worker.js")
-TIMEOUT_SECONDS = 10.0
+TIMEOUT_SECONDS = 10.0  # for one formula
+START_TIMEOUT_SECONDS = 10.0  # for node to load KaTeX and say hello
 
 
 # Longer formulas are refused: KaTeX's time grows faster than their length (100 KB took 9 s).
@@ -61,7 +62,7 @@ class _Worker:
             cwd=WORKER.parent,
         )
         self._pid = os.getpid()
-        hello = self._read_line()
+        hello = self._read_line(START_TIMEOUT_SECONDS)
         try:
             self.version = json.loads(hello)["version"]
         except (ValueError, KeyError, TypeError):
@@ -69,14 +70,14 @@ class _Worker:
             raise KatexUnavailableError(f"the KaTeX worker did not start: {hello.strip()[:500]}") from None
         return self._proc
 
-    def _read_line(self) -> str:
+    def _read_line(self, timeout: float) -> str:
         if self._proc is None or self._proc.stdout is None:
             raise KatexUnavailableError("the KaTeX worker is not running")
         with selectors.DefaultSelector() as selector:
             selector.register(self._proc.stdout, selectors.EVENT_READ)
-            if not selector.select(TIMEOUT_SECONDS):
+            if not selector.select(timeout):
                 self._stop()
-                raise _NoAnswerError(f"the KaTeX worker gave no answer within {TIMEOUT_SECONDS:.0f} s")
+                raise _NoAnswerError(f"the KaTeX worker gave no answer within {timeout:.0f} s")
         line = self._proc.stdout.readline()
         if not line:
             stderr = self._proc.stderr.read() if self._proc.stderr else ""
@@ -96,20 +97,29 @@ class _Worker:
             return self._start()
         return self._proc
 
+    def _ask(self, tex: str, display: bool) -> dict | None:
+        """The worker's reply, or None when it gave none in time (it is stopped then); the caller holds the lock."""
+        proc = self._ensure()
+        try:
+            proc.stdin.write(json.dumps({"tex": tex, "display": display}) + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            self._stop()
+            raise KatexUnavailableError("the KaTeX worker closed its input") from None
+        try:
+            return json.loads(self._read_line(TIMEOUT_SECONDS))
+        except _NoAnswerError:
+            return None
+
     def render(self, tex: str, *, display: bool) -> str:
         with self._lock:
-            proc = self._ensure()
-            try:
-                proc.stdin.write(json.dumps({"tex": tex, "display": display}) + "\n")
-                proc.stdin.flush()
-            except BrokenPipeError:
-                self._stop()
-                raise KatexUnavailableError("the KaTeX worker closed its input") from None
-            try:
-                reply = json.loads(self._read_line())
-            except _NoAnswerError:
-                # The worker answered the formulas before this one: the formula, not KaTeX, is what is wrong.
-                raise KatexParseError(f"typesetting it took longer than {TIMEOUT_SECONDS:.0f} s") from None
+            reply = self._ask(tex, display)
+            if reply is None:
+                # A worker may stall on its own (stopped, starved): a fresh one tries again before the formula is
+                # blamed, or a stored page would get an error box in place of good maths (rerender_content).
+                reply = self._ask(tex, display)
+            if reply is None:
+                raise KatexParseError(f"typesetting it took longer than {TIMEOUT_SECONDS:.0f} s")
         if "error" in reply:
             raise KatexParseError(reply["error"])
         return reply["html"]

@@ -83,3 +83,20 @@ def test_a_formula_katex_cannot_finish_in_time_is_its_error_and_the_worker_recov
         katex.render_tex(slow)
     monkeypatch.undo()
     assert "<mi>y</mi>" in katex.render_tex("y")
+
+
+def test_a_worker_that_stalls_is_replaced_and_the_formula_typeset_anyway():
+    """A stopped worker says nothing: a fresh one is asked before the formula is blamed (a stored page would
+    otherwise get an error box where its maths was fine)."""
+    import os
+    import signal
+
+    katex.render_tex("x")
+    stalled = katex._worker._proc
+    os.kill(stalled.pid, signal.SIGSTOP)
+    try:
+        assert "<mi>y</mi>" in katex.render_tex("y")
+    finally:
+        if stalled.poll() is None:
+            os.kill(stalled.pid, signal.SIGKILL)
+    assert katex._worker._proc is not stalled
