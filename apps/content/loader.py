@@ -142,8 +142,9 @@ def _still_open(opened: _Open | None, line: str, number: int) -> _Open | None:
         return None if closes else opened
     if fence := _FENCE.match(line):
         return _Open(number, fence["run"])
-    # A formula closed on its own line ("$$x$$") leaves nothing open; its TeX is at least one character.
-    if (math := _MATH_OPEN.match(line)) and not _MATH_CLOSE.search(line, math.end() + 1):
+    # A formula closed on its own line ("$$x$$", or "$$x$$ squashes it" as the renderer reads it) leaves nothing
+    # open; its TeX is at least one character.
+    if (math := _MATH_OPEN.match(line)) and "$$" not in line[math.end() + 1 :]:
         return _Open(number, "$$")
     return None
 

@@ -190,8 +190,9 @@ def test_a_blank_line_inside_a_code_fence_does_not_cut_the_answer(text, answer):
             "Deck\n\nWhat is X?\n\nX is\n$$\na\n\n+ b\n$$\n\nWhat is Y?\n\nY.\n",
             "X is\n$$\na\n\n+ b\n$$",
         ),
-        # A formula opened and closed on one line leaves nothing open.
+        # A formula opened and closed on one line leaves nothing open, text after it too (as the renderer reads it).
         ("Deck\n\nWhat is X?\n\n$$x$$\n\nWhat is Y?\n\nY.\n", "$$x$$"),
+        ("Deck\n\nWhat is X?\n\n$$\\sigma(x)$$ squashes x.\n\nWhat is Y?\n\nY.\n", "$$\\sigma(x)$$ squashes x."),
         # "$$ … $$" inside a fence is code, not a formula.
         ("Deck\n\nWhat is X?\n\n```\n$$\n\n```\n\nWhat is Y?\n\nY.\n", "```\n$$\n\n```"),
     ],
