@@ -243,19 +243,39 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
             first_uid.setdefault(uid, where(None))
         if position is not None:
             first_position.setdefault(position, where(None))
-    # Accepted answers are unique per card regardless of case, as PostgreSQL's lower() has it (a constraint).
-    with_aliases = [(at, where, card["aliases"]) for at, where, card in cards if card["aliases"] is not None]
-    for index, first, second in case_clashes([aliases for _, _, aliases in with_aliases]):
-        at, where, _ = with_aliases[index]
+    # Accepted answers are unique per card regardless of case, as PostgreSQL's lower() has it (a constraint), and
+    # so are distractors, as the card form has them (multiple choice would drop all but one). One query for both.
+    lists = [
+        (at, where, name, card[name]) for name in ("aliases", "distractors") for at, where, card in cards
+        if card[name] is not None
+    ]  # fmt: skip
+    for index, first, second in case_clashes([texts for *_, texts in lists]):
+        at, where, name, _ = lists[index]
+        what = "answer to the database" if name == "aliases" else "distractor"
         found.add(
-            at,
-            where("aliases"),
-            f"“{first}” and “{second}” are the same answer to the database (letter case does not count); keep one",
+            at, where(name), f"“{first}” and “{second}” are the same {what} (letter case does not count); keep one"
         )
+    for at, where, card in cards:
+        _right_distractors(card, at=at, where=where, found=found)
     found.raise_any()
     # Where each part is, for the problems found later (a formula KaTeX refuses), named as these are.
     places = {"deck": deck[1] if deck is not None else None, "cards": [where for _, where, _ in cards]}
     return {"deck": clean_deck, "cards": [card for _, _, card in cards], "places": places}
+
+
+def _same(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _right_distractors(card: dict, *, at: int, where: Where, found: Found) -> None:
+    """A distractor that is the card's answer or an accepted answer is refused, as the card form refuses it."""
+    answer = card["short_answer"] or card["answer"] or ""
+    right = {_same(answer), *(_same(alias) for alias in card["aliases"] or ())}
+    for text in card["distractors"] or ():
+        if _same(text) in right:
+            found.add(
+                at, where("distractors"), f"“{text}” is a right answer of this card, so it cannot be a distractor"
+            )
 
 
 def parse_json(text: str) -> dict:

@@ -150,6 +150,19 @@ def _bad_json(deck, mutate) -> str:
             lambda d: d["cards"][0].update(distractors=["A sum", "y" * 20_001]),
             "cards[0].distractors: has an entry",
         ),
+        # distractors as the card form checks them: multiple choice would drop one, or offer the answer twice
+        (
+            lambda d: d["cards"][0].update(distractors=["A sum", "a SUM"]),
+            "cards[0].distractors: “A sum” and “a SUM” are the same distractor (letter case does not count)",
+        ),
+        (
+            lambda d: d["cards"][0].update(distractors=["A sum", "Ratio"]),
+            "cards[0].distractors: “Ratio” is a right answer of this card, so it cannot be a distractor",
+        ),
+        (
+            lambda d: d["cards"][0].update(distractors=["A sum", "fraction"]),
+            "cards[0].distractors: “fraction” is a right answer of this card",
+        ),
         (lambda d: d["deck"].update(slug="Not A Slug"), "deck.slug: may contain only lowercase"),
         (lambda d: d.update(format="other"), "format: this is not an mlcourse-deck export"),
         (lambda d: d.update(version=99), "version: unsupported version 99"),
