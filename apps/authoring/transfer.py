@@ -314,9 +314,9 @@ def parse_json(text: str) -> dict:
 
 def parse_csv(text: str) -> dict:
     # strict: a quote left open is an error at its line, not a cell swallowing the rest of the file.
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")), strict=True)
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff")), strict=True)
     try:
-        header = reader.fieldnames or []
+        header = next(reader, [])
     except csv.Error as exc:  # e.g. a header cell beyond csv.field_size_limit()
         raise TransferError("line 1", f"not valid CSV: {exc}") from None
     missing = [c for c in CSV_COLUMNS if c not in header]
@@ -326,12 +326,20 @@ def parse_csv(text: str) -> dict:
             # Spreadsheets in many locales save "CSV" with semicolons; the whole header is then one column.
             hint = f" (the columns seem to be separated by {separator!r}; save the file with commas)"
         raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}{hint}")
+    rows: list[tuple[int, dict]] = []
+    number, start = 1, reader.line_num + 1
     try:
         # Read whole first, so a file with too many cards is refused before any of them is checked. Rows are
-        # numbered as a spreadsheet shows them (the header is row 1), whatever line breaks their cells hold.
-        rows = list(enumerate(reader, start=2))
+        # numbered as a spreadsheet shows them (the header is row 1, a blank line is a row too), whatever line
+        # breaks their cells hold.
+        for cells in reader:
+            number, start = number + 1, reader.line_num + 1
+            if cells:
+                rows.append((number, {name: cells[i] if i < len(cells) else None for i, name in enumerate(header)}))
     except csv.Error as exc:
-        raise TransferError(f"line {reader.line_num}", f"not valid CSV: {exc}") from None
+        # A bad character is on the last line read; a quote never closed read to the end, from where it opened.
+        line = start if "end of data" in str(exc) else reader.line_num
+        raise TransferError(f"line {line}", f"not valid CSV: {exc}") from None
     card_lines = [line for line, row in rows if row["record"] == "card"]
     if len(card_lines) > MAX_CARDS:
         raise TransferError(f"row {card_lines[MAX_CARDS]}", _too_many(len(card_lines)))

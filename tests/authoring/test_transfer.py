@@ -248,10 +248,27 @@ def test_csv_problems_name_the_row_a_spreadsheet_shows_whatever_line_breaks_cell
     assert "row 3, field answer: $\\frac{1}{$: KaTeX parse error" in str(excinfo.value)  # named as other problems
 
 
+def test_a_blank_line_counts_as_a_row_as_in_a_spreadsheet(deck, tmp_path):
+    rows = _csv_rows(_export("serving", "csv"))
+    header, kind = rows[0], rows[0].index("kind")
+    rows[2][kind] = "essay"
+    with pytest.raises(CommandError, match="row 4, field kind: must be flashcard or syllabus"):
+        _import(tmp_path, _csv_text([header, rows[1], []]) + _csv_text([rows[2]]), "bad.csv")
+
+
+def test_a_stray_quote_is_named_by_the_line_it_is_on(deck, tmp_path):
+    lines = _export("serving", "csv").removeprefix("\ufeff").splitlines()
+    assert lines[2].startswith("card,")  # the first card's row is line 3
+    lines[2] = lines[2].replace(",flashcard,", ',"flash"card,', 1)
+    with pytest.raises(CommandError, match="line 3: not valid CSV: ',' expected after"):
+        _import(tmp_path, "\n".join(lines) + "\n", "bad.csv")
+
+
 def test_a_quote_left_open_in_a_csv_is_named_by_its_line(deck, tmp_path):
     text = _export("serving", "csv") + 'card,,,,,7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23,3,flashcard,"Unclosed\n'
     # It used to swallow the rest of the file and be reported as "archived must be true or false".
-    with pytest.raises(CommandError, match=r"line \d+: not valid CSV: unexpected end of data"):
+    last = text.count("\n")  # the line the open quote is on
+    with pytest.raises(CommandError, match=rf"line {last}: not valid CSV: unexpected end of data"):
         _import(tmp_path, text, "bad.csv")
 
 
