@@ -213,8 +213,11 @@ def parse_distractors(text: str, *, path: str, deck: ParsedDeck) -> ParsedDeck:
     """`deck` with the distractors a sidecar CSV lists, in file order; each row's question must be a card's."""
     _check_no_nul(text, path)
     rows = csv.reader(io.StringIO(text, newline=""), strict=True)
-    header = [name.strip().casefold() for name in next(rows, [])]
-    if tuple(header) != _DISTRACTOR_COLUMNS:
+    try:
+        header = next(rows, [])
+    except csv.Error as exc:
+        raise LoaderError(path, 1, f"is not valid CSV: {exc}") from None
+    if tuple(name.strip().casefold() for name in header) != _DISTRACTOR_COLUMNS:
         raise LoaderError(path, 1, f"expected the header 'question,distractor', got {_excerpt(','.join(header))}")
     cards = {card.key: card for card in deck.cards}
     found: dict[str, list[ParsedDistractor]] = {}

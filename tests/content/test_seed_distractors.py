@@ -56,7 +56,8 @@ def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path
 @pytest.mark.parametrize(
     ("sidecar", "line", "message"),
     [
-        ("card,wrong\n", 1, "expected the header 'question,distractor'"),
+        ("Card,Wrong\n", 1, "expected the header 'question,distractor', got 'Card,Wrong'"),
+        ('"question,distractor\n', 1, "is not valid CSV: unexpected end of data"),
         (f"{HEADER}{QJOB},CronJob\nWhat is a pod?,Container\n", 3, "no card in this deck asks 'What is a pod?'"),
         (f"{HEADER}{QJOB},CronJob\n{QJOB},job\n", 3, "the distractor 'job' is the card's own answer"),
         (f"{HEADER}{QJOB},CronJob\n{QJOB},  cronjob \n", 3, "the distractor 'cronjob' repeats line 2"),
