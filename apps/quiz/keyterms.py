@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rapidfuzz.distance import OSA
-
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
     FILLER,
@@ -21,6 +19,7 @@ from .textnorm import (
     stems_related,
     tokenize,
 )
+from .typos import is_typo
 
 SYNONYM_CREDIT = 0.75
 TYPO_CREDIT = 0.85
@@ -31,8 +30,10 @@ _PAREN = re.compile(r"\(([^()]*)\)")
 # Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
 # across devices because the model is too large to fit in one device's memory").
 _PART = re.compile(r"\s+(?=(?:because|since|so|when|whenever|while|whereas)\b)", re.IGNORECASE)
-# "ONNX (Open Neural Network Exchange)": an acronym and what it stands for.
+# "ONNX (Open Neural Network Exchange)" and "Open Neural Network Exchange (ONNX)": an acronym and what it stands
+# for; the words before the parenthesis are up to six, the acronym's letter count at most.
 _SPELLED_OUT = re.compile(r"\b([A-Z][A-Z0-9]{1,9})s?\s*\(([A-Za-z][\w\s-]{2,80})\)")
+_SPELLED_BEFORE = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,5}[A-Za-z][\w-]*)\s*\(([A-Z][A-Z0-9]{1,9})s?\)")
 _EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
 
 
@@ -46,42 +47,6 @@ class KeyTerm:
     sentences: frozenset[int] = frozenset()  # parts of the model answer that use the term: sentences, and their
     # clauses of reason, condition or contrast
     word: str = ""  # the word as written, unstemmed: typos are judged on whole words
-
-
-def typo_budget(word: str) -> int:
-    return 0 if len(word) <= 3 else 1 if len(word) <= 8 else 2
-
-
-def is_typo(candidate: str, target: str) -> bool:
-    """`candidate` reads as a misspelling of `target` rather than another word built from it."""
-    if candidate == target or not candidate or candidate[0] != target[0]:
-        return False
-    if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
-        return False
-    if _struck_twice(candidate, target):
-        return True
-    budget = typo_budget(target)
-    if budget == 0 or abs(len(candidate) - len(target)) > budget:
-        return False
-    # "cronjob"/"job", "dataparallel"/"distributeddataparallel": a word inside another is a different term.
-    if (candidate in target or target in candidate) and not (len(target) >= 7 and len(candidate) >= len(target) - 1):
-        return False
-    return OSA.distance(candidate, target, score_cutoff=budget) <= budget
-
-
-def _struck_twice(candidate: str, target: str) -> bool:
-    # The commonest slip, a consonant key struck twice ("jobb"), is still a typo in a word too short for any
-    # other. Not a vowel: "feed" is not "fed".
-    return (
-        len(target) >= 3
-        and len(candidate) == len(target) + 1
-        and any(
-            candidate[i] == candidate[i - 1]
-            and candidate[i] not in "aeiouy"
-            and candidate[:i] + candidate[i + 1 :] == target
-            for i in range(1, len(candidate))
-        )
-    )
 
 
 @lru_cache(maxsize=8192)
@@ -190,25 +155,46 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
         )
         for s, (label, weight, count, exact, head, at, word) in found.items()
     }
+    # "FP16 or BF16 or FP8": a chain of alternatives is one term.
+    group = {s: s for s in terms}
     for first, second in either:
-        if first in terms and second in terms and first != second:
-            one, other = terms.pop(first), terms.pop(second)
-            terms[first] = KeyTerm(
-                f"{one.label} or {other.label}", one.alts + other.alts, max(one.weight, other.weight),
-                one.exact and other.exact, "", one.sentences | other.sentences,
-            )  # fmt: skip
-    return tuple(terms.values())
+        if first in group and second in group:
+            group[_root(group, second)] = _root(group, first)
+    members: dict[str, list[KeyTerm]] = {}
+    for word_stem, term in terms.items():
+        members.setdefault(_root(group, word_stem), []).append(term)
+    return tuple(_either(found) for found in members.values())
+
+
+def _root(group: dict[str, str], word_stem: str) -> str:
+    while group[word_stem] != word_stem:
+        word_stem = group[word_stem]
+    return word_stem
+
+
+def _either(terms: list[KeyTerm]) -> KeyTerm:
+    if len(terms) == 1:
+        return terms[0]
+    return KeyTerm(
+        " or ".join(term.label for term in terms), tuple(alt for term in terms for alt in term.alts),
+        max(term.weight for term in terms), all(term.exact for term in terms), "",
+        frozenset().union(*(term.sentences for term in terms)),
+    )  # fmt: skip
 
 
 def _spelled_out(question: str, answer: str) -> frozenset[str]:
     """Stems of the words the answer spells an acronym of the question out with: they only name what the
     question names ("Open Neural Network Exchange" for "What is ONNX?"), so they are no key terms."""
     asked = {token.norm for token in tokenize(fold(question))}
+    pairs = _SPELLED_OUT.findall(answer) + [(acronym, words) for words, acronym in _SPELLED_BEFORE.findall(answer)]
     out: set[str] = set()
-    for acronym, words in _SPELLED_OUT.findall(answer):
-        names = words.split()
-        if acronym.lower() in asked and len(names) <= 6 and names[0][0].lower() == acronym[0].lower():
-            out.update(stem(token.norm) for token in tokenize(fold(words)))
+    for acronym, words in pairs:
+        # Before the parenthesis, the spelled-out name is the last words, starting with the acronym's letter.
+        names = words.split()[-len(acronym) :]
+        while names and names[0][0].lower() != acronym[0].lower():
+            names = names[1:]
+        if acronym.lower() in asked and names and len(names) <= 6:
+            out.update(stem(token.norm) for token in tokenize(fold(" ".join(names))))
     return frozenset(out)
 
 

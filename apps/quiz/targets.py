@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
 
-from .keyterms import is_exact_only, is_typo
+from .keyterms import is_exact_only
 from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, STOPWORDS, Token, fold, stem, tokenize
+from .typos import is_typo
 
 _PARENTHETICAL = re.compile(r"^(.*?)\s*\(([^()]+)\)\s*(.*)$", re.DOTALL)
 _ACRONYM = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*|[A-Z]{2,}[0-9]*")

@@ -297,6 +297,29 @@ def test_terms_the_answer_offers_as_alternatives_are_covered_by_either():
         assert result.verdict is CORRECT, result
 
 
+def _syllabus(question: str, answer: str) -> SimpleNamespace:
+    return SimpleNamespace(question=question, answer=answer, short_answer="", kind="syllabus", aliases=[], key_terms=[])
+
+
+def test_a_chain_of_alternatives_is_one_term_any_of_them_covers():
+    chain = _syllabus("Which formats does it compute in?", "It computes in FP16 or BF16 or FP8 to save memory.")
+    for name in ("FP16", "BF16", "FP8"):
+        result = grade(chain, f"in {name}, to save memory")
+        assert result.verdict is CORRECT and not result.missing, (name, result)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "ONNX (Open Neural Network Exchange) is an open standard format so models move between frameworks.",
+        "The Open Neural Network Exchange (ONNX) is an open standard format so models move between frameworks.",
+    ],
+)
+def test_the_acronym_spelled_out_either_way_only_names_it_again(answer):
+    result = grade(_syllabus("What is ONNX?", answer), "Open Neural Network Exchange")
+    assert result.verdict is INCORRECT, result
+
+
 def test_coverage_feedback_names_covered_and_missing_terms():
     result = grade(card(DATA_PARALLEL), "Each GPU has a copy of the model and its own shard of the data.")
     assert result.verdict is PARTIAL

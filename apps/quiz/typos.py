@@ -1,0 +1,41 @@
+"""When a written word is a misspelling of an expected one rather than another word. Pure: stdlib + rapidfuzz."""
+
+from __future__ import annotations
+
+from rapidfuzz.distance import OSA
+
+
+def typo_budget(word: str) -> int:
+    return 0 if len(word) <= 3 else 1 if len(word) <= 8 else 2
+
+
+def is_typo(candidate: str, target: str) -> bool:
+    """`candidate` reads as a misspelling of `target` rather than another word built from it."""
+    if candidate == target or not candidate or candidate[0] != target[0]:
+        return False
+    if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
+        return False
+    if _struck_twice(candidate, target):
+        return True
+    budget = typo_budget(target)
+    if budget == 0 or abs(len(candidate) - len(target)) > budget:
+        return False
+    # "cronjob"/"job", "dataparallel"/"distributeddataparallel": a word inside another is a different term.
+    if (candidate in target or target in candidate) and not (len(target) >= 7 and len(candidate) >= len(target) - 1):
+        return False
+    return OSA.distance(candidate, target, score_cutoff=budget) <= budget
+
+
+def _struck_twice(candidate: str, target: str) -> bool:
+    # The commonest slip, a consonant key struck twice ("jobb"), is still a typo in a word too short for any
+    # other. Not a vowel: "feed" is not "fed".
+    return (
+        len(target) >= 3
+        and len(candidate) == len(target) + 1
+        and any(
+            candidate[i] == candidate[i - 1]
+            and candidate[i] not in "aeiouy"
+            and candidate[:i] + candidate[i + 1 :] == target
+            for i in range(1, len(candidate))
+        )
+    )
