@@ -45,11 +45,18 @@
     }
   }
 
-  // What describes the shortcuts is shown only where they work.
+  // What describes the shortcuts is shown only where they work, and the answer box is described by its keys
+  // only then: a hidden element named in aria-describedby is still read out.
   function showShortcutHelp(root) {
     root.querySelectorAll("[data-needs-js][hidden]").forEach(function (element) {
       element.hidden = false;
     });
+    const box = root.querySelector("[data-answer-box]");
+    const keys = root.querySelector("#answer-keys");
+    const described = box ? (box.getAttribute("aria-describedby") || "").split(" ") : [];
+    if (box && keys && described.indexOf("answer-keys") === -1) {
+      box.setAttribute("aria-describedby", described.concat("answer-keys").join(" ").trim());
+    }
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { showShortcutHelp(document); });

@@ -87,6 +87,10 @@ def test_without_javascript_no_shortcut_is_advertised(live_server, browser, sign
     expect(page.get_by_label("Your answer")).to_be_visible()
     expect(page.get_by_text("Keyboard shortcuts")).to_be_hidden()
     expect(page.get_by_text("Enter submits")).to_be_hidden()
+    # nor read out: the box is not described by the hidden hint
+    expect(page.get_by_label("Your answer")).to_have_accessible_description(
+        "Question 1 of 2 · free recall Which tool does job 0?"
+    )
     page.context.close()
 
 
