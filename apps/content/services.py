@@ -278,9 +278,20 @@ def content_load(*, decks: list[ParsedDeck], overwrite: bool = False, dry_run: b
     return report
 
 
-def content_rerender() -> int:
-    """Re-renders every stored HTML field, e.g. after a KaTeX upgrade. Returns the rows changed."""
-    changed, styles = 0, {}
+@dataclass
+class RerenderReport:
+    changed: int = 0
+    # Fields whose maths this KaTeX refuses though the stored HTML typeset it ("Card 12, answer"): kept as they
+    # were, for the author to fix, rather than shown to students as an error box.
+    kept: list[str] = field(default_factory=list)
+
+
+_MATH_ERROR = 'class="katex-error"'
+
+
+def content_rerender() -> RerenderReport:
+    """Re-renders every stored HTML field, e.g. after a KaTeX upgrade."""
+    report, styles = RerenderReport(), {}
     with transaction.atomic():
         for model in (Deck, Card, Distractor):
             targets = model.stored_fields()
@@ -288,9 +299,15 @@ def content_rerender() -> int:
                 before = {name: getattr(row, name) for name in targets}
                 row.render(styles=styles)
                 after = {name: getattr(row, name) for name in targets}
+                for source, target in model.RENDERED_FIELDS.items():
+                    if _MATH_ERROR in after[target] and _MATH_ERROR not in before[target]:
+                        after[target] = before[target]
+                        if target in model.PLAIN_FIELDS:
+                            after[model.PLAIN_FIELDS[target]] = before[model.PLAIN_FIELDS[target]]
+                        report.kept.append(f"{model.__name__} {row.pk}, {source}")
                 if before != after:
                     model.objects.filter(pk=row.pk).update(**after)
-                    changed += 1
+                    report.changed += 1
         for version in CardVersion.objects.select_for_update(no_key=True).iterator(chunk_size=200):
             rendered = {f"{name}_html": render(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
             for result in rendered.values():
@@ -299,4 +316,4 @@ def content_rerender() -> int:
             if any(version.data.get(key) != value for key, value in html.items()):
                 CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **html})
         style_rules_add(styles)
-    return changed
+    return report

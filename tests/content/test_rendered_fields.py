@@ -43,3 +43,14 @@ def test_the_content_commands_say_katex_is_missing_and_change_nothing(command, k
     with pytest.raises(CommandError, match=r"KaTeX is not available: .*\nNothing was (written|changed)\."):
         call_command(command, stdout=StringIO())
     assert list(Card.objects.values_list("question", flat=True)) == ["Stays as it is?"]
+
+
+def test_maths_that_now_fails_keeps_its_stored_html_and_is_named():
+    """Content saved before a rule (\\href in maths, now refused) stays as students saw it, for its author to fix."""
+    card = make_card(question="What is $x$?", answer="See $\\href{https://example.com}{x}$ here.")
+    good = "<p>See the link here.</p>"
+    Card.objects.filter(pk=card.pk).update(answer_html=good)
+    out, err = StringIO(), StringIO()
+    call_command("rerender_content", stdout=out, stderr=err)
+    assert f"kept as it was: Card {card.pk}, answer: KaTeX" in err.getvalue()
+    assert Card.objects.get(pk=card.pk).answer_html == good

@@ -9,8 +9,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            changed = content_rerender()
+            report = content_rerender()
             version = katex_version()
         except KatexUnavailableError as exc:
             raise CommandError(f"KaTeX is not available: {exc}\nNothing was changed.") from exc
-        self.stdout.write(self.style.SUCCESS(f"re-rendered with KaTeX {version}: {changed} changed"))
+        for where in report.kept:
+            self.stderr.write(f"kept as it was: {where}: KaTeX {version} refuses its maths; fix it in the admin")
+        self.stdout.write(self.style.SUCCESS(f"re-rendered with KaTeX {version}: {report.changed} changed"))
