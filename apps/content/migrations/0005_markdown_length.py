@@ -2,7 +2,27 @@
 
 import django.db.models.functions.text
 import django.db.models.lookups
+from django.core.management.base import CommandError
 from django.db import migrations, models
+from django.db.models.functions import Length
+
+LIMIT = 20_000
+TEXTS = {"card": ("question", "answer", "explanation"), "distractor": ("text",), "deck": ("description",)}
+
+
+def refuse_long_texts(apps, schema_editor):
+    """The constraints below would fail on a longer text with a bare IntegrityError: name each one instead."""
+    found = []
+    for model_name, fields in TEXTS.items():
+        model = apps.get_model("content", model_name)
+        for name in fields:
+            rows = model.objects.annotate(size=Length(name)).filter(size__gt=LIMIT).values_list("pk", "size")
+            found += [f"{model_name} {pk}, {name}: {size:,} characters" for pk, size in rows]
+    if found:
+        raise CommandError(
+            f"these texts are longer than the {LIMIT:,} characters a text may now hold; shorten them (in the admin "
+            "of the version before this one, or with SQL), then migrate again:\n  " + "\n  ".join(found)
+        )
 
 
 class Migration(migrations.Migration):
@@ -11,6 +31,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(refuse_long_texts, migrations.RunPython.noop),
         migrations.AlterField(
             model_name="card",
             name="answer",
