@@ -7,7 +7,7 @@ from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
-from apps.content.rendering import Rendered, render
+from apps.content.rendering import Rendered, formula_excerpt, render
 
 from .transfer import case_clashes
 
@@ -35,7 +35,7 @@ class RenderedForm(forms.ModelForm):
                 continue
             self.rendered[text] = result = render(text)
             for formula, message in result.errors:
-                params = {"formula": formula, "message": message}
+                params = {"formula": formula_excerpt(formula), "message": message}
                 self.add_error(name, ValidationError("KaTeX cannot typeset $%(formula)s$: %(message)s", params=params))
         return data
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
-from apps.content.rendering import Rendered, render
+from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
@@ -100,7 +100,9 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
     def check(text: str, where: str) -> None:
         if text not in rendered:
             rendered[text] = render(text)
-        problems.extend(Problem(where, f"${formula}$: {message}") for formula, message in rendered[text].errors)
+        problems.extend(
+            Problem(where, f"${formula_excerpt(formula)}$: {message}") for formula, message in rendered[text].errors
+        )
 
     deck = data["deck"]
     places = data.get("places") or {}

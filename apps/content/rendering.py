@@ -34,6 +34,12 @@ from .katex import KatexParseError, render_tex
 from .markdown_math import MathCollector, convert
 
 
+def formula_excerpt(tex: str, length: int = 80) -> str:
+    """A formula as an error message quotes it: whole when short, else its start and a count of the rest."""
+    flat = " ".join(tex.split())
+    return flat if len(flat) <= length else f"{flat[:length]}… ({len(flat) - length:,} more characters)"
+
+
 def math_error_html(tex: str, message: str, *, display: bool) -> str:
     """The visible stand-in for a formula KaTeX could not parse."""
     tag = "div" if display else "span"

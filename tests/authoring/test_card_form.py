@@ -170,6 +170,16 @@ def test_invalid_tex_blocks_the_save_and_names_the_formula(client, instructor):
     assert card.answer == "Fine"
 
 
+def test_a_formula_over_the_limit_is_refused_with_its_start_quoted_not_all_of_it(client, instructor):
+    card = make_card(answer="Fine")
+    client.force_login(instructor)
+    data = _form_data(card, answer="$" + "x+" * 2_600 + "x$")
+    html = client.post(reverse("admin:content_card_change", args=[card.pk]), data).content.decode()
+    error = html.split('<ul class="errorlist', 1)[1].split("</ul>", 1)[0]
+    assert "the formula is 5,201 characters long; at most 5,000" in error
+    assert "x+" * 40 + "… (5,121 more characters)" in error and "x+" * 41 not in error
+
+
 def test_saving_in_the_admin_typesets_each_formula_once(client, instructor, typeset):
     """The form checks the TeX by rendering, and the card stores that render: nothing is typeset twice."""
     card = make_card(answer="Fine")

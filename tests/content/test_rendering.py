@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from apps.content.rendering import find_math, render, style_class
+from apps.content.rendering import find_math, formula_excerpt, render, style_class
 
 AFFINE = (
     r"$q = \text{round}\left(\frac{r}{s}\right) + z$, where $r$ is the real value, $s$ is the scale, "
@@ -337,3 +337,15 @@ def test_table_column_alignment_is_kept_as_a_class():
     html = render("| term | value |\n|:-----|------:|\n| $x$ | 2 |").html
     assert '<th class="align-left">term</th>' in html and '<td class="align-right">2</td>' in html
     assert "align=" not in html and "style=" not in html
+
+
+@pytest.mark.parametrize(
+    ("tex", "quoted"),
+    [
+        ("\\frac{1}{", "\\frac{1}{"),
+        ("x+" * 60, "x+" * 40 + "… (40 more characters)"),
+    ],
+)
+def test_an_error_quotes_a_long_formula_by_its_start(tex, quoted):
+    """A 5,000-character formula was quoted whole, a hundred lines of it before the reason."""
+    assert formula_excerpt(tex) == quoted
