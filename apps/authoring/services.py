@@ -83,6 +83,11 @@ def _card_place(index: int, field: str) -> str:
     return f"cards[{index}].{field}"
 
 
+def _card_places(data: dict) -> list:
+    """Where each card's fields are in the file, as its parser named them (JSON's `cards[1].answer` by default)."""
+    return (data.get("places") or {}).get("cards") or [partial(_card_place, i) for i in range(len(data["cards"]))]
+
+
 def _texts_render(data: dict) -> dict[str, Rendered]:
     """Every text of the file that is stored rendered, by text, each distinct text once: the deck's description,
     and each card's question, answer, explanation and distractors.
@@ -109,8 +114,7 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
     deck_where = places.get("deck") or (lambda name: f"deck.{name}")
     for name in Deck.RENDERED_FIELDS:
         check(deck[name], deck_where(name))
-    card_places = places.get("cards") or [partial(_card_place, index) for index in range(len(data["cards"]))]
-    for card, where in zip(data["cards"], card_places, strict=True):
+    for card, where in zip(data["cards"], _card_places(data), strict=True):
         for name in Card.RENDERED_FIELDS:
             check(card[name], where(name))
         for position, text in enumerate(card["distractors"]):
@@ -226,8 +230,8 @@ def deck_import(
         )
         existing = {str(card.uid): card for card in found}
         foreign = [
-            Problem(f"card {index + 1} ({item['uid']})", f"belongs to the deck {card.deck.slug!r}, not {deck.slug!r}")
-            for index, item in enumerate(data["cards"])
+            Problem(where("uid"), f"{item['uid']} is a card of the deck {card.deck.slug!r}, not {deck.slug!r}")
+            for item, where in zip(data["cards"], _card_places(data), strict=True)
             if (card := existing.get(item["uid"])) is not None and card.deck_id != deck.pk
         ]
         if foreign:

@@ -200,6 +200,6 @@ def test_cards_of_other_decks_are_all_named(tmp_path, db):
     first, second = (make_card(deck=other, position=n) for n in (1, 2))
     cards = [_card(1, uid=str(first.uid)), _card(2), _card(3, uid=str(second.uid))]
     message = _command(tmp_path, _json(cards), "deck.json")
-    assert f"  card 1 ({first.uid}): belongs to the deck 'other', not 'imported'\n" in message
-    assert f"  card 3 ({second.uid}): belongs to the deck 'other', not 'imported'\n" in message
+    assert f"  cards[0].uid: {first.uid} is a card of the deck 'other', not 'imported'\n" in message
+    assert f"  cards[2].uid: {second.uid} is a card of the deck 'other', not 'imported'\n" in message
     assert not Deck.objects.filter(slug="imported").exists() and Card.objects.count() == 2
