@@ -179,3 +179,14 @@ def test_a_formula_wider_than_the_screen_is_a_named_scroll_box_a_keyboard_reache
     wide.wait_for_load_state("load")
     expect(wide.locator(".katex-display")).not_to_have_attribute("tabindex", "0")  # it fits: no extra tab stop
     wide.context.close()
+
+
+def test_a_wide_table_in_a_card_scrolls_in_its_box_on_a_phone(live_server, browser, transactional_db):
+    row = "| " + " | ".join(f"column number {i} with words" for i in range(5)) + " |"
+    table = "\n".join([row, "|" + "---|" * 5, row])
+    card = make_card(kind="syllabus", question=f"Which column?\n\n{table}", answer="The third.")
+    phone = browser.new_context(viewport={"width": 375, "height": 700}).new_page()
+    phone.goto(f"{live_server.url}{card.get_absolute_url()}")
+    assert not phone.evaluate(PAGE_SCROLLS_SIDEWAYS), "the table widened the page"
+    assert phone.locator(".prose table").evaluate("(t) => t.scrollWidth > t.clientWidth")  # it scrolls in its box
+    phone.context.close()
