@@ -16,6 +16,8 @@ from html.parser import HTMLParser
 _VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 # Their content is not text: KaTeX's drawn copy of a formula, TeX source, drawings.
 _SKIP = frozenset({"annotation", "annotation-xml", "svg", "script", "style", "template"})
+# KaTeX's drawn copy; footnotes and the marks that link to them, which belong to no line of text.
+_UNSAID = frozenset({"katex-html", "footnote", "footnote-ref"})
 # A line of its own in the page: a space in the text, so words either side do not run together.
 _BLOCKS = frozenset(
     {"address", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
@@ -124,7 +126,7 @@ def _text(node: _Node | str, out: list[str]) -> None:
     if isinstance(node, str):
         out.append(node)
         return
-    if node.tag in _SKIP or "katex-html" in node.attrs.get("class", "").split():
+    if node.tag in _SKIP or _UNSAID.intersection(node.attrs.get("class", "").split()):
         return
     if node.tag == "math":
         out.append(_math(node).strip())

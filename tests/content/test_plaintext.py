@@ -6,6 +6,7 @@ import pytest
 
 from apps.content.plaintext import plain_text
 from apps.content.rendering import render
+from apps.content.templatetags.content_tags import card_title
 
 
 @pytest.mark.parametrize(
@@ -31,3 +32,10 @@ def test_formulas_read_as_text_without_tex_source_or_markup(markdown, text):
 def test_a_formula_katex_refuses_reads_as_its_source_with_the_message_as_the_page_shows_it():
     text = plain_text(render(r"Bad $\frac{1}$ here").html)
     assert text.startswith(r"Bad \frac{1} KaTeX parse error") and text.endswith("here")
+
+
+def test_footnotes_are_left_out_of_the_plain_text_and_the_title():
+    html = render("Why $x^2$[^1]?\n\n[^1]: A note with $y$.").html
+    assert plain_text(html) == "Why x^2?"
+    title = card_title(html)
+    assert "footnote" not in title and "fnref" not in title and "A note" not in title and "<math" in title

@@ -16,6 +16,7 @@ def content_styles_url() -> str:
     return styles_url()
 
 
+_FOOTNOTE_MARK = re.compile(r'<sup id="fnref-[^"]*">.*?</sup>', re.DOTALL)
 # A start or end tag of a link in sanitized HTML (attribute values are quoted, and may hold ">").
 _LINK_TAG = re.compile(r'</?a\b(?:[^>"]|"[^"]*")*>')
 
@@ -25,5 +26,7 @@ def card_title(html: str) -> str:
     """A card's rendered HTML (question_html) to show as a title inside a link: the same text and formulas, its
     own links unwrapped to their text (a link cannot hold another). The `.card-title` rule runs its blocks
     together and clamps it to two lines."""
-    # Sanitized (nh3) when the card was saved; this only removes tags.
-    return mark_safe(_LINK_TAG.sub("", html or ""))  # noqa: S308 # nosec B308 B703
+    # Sanitized (nh3) when the card was saved; this only removes tags, and footnotes: the rendered block of them
+    # always ends the HTML, and the marks linking to them are their own <sup>.
+    html = _FOOTNOTE_MARK.sub("", (html or "").split('<div class="footnote">', 1)[0])
+    return mark_safe(_LINK_TAG.sub("", html))  # noqa: S308 # nosec B308 B703
