@@ -64,6 +64,14 @@
     showShortcutHelp(document);
   }
 
+  // The options take the focus on a page load, and the browser scrolls them into view: on a short screen the
+  // question above them went out of sight. The page keeps the focus where it is and shows the question.
+  function keepQuestionInSight() {
+    const heading = document.querySelector("#stage .question-heading");
+    if (heading && heading.getBoundingClientRect().top < 0) heading.scrollIntoView({ block: "start" });
+  }
+  window.addEventListener("load", function () { window.requestAnimationFrame(keepQuestionInSight); });
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const root = stage();

@@ -103,3 +103,22 @@ def test_in_forced_colours_the_chosen_option_stands_out(live_server, page, sign_
     outline = "(o) => getComputedStyle(o).outlineStyle + ' ' + getComputedStyle(o).outlineWidth"
     chosen, other = (page.locator(".option").nth(i).evaluate(outline) for i in (1, 0))
     assert chosen == "solid 3px" and other.startswith("none"), (chosen, other)
+
+
+def test_on_a_short_screen_the_question_stays_in_sight_above_the_focused_options(
+    live_server, page, sign_in, transactional_db
+):
+    student = make_user("alice")
+    deck = make_deck()
+    for i in range(5):
+        answer = f"Tool number {i}, which schedules the work, retries it, and reports on it when it is done"
+        make_card(deck=deck, question=f"Which tool does job {i} of the nightly training pipeline?", answer=answer)
+    quiz = services.session_start(user=student, deck=deck, size=2, mode="choice", order="new")
+    page.set_viewport_size({"width": 375, "height": 420})
+    _open_quiz(page, sign_in, quiz)
+    expect(page.get_by_role("group", name="Choose one answer")).to_be_focused()
+    for _ in range(20):  # polled: the scroll follows the load
+        if page.locator(".question-heading").evaluate("(h) => h.getBoundingClientRect().top") > -1:
+            break
+        page.wait_for_timeout(100)
+    assert page.locator(".question-heading").evaluate("(h) => h.getBoundingClientRect().top") > -1  # subpixels
