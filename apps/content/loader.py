@@ -234,7 +234,9 @@ def parse_distractors(text: str, *, path: str, deck: ParsedDeck) -> ParsedDeck:
                 raise LoaderError(path, line, f"no card in this deck asks {_excerpt(row[0])}")
             _check_distractor(row[1].strip(), card, found.setdefault(card.key, []), path=path, line=line)
     except csv.Error as exc:
-        raise LoaderError(path, rows.line_num, f"is not valid CSV: {exc}") from None
+        # A bad character is on the last line read; a quote never closed read to the end, from where it opened.
+        line = start if "end of data" in str(exc) else rows.line_num
+        raise LoaderError(path, line, f"is not valid CSV: {exc}") from None
     deck.cards = [replace(card, distractors=tuple(found.get(card.key, ()))) for card in deck.cards]
     return deck
 

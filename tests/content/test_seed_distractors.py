@@ -64,6 +64,8 @@ def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path
         (f"{HEADER}{QJOB},\n", 2, "the distractor is empty"),
         (f"{HEADER}{QJOB},CronJob,Deployment\n", 2, "expected 2 fields (question, distractor), got 3"),
         (f'{HEADER}{QJOB},"CronJob\n', 2, "is not valid CSV"),
+        # a quote never closed is named where it opens, not at the end of the file
+        (f'{HEADER}{QJOB},Deployment\n{QJOB},"CronJob\n\n\n', 3, "is not valid CSV: unexpected end of data"),
         (f"{HEADER}{QJOB},CronJob\n{QJOB},Deploy\x00ment\n", 3, "holds a NUL character (\\x00)"),
         (
             f"{HEADER}{QJOB},CronJob\n{QJOB},{'a' * 20_001}\n",
