@@ -549,7 +549,8 @@ def _deck_file(payloads: list[str]) -> bytes:
         {
             "uid": f"00000000-0000-4000-8000-{n:012d}", "position": n + 1, "kind": "flashcard", "question": payload,
             "answer": payload, "short_answer": payload[:300], "explanation": payload, "archived": False,
-            "aliases": [payload[:300]], "distractors": [payload], "key_terms": [payload[:200]],
+            # a distractor that is the answer is refused now: the payload goes in with a word before it
+            "aliases": [payload[:300]], "distractors": [f"not {payload}"], "key_terms": [payload[:200]],
         }
         for n, payload in enumerate(payloads)
     ]  # fmt: skip
