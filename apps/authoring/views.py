@@ -35,7 +35,7 @@ from .services import (
 )
 from .transfer import TransferError
 
-PREVIEW_FIELDS = ("question", "answer", "explanation")
+PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")
 # Each preview stylesheet URL stays well under the request-line limits of servers and proxies (gunicorn: 4094).
 PREVIEW_STYLES_QUERY_LENGTH = 1800
 PREVIEW_STYLES_MAX_RULES = 400

@@ -38,16 +38,23 @@ def _form_data(card: Card, **changes) -> dict:
     return data
 
 
-def test_preview_renders_all_three_fields_as_students_see_them(client, instructor, htmx):
+def test_preview_renders_every_field_as_students_see_them(client, instructor, htmx):
     client.force_login(instructor)
     response = client.post(
         reverse("admin:content_card_preview"),
-        {"question": "What is $\\frac{a}{b}$?", "answer": "It is `code` and $$x^2$$", "explanation": "*Because*"},
+        {
+            "question": "What is $\\frac{a}{b}$?",
+            "answer": "It is `code` and $$x^2$$",
+            "short_answer": "$a/b$",
+            "explanation": "*Because*",
+        },
         **htmx,
     )
     html = response.content.decode()
     assert response.status_code == 200
     assert "<mfrac><mi>a</mi><mi>b</mi></mfrac>" in html
+    # the short answer too, typeset as the quiz shows it among the options
+    assert "Short answer, the right multiple-choice option" in html and '<mi mathvariant="normal">/</mi>' in html
     assert "<code>code</code>" in html and 'class="katex-display"' in html
     assert "<em>Because</em>" in html
 
