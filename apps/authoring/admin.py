@@ -42,12 +42,35 @@ class AliasInline(admin.TabularInline):
     verbose_name_plural = "Accepted answers (free recall)"
 
 
+def _live_preview() -> dict[str, str]:
+    """What makes a field of the card form update the preview as the author types."""
+    fields = [*views.PREVIEW_FIELDS, "csrfmiddlewaretoken", "distractors-"]
+    return {
+        "data-hx-post": reverse("admin:content_card_preview"),
+        # Debounced: one request once typing pauses, the newest replacing any in flight.
+        "data-hx-trigger": "input changed delay:400ms",
+        "data-hx-target": "#card-preview",
+        "data-hx-swap": "innerHTML",
+        # The distractors' rows by their prefix: their texts, and which of them are to be deleted.
+        "data-hx-include": ", ".join(
+            f"#card_form [name^={name}]" if name.endswith("-") else f"#card_form [name={name}]" for name in fields
+        ),
+        "data-hx-sync": "#card_form:replace",
+    }
+
+
 class DistractorInline(admin.TabularInline):
     model = Distractor
     form = DistractorForm
     formset = DistractorFormSet
     extra = 1
     verbose_name_plural = "Distractors (multiple choice, offered before generated ones)"
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        if "text" in formset.form.base_fields:  # not for a user who may only view cards
+            formset.form.base_fields["text"].widget.attrs.update(_live_preview())
+        return formset
 
 
 class KeyTermInline(admin.TabularInline):
@@ -83,20 +106,9 @@ class CardAdmin(RenderedFormAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
-        fields = ", ".join(f"#card_form [name={name}]" for name in (*views.PREVIEW_FIELDS, "csrfmiddlewaretoken"))
         # A user who may only view cards gets a form without these fields (they show as text): nothing to preview.
         for name in (name for name in views.PREVIEW_FIELDS if name in form.base_fields):
-            form.base_fields[name].widget.attrs.update(
-                {
-                    "data-hx-post": reverse("admin:content_card_preview"),
-                    # Debounced: one request once typing pauses, the newest replacing any in flight.
-                    "data-hx-trigger": "input changed delay:400ms",
-                    "data-hx-target": "#card-preview",
-                    "data-hx-swap": "innerHTML",
-                    "data-hx-include": fields,
-                    "data-hx-sync": "#card_form:replace",
-                }
-            )
+            form.base_fields[name].widget.attrs.update(_live_preview())
         return form
 
     @admin.display(description="Question", ordering="question")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import admin, messages
 from django.contrib.auth.decorators import permission_required
 from django.core.exceptions import PermissionDenied
@@ -67,6 +69,18 @@ def _preview_style_urls(styles: dict[str, str]) -> list[str]:
     return urls
 
 
+_DISTRACTOR_TEXT = re.compile(r"^distractors-(\d+)-text$")
+PREVIEW_DISTRACTORS = 20  # more than multiple choice shows; a form with more previews the first ones
+
+
+def _distractors_sent(data) -> list[str]:
+    """The distractor texts of the card form, in its order, without those marked for deletion."""
+    rows = sorted(int(match[1]) for key in data if (match := _DISTRACTOR_TEXT.match(key)))
+    texts = [str(data.get(f"distractors-{row}-text", "")).strip() for row in rows]
+    kept = [text for row, text in zip(rows, texts, strict=True) if text and not data.get(f"distractors-{row}-DELETE")]
+    return kept[:PREVIEW_DISTRACTORS]
+
+
 def _preview(data) -> dict:
     """The fields rendered as students would see them, and the stylesheets their maths needs. Writes nothing.
 
@@ -79,6 +93,14 @@ def _preview(data) -> dict:
             return {"unavailable": True}
         preview[f"{name}_html"] = rendered.html
         styles.update(rendered.styles)
+    preview["distractors_html"] = []
+    for text in _distractors_sent(data):
+        try:
+            rendered = render_text(text[:MAX_MARKDOWN])
+        except KatexUnavailableError:
+            return {"unavailable": True}
+        preview["distractors_html"].append(rendered.html)
+        styles.update(rendered.styles)
     preview["style_urls"] = _preview_style_urls(styles)
     return preview
 
@@ -89,6 +111,9 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
         preview = _preview(request.POST)
     elif card is not None:
         preview = {f"{name}_html": getattr(card, f"{name}_html") for name in PREVIEW_FIELDS}
+        preview["distractors_html"] = list(
+            card.distractors.order_by("position", "pk").values_list("text_html", flat=True)
+        )
     else:
         preview = {}
     context = {"preview": preview}

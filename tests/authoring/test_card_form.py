@@ -59,6 +59,30 @@ def test_preview_renders_every_field_as_students_see_them(client, instructor, ht
     assert "<em>Because</em>" in html
 
 
+def test_preview_shows_the_distractors_being_typed_and_leaves_out_deleted_ones(client, instructor, htmx):
+    client.force_login(instructor)
+    data = {
+        "question": "Q?", "answer": "A", "short_answer": "A", "explanation": "",
+        "distractors-0-text": "A *product*", "distractors-1-text": "$a-b$", "distractors-1-DELETE": "on",
+        "distractors-2-text": "  ", "distractors-3-text": "A sum",
+    }  # fmt: skip
+    html = client.post(reverse("admin:content_card_preview"), data, **htmx).content.decode()
+    options = html.split("Distractors, the wrong options", 1)[1].split("</ul>", 1)[0]
+    assert options.count("<li") == 2 and "<em>product</em>" in options and "A sum" in options
+    assert "katex" not in options  # the deleted one
+
+
+def test_the_distractors_field_updates_the_preview_as_the_author_types(client, instructor):
+    card = make_card(answer="Fine")
+    card_save(card=card, distractors=["Ratio $\\frac{1}{2}$"])
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    preview = html.split('id="card-preview"', 1)[1]
+    assert "Distractors, the wrong options" in preview and "<mfrac>" in preview  # the stored ones, on opening
+    assert re.search(r'<textarea name="distractors-0-text"[^>]*data-hx-post="/admin/content/card/preview/"', html)
+    assert "#card_form [name^=distractors-]" in html  # a question's edit sends the distractors along
+
+
 def test_the_live_preview_with_katex_down_says_so_in_place_and_leaves_the_form(client, instructor, htmx, katex_down):
     """The site's 503 page, swapped in over the whole page, would throw away the card being edited."""
     client.force_login(instructor)
