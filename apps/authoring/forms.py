@@ -6,6 +6,7 @@ from django.db.models import CharField, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
+from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_excerpt, render
 
@@ -96,10 +97,6 @@ class KeyTermForm(forms.ModelForm):
         return "|".join(synonyms)
 
 
-def _same(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 class _TextsFormSet(BaseInlineFormSet):
     """An inline of texts (accepted answers, distractors) that must differ from one another in more than
     letter case. The comparison is the database's own lower(), not str.lower(), which differs for some letters
@@ -146,9 +143,9 @@ class DistractorFormSet(_TextsFormSet):
 
     def check_texts(self, texts: list[str]) -> None:
         card = self.instance
-        right = {_same(card.short_answer or card.answer or ""), *(_same(text) for text in self._accepted())}
+        right = right_answers(answer=card.answer or "", short_answer=card.short_answer or "", aliases=self._accepted())
         for text in texts:
-            if _same(text) in right:
+            if normal_text(text) in right:
                 raise ValidationError(
                     "“%(text)s” is a right answer of this card (its answer or an accepted answer), "
                     "so it cannot be a distractor.",

@@ -20,6 +20,7 @@ from typing import Any
 from django.db import connection
 from django.utils.text import slugify
 
+from apps.content.answers import normal_text, right_answers
 from apps.content.limits import MAX_MARKDOWN
 
 from .problems import Found, TransferError, Where
@@ -263,16 +264,13 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
     return {"deck": clean_deck, "cards": [card for _, _, card in cards], "places": places}
 
 
-def _same(text: str) -> str:
-    return " ".join(text.casefold().split())
-
-
 def _right_distractors(card: dict, *, at: int, where: Where, found: Found) -> None:
     """A distractor that is the card's answer or an accepted answer is refused, as the card form refuses it."""
-    answer = card["short_answer"] or card["answer"] or ""
-    right = {_same(answer), *(_same(alias) for alias in card["aliases"] or ())}
+    right = right_answers(
+        answer=card["answer"] or "", short_answer=card["short_answer"] or "", aliases=card["aliases"] or ()
+    )
     for text in card["distractors"] or ():
-        if _same(text) in right:
+        if normal_text(text) in right:
             found.add(
                 at, where("distractors"), f"“{text}” is a right answer of this card, so it cannot be a distractor"
             )

@@ -17,12 +17,12 @@ import csv
 import hashlib
 import io
 import re
-import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.utils.text import slugify
 
+from .answers import normal_text, right_answers
 from .limits import MAX_MARKDOWN, MAX_TITLE
 
 DISTRACTORS_SUFFIX = ".distractors.csv"
@@ -81,8 +81,7 @@ class ParsedCard:
 
 def question_key(question: str) -> str:
     """Identity of a card within its deck: its question, normalised."""
-    normal = " ".join(unicodedata.normalize("NFKC", question).casefold().split())
-    return hashlib.sha256(normal.encode()).hexdigest()[:32]
+    return hashlib.sha256(normal_text(question).encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -246,11 +245,10 @@ def _check_distractor(text: str, card: ParsedCard, earlier: list[ParsedDistracto
     if not text:
         raise LoaderError(path, line, "the distractor is empty")
     _check_length("distractor", text, path=path, line=line)
-    folded = " ".join(text.split()).casefold()
-    if folded in (" ".join(card.answer.split()).casefold(), card.short_answer.casefold()):
+    if normal_text(text) in right_answers(answer=card.answer, short_answer=card.short_answer):
         raise LoaderError(path, line, f"the distractor {_excerpt(text)} is the card's own answer")
     for other in earlier:
-        if " ".join(other.text.split()).casefold() == folded:
+        if normal_text(other.text) == normal_text(text):
             raise LoaderError(path, line, f"the distractor {_excerpt(text)} repeats line {other.line}")
     earlier.append(ParsedDistractor(path, line, text))
 
