@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import CharField, Value
@@ -157,13 +159,20 @@ class DistractorFormSet(_TextsFormSet):
         """The accepted answers as sent beside this formset (the admin validates each inline on its own), and
         those saved that the request leaves as they are."""
         prefix = Alias._meta.get_field("card").remote_field.get_accessor_name()  # the inline's prefix: "aliases"
-        rows = {key[: -len("-text")] for key in self.data if key.startswith(f"{prefix}-") and key.endswith("-text")}
-        sent = [self.data[f"{row}-text"] for row in rows if not self.data.get(f"{row}-DELETE")]
-        shown = {self.data.get(f"{row}-id") for row in rows}
+        sent, shown = inline_texts_sent(self.data, prefix)
         if not self.instance.pk:
             return sent
         kept = Alias.objects.filter(card=self.instance).exclude(pk__in=[pk for pk in shown if str(pk).isdigit()])
         return sent + list(kept.values_list("text", flat=True))
+
+
+def inline_texts_sent(data, prefix: str) -> tuple[list[str], set[str]]:
+    """The texts an inline of the card form sends (rows `<prefix>-N-text`), in its order, without the rows marked
+    for deletion; and the ids of the stored rows it shows."""
+    row = re.compile(rf"{re.escape(prefix)}-(\d+)-text")
+    rows = [f"{prefix}-{n}" for n in sorted(int(m[1]) for m in map(row.fullmatch, data) if m)]
+    sent = [str(data[f"{row}-text"]) for row in rows if not data.get(f"{row}-DELETE")]
+    return sent, {data.get(f"{row}-id") for row in rows}
 
 
 class AliasFormSet(_TextsFormSet):

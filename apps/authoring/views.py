@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.contrib import admin, messages
 from django.contrib.auth.decorators import permission_required
 from django.core.exceptions import PermissionDenied
@@ -27,7 +25,7 @@ from apps.quiz.models import Answer
 from apps.quiz.services import grading_card
 
 from .diffs import version_changes
-from .forms import GraderTryForm, ImportConfirmForm, ImportForm
+from .forms import GraderTryForm, ImportConfirmForm, ImportForm, inline_texts_sent
 from .services import (
     IMPORT_HOLD_SECONDS,
     IMPORT_PERMISSIONS,
@@ -69,16 +67,7 @@ def _preview_style_urls(styles: dict[str, str]) -> list[str]:
     return urls
 
 
-_DISTRACTOR_TEXT = re.compile(r"^distractors-(\d+)-text$")
 PREVIEW_DISTRACTORS = 20  # more than multiple choice shows; a form with more previews the first ones
-
-
-def _distractors_sent(data) -> list[str]:
-    """The distractor texts of the card form, in its order, without those marked for deletion."""
-    rows = sorted(int(match[1]) for key in data if (match := _DISTRACTOR_TEXT.match(key)))
-    texts = [str(data.get(f"distractors-{row}-text", "")).strip() for row in rows]
-    kept = [text for row, text in zip(rows, texts, strict=True) if text and not data.get(f"distractors-{row}-DELETE")]
-    return kept[:PREVIEW_DISTRACTORS]
 
 
 def _preview(data) -> dict:
@@ -86,21 +75,19 @@ def _preview(data) -> dict:
 
     With KaTeX down it says so in the preview: the site's 503 page would replace the form being edited."""
     preview, styles = {}, {}
-    for name in PREVIEW_FIELDS:
-        try:
-            rendered = render_text(str(data.get(name, ""))[:MAX_MARKDOWN])
-        except KatexUnavailableError:
-            return {"unavailable": True}
-        preview[f"{name}_html"] = rendered.html
+
+    def typeset(text: str) -> str:
+        rendered = render_text(text[:MAX_MARKDOWN])
         styles.update(rendered.styles)
-    preview["distractors_html"] = []
-    for text in _distractors_sent(data):
-        try:
-            rendered = render_text(text[:MAX_MARKDOWN])
-        except KatexUnavailableError:
-            return {"unavailable": True}
-        preview["distractors_html"].append(rendered.html)
-        styles.update(rendered.styles)
+        return rendered.html
+
+    sent, _ = inline_texts_sent(data, "distractors")
+    try:
+        for name in PREVIEW_FIELDS:
+            preview[f"{name}_html"] = typeset(str(data.get(name, "")))
+        preview["distractors_html"] = [typeset(text) for text in sent if text.strip()][:PREVIEW_DISTRACTORS]
+    except KatexUnavailableError:
+        return {"unavailable": True}
     preview["style_urls"] = _preview_style_urls(styles)
     return preview
 
