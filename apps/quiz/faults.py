@@ -71,9 +71,10 @@ def denied(tokens: list[Token], denials: list[Scope], result: Coverage) -> list[
 _CONTRASTING = frozenset({"instead", "rather", "whereas", "unlike", "than"})
 # Quantifiers an answer's denial may turn on: "NOT storing all activations" leaves "stores a few" right.
 _WHOLE = frozenset({"all", "every", "each", "entire", "whole", "everything"})
+# A clause with these speaks of a part, not all: "stores only a few checkpoints".
+_RESTRICTING = frozenset({"only", "some", "few", "subset", "selected", "certain", "part", "partial"})
 # A clause with these tells the problem the answer solves, not what the thing does: "storing all activations
 # uses too much memory", "normally you would store them all".
-_RESTRICTING = frozenset({"only", "some", "few", "subset", "selected", "certain", "part", "partial"})
 _PROBLEM = frozenset(
     {"too", "would", "normally", "usually", "otherwise", "naive", "naively", "expensive", "costly", "wasteful"}
 )

@@ -52,7 +52,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .polarity import blocked, denials_of, polarity, scopes
+from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term
@@ -235,15 +235,16 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
+    found = response_scopes(text, tokens, profile.question_norms)
     # What the answer states only negatively, stated plainly ("stores all activations"), is no evidence either.
     # In a comparison the denial is of one of the two things ("PTQ, without retraining"): roles.py judges that.
-    plain = [] if profile.contrast else affirmed(tokens, scopes(tokens), profile.polarity.denied, own)
+    plain = [] if profile.contrast else affirmed(tokens, found, profile.polarity.denied, own)
     if plain:
         wrong_way |= {t.norm for t in tokens if stem(t.norm) in profile.polarity.denied}
     index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     denials = denials_of(
-        text, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own, profile.sentences
+        found, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own, profile.sentences
     )
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()

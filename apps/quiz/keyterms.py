@@ -163,7 +163,7 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     members: dict[str, list[KeyTerm]] = {}
     for word_stem, term in terms.items():
         members.setdefault(_root(group, word_stem), []).append(term)
-    return tuple(_either(found) for found in members.values())
+    return tuple(_either(group_terms) for group_terms in members.values())
 
 
 def _root(group: dict[str, str], word_stem: str) -> str:

@@ -365,8 +365,13 @@ def corrected(
     return out
 
 
+def response_scopes(text: str, tokens: list[Token], question_norms: frozenset[str]) -> list[Scope]:
+    """The denied, prevented and gained stretches of a response (`text`, tokenized): see `scopes`."""
+    return scopes(tokens, question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens))
+
+
 def denials_of(
-    text: str,
+    found: list[Scope],
     tokens: list[Token],
     question_norms: frozenset[str],
     answer: Polarity,
@@ -375,9 +380,8 @@ def denials_of(
     own_word: Callable[[str], bool] | None = None,
     answer_sentences: tuple[tuple[Token, ...], ...] = (),
 ) -> list[Scope]:
-    """The denials of a response (`text`, tokenized) that say the opposite of the answer (see `against`);
-    `contrast`: the answer's sentences, when the question compares two things (see `contrasted`)."""
-    found = scopes(tokens, question_norms, asking=text.rstrip().endswith("?"), sentences=sentence_starts(text, tokens))
+    """The denials among a response's scopes (`found`, see `response_scopes`) that say the opposite of the answer
+    (see `against`); `contrast`: the answer's sentences, when the question compares two things (see `contrasted`)."""
     found = contrasted(found, tokens, question_norms, contrast) if contrast else found
     found = corrected(found, tokens, question_norms, answer_sentences) if answer_sentences else found
     return against(found, tokens, answer, names_term, question_norms, own_word)
