@@ -40,11 +40,15 @@ def formula_excerpt(tex: str, length: int = 80) -> str:
     return flat if len(flat) <= length else f"{flat[:length]}… ({len(flat) - length:,} more characters)"
 
 
+# What marks a formula KaTeX could not parse in stored HTML.
+MATH_ERROR_MARK = 'class="katex-error"'
+
+
 def math_error_html(tex: str, message: str, *, display: bool) -> str:
     """The visible stand-in for a formula KaTeX could not parse."""
     tag = "div" if display else "span"
     return (
-        f'<{tag} class="katex-error" title="{escape(message)}">'
+        f'<{tag} {MATH_ERROR_MARK} title="{escape(message)}">'
         f"<code>{escape(tex)}</code> "
         f'<span class="katex-error-message">{escape(message)}</span></{tag}>'
     )

@@ -10,7 +10,7 @@ from apps.common.db import name_lock, rollback_dry_run
 
 from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
-from .rendering import Rendered, formula_excerpt, render
+from .rendering import MATH_ERROR_MARK, Rendered, formula_excerpt, render
 
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
@@ -290,21 +290,27 @@ class RerenderReport:
     kept: list[str] = field(default_factory=list)
 
 
-_MATH_ERROR = 'class="katex-error"'
-
-
 def content_rerender() -> RerenderReport:
-    """Re-renders every stored HTML field, e.g. after a KaTeX upgrade."""
-    report, styles = RerenderReport(), {}
+    """Re-renders every stored HTML field, e.g. after a KaTeX upgrade. Each distinct text is typeset once: a card's
+    versions mostly hold the texts it holds."""
+    report, styles, done = RerenderReport(), {}, {}
+
+    def typeset(text: str) -> Rendered:
+        if text not in done:
+            done[text] = render(text)
+            styles.update(done[text].styles)
+        return done[text]
+
     with transaction.atomic():
         for model in (Deck, Card, Distractor):
             targets = model.stored_fields()
             for row in model.objects.select_for_update(no_key=True).order_by("pk").iterator(chunk_size=200):
                 before = {name: getattr(row, name) for name in targets}
-                row.render(styles=styles)
+                known = {getattr(row, source): typeset(getattr(row, source)) for source in model.RENDERED_FIELDS}
+                row.render(styles=styles, known=known)
                 after = {name: getattr(row, name) for name in targets}
                 for source, target in model.RENDERED_FIELDS.items():
-                    if _MATH_ERROR in after[target] and _MATH_ERROR not in before[target]:
+                    if known[getattr(row, source)].errors and MATH_ERROR_MARK not in before[target]:
                         after[target] = before[target]
                         if target in model.PLAIN_FIELDS:
                             after[model.PLAIN_FIELDS[target]] = before[model.PLAIN_FIELDS[target]]
@@ -313,10 +319,7 @@ def content_rerender() -> RerenderReport:
                     model.objects.filter(pk=row.pk).update(**after)
                     report.changed += 1
         for version in CardVersion.objects.select_for_update(no_key=True).iterator(chunk_size=200):
-            rendered = {f"{name}_html": render(version.data.get(name, "")) for name in Card.RENDERED_FIELDS}
-            for result in rendered.values():
-                styles.update(result.styles)
-            html = {key: result.html for key, result in rendered.items()}
+            html = {f"{name}_html": typeset(version.data.get(name, "")).html for name in Card.RENDERED_FIELDS}
             if any(version.data.get(key) != value for key, value in html.items()):
                 CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **html})
         style_rules_add(styles)

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from apps.content.models import Card
+from apps.content.services import card_save
 from tests.factories import make_card
 
 pytestmark = pytest.mark.django_db
@@ -54,3 +55,13 @@ def test_maths_that_now_fails_keeps_its_stored_html_and_is_named():
     call_command("rerender_content", stdout=out, stderr=err)
     assert f"kept as it was: Card {card.pk}, answer: KaTeX" in err.getvalue()
     assert Card.objects.get(pk=card.pk).answer_html == good
+
+
+def test_rerender_content_typesets_each_text_once_though_versions_repeat_it(typeset, instructor):
+    card = make_card(question="What is $\\sigma(x)$?", answer="A squashing $f(x)$.")
+    card.explanation = "Edited, so there are two versions."
+    card_save(card=card, author=instructor)
+    assert card.versions.count() == 2
+    typeset.clear()
+    call_command("rerender_content", stdout=StringIO())
+    assert sorted(typeset) == ["\\sigma(x)", "f(x)"]  # not once more for each version holding them
