@@ -4,7 +4,6 @@ import hashlib
 import zlib
 from dataclasses import dataclass, field
 from datetime import timedelta
-from functools import partial
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -79,15 +78,6 @@ class ImportReport:
         return f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
 
 
-def _card_place(index: int, field: str) -> str:
-    return f"cards[{index}].{field}"
-
-
-def _card_places(data: dict) -> list:
-    """Where each card's fields are in the file, as its parser named them (JSON's `cards[1].answer` by default)."""
-    return (data.get("places") or {}).get("cards") or [partial(_card_place, i) for i in range(len(data["cards"]))]
-
-
 def _texts_render(data: dict) -> dict[str, Rendered]:
     """Every text of the file that is stored rendered, by text, each distinct text once: the deck's description,
     and each card's question, answer, explanation and distractors.
@@ -109,12 +99,10 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
             Problem(where, f"${formula_excerpt(formula)}$: {message}") for formula, message in rendered[text].errors
         )
 
-    deck = data["deck"]
-    places = data.get("places") or {}
-    deck_where = places.get("deck") or (lambda name: f"deck.{name}")
+    deck, places = data["deck"], data["places"]
     for name in Deck.RENDERED_FIELDS:
-        check(deck[name], deck_where(name))
-    for card, where in zip(data["cards"], _card_places(data), strict=True):
+        check(deck[name], places["deck"](name))
+    for card, where in zip(data["cards"], places["cards"], strict=True):
         for name in Card.RENDERED_FIELDS:
             check(card[name], where(name))
         for position, text in enumerate(card["distractors"]):
@@ -231,7 +219,7 @@ def deck_import(
         existing = {str(card.uid): card for card in found}
         foreign = [
             Problem(where("uid"), f"{item['uid']} is a card of the deck {card.deck.slug!r}, not {deck.slug!r}")
-            for item, where in zip(data["cards"], _card_places(data), strict=True)
+            for item, where in zip(data["cards"], data["places"]["cards"], strict=True)
             if (card := existing.get(item["uid"])) is not None and card.deck_id != deck.pk
         ]
         if foreign:

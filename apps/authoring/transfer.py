@@ -259,8 +259,9 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
     for at, where, card in cards:
         _right_distractors(card, at=at, where=where, found=found)
     found.raise_any()
-    # Where each part is, for the problems found later (a formula KaTeX refuses), named as these are.
-    places = {"deck": deck[1] if deck is not None else None, "cards": [where for _, where, _ in cards]}
+    # Where each part is, for the problems found later (a formula KaTeX refuses), named as these are. A file
+    # without a deck does not get here (its problem is raised above).
+    places = {"deck": deck[1], "cards": [where for _, where, _ in cards]}
     return {"deck": clean_deck, "cards": [card for _, _, card in cards], "places": places}
 
 

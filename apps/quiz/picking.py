@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from datetime import datetime
-from html import escape
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Case, F, IntegerField, OuterRef, Subquery, Value, When
@@ -14,25 +13,14 @@ from apps.content.models import Card, Deck, Distractor
 from .models import CardState, QuizSession
 from .options import Option, Topics, options_build
 
+# What _option_for reads of a card: the quiz's cards and the pool of other answers load just these.
+_OPTION_FIELDS = ("id", "deck_id", "kind", "question", "short_answer", "short_answer_html", "answer", "answer_html")
+
 
 def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: datetime, rng: random.Random):
     """A new quiz's cards in the order asked: a deck's by `order`, or every deck's cards due now."""
     due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
-    cards = (
-        Card.objects.filter(archived=False)
-        .annotate(state_due=Subquery(due))
-        .only(
-            "id",
-            "deck_id",
-            "kind",
-            "position",
-            "question",
-            "short_answer",
-            "short_answer_html",
-            "answer",
-            "answer_html",
-        )
-    )
+    cards = Card.objects.filter(archived=False).annotate(state_due=Subquery(due)).only("position", *_OPTION_FIELDS)
     if deck is None:
         return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
     cards = cards.filter(deck=deck)
@@ -52,9 +40,7 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
 def _option_for(card: Card) -> Option:
     topic = f"{card.question}\n{card.answer}"
     if card.kind == Card.Kind.FLASHCARD and card.short_answer:
-        # Migration 0006 typesets the short answers saved before; this escapes one it could not reach (a row
-        # written around the migration, say), rather than show nothing.
-        return Option(text=card.short_answer, html=card.short_answer_html or escape(card.short_answer), topic=topic)
+        return Option(text=card.short_answer, html=card.short_answer_html, topic=topic)
     return Option(text=card.answer, html=card.answer_html, topic=topic)
 
 
@@ -63,9 +49,7 @@ def choice_options(cards: list[Card], rng: random.Random) -> dict[int, tuple[lis
     authored: dict[int, list[Option]] = {}
     for distractor in Distractor.objects.filter(card__in=cards).order_by("position", "pk"):
         authored.setdefault(distractor.card_id, []).append(Option(text=distractor.text, html=distractor.text_html))
-    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(
-        "id", "deck_id", "kind", "question", "short_answer", "short_answer_html", "answer", "answer_html"
-    )
+    pool_cards = Card.objects.filter(deck__in={card.deck_id for card in cards}, archived=False).only(*_OPTION_FIELDS)
     pools: dict[tuple[int, str], list[tuple[int, Option]]] = {}
     for other in pool_cards:
         pools.setdefault((other.deck_id, other.kind), []).append((other.pk, _option_for(other)))
