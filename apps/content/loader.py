@@ -92,6 +92,10 @@ class ParsedDeck:
     kind: str
     cards: list[ParsedCard] = field(default_factory=list)
 
+    @property
+    def file_name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
 
 @dataclass(frozen=True)
 class _Block:

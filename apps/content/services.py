@@ -163,7 +163,7 @@ def _match(existing: list[Card], parsed_cards: list[ParsedCard]) -> dict[int, Ca
 
 def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> None:
     deck = Deck.objects.filter(slug=parsed.slug).first()
-    source = parsed.path.rsplit("/", 1)[-1]
+    source = parsed.file_name
     if deck is None:
         deck = Deck.objects.create(slug=parsed.slug, title=parsed.title, source=source)
         report.decks_created.append(deck.slug)
@@ -243,7 +243,7 @@ def _card_load(card: Card, item: ParsedCard, *, parsed: ParsedDeck, distractors:
     if distractors is not None:
         card.source_distractors = distractors
     known = _rendered_or_refused(card, parsed=parsed, item=item, distractors=distractors is not None)
-    card_save(card=card, note=f"Loaded from {parsed.path.rsplit('/', 1)[-1]}", known=known, distractors=distractors)
+    card_save(card=card, note=f"Loaded from {parsed.file_name}", known=known, distractors=distractors)
 
 
 def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard, distractors: bool) -> dict[str, Rendered]:
