@@ -11,6 +11,17 @@ FLASHCARDS = "technology-digital-tools-flashcards"
 SYLLABUS = "deep-learning-frameworks-production-syllabus"
 
 
+def eventually(page, script: str, holds, *, arg=None, seconds: float = 5.0):
+    """What `script` evaluates to in the page, polled until `holds` it (or the time is up): the page's state
+    after a scroll or a swap. Playwright's wait_for_function evaluates with eval, which the site's CSP refuses."""
+    for _ in range(int(seconds * 10)):
+        value = page.evaluate(script, arg)
+        if holds(value):
+            return value
+        page.wait_for_timeout(100)
+    return page.evaluate(script, arg)
+
+
 def seed_cohort():
     """The seed decks; carol's cohort with both assigned (a wide matrix) and alice in it, who answered two cards
     of a two-question quiz wrong. Returns (cohort, alice's quiz)."""

@@ -9,8 +9,11 @@ from playwright.sync_api import expect
 
 from apps.quiz import services
 from apps.quiz.models import Answer
+from tests.browser.conftest import eventually
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
+
+SCROLL_Y = "() => window.scrollY"
 
 
 def _quiz(*, mode: str = "recall", cards: int = 2):
@@ -168,13 +171,7 @@ def test_space_scrolls_a_long_question_before_it_shows_the_answer(live_server, p
     _open_quiz(page, sign_in, quiz)
     page.locator(".question-heading").click()
     page.keyboard.press("Space")
-    # The page scrolled, as Space does in any page. Polled from here: wait_for_function evaluates its predicate
-    # with eval, which the site's CSP (no unsafe-eval) refuses.
-    for _ in range(50):
-        if page.evaluate("() => window.scrollY") > 0:
-            break
-        page.wait_for_timeout(100)
-    assert page.evaluate("() => window.scrollY") > 0
+    assert eventually(page, SCROLL_Y, lambda y: y > 0) > 0  # the page scrolled, as Space does in any page
     assert Answer.objects.count() == 0
 
     page.get_by_role("button", name="Show answer").scroll_into_view_if_needed()

@@ -7,21 +7,13 @@ from playwright.sync_api import expect
 
 from apps.quiz import services
 from apps.quiz.models import Answer
-from tests.browser.test_quiz_interruptions import _open_quiz, _quiz
+from tests.browser.conftest import eventually
+from tests.browser.test_quiz_interruptions import SCROLL_Y, _open_quiz, _quiz
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
 
-def _scrolled(page) -> bool:
-    # Polled: wait_for_function evaluates with eval, which the site's CSP refuses.
-    for _ in range(30):
-        if page.evaluate("() => window.scrollY") > 0:
-            return True
-        page.wait_for_timeout(100)
-    return False
-
-
-def test_shift_space_scrolls_up_and_never_shows_the_answer(live_server, page, sign_in, transactional_db):
+def test_shift_space_never_shows_the_answer(live_server, page, sign_in, transactional_db):
     _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
     page.locator(".question-heading").click()
     page.keyboard.press("Shift+Space")
@@ -59,7 +51,7 @@ def test_space_scrolls_to_a_next_link_out_of_sight_before_following_it(live_serv
     page.evaluate("() => window.scrollTo(0, 0)")
     page.locator("[data-focus]").first.evaluate("(h) => h.focus({preventScroll: true})")
     page.keyboard.press("Space")
-    assert _scrolled(page), "Space should scroll towards the explanation, not skip it"
+    assert eventually(page, SCROLL_Y, lambda y: y > 0) > 0, "Space should scroll towards the explanation, not skip it"
     expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
 
     page.locator("[data-next]").scroll_into_view_if_needed()
@@ -117,8 +109,5 @@ def test_on_a_short_screen_the_question_stays_in_sight_above_the_focused_options
     page.set_viewport_size({"width": 375, "height": 420})
     _open_quiz(page, sign_in, quiz)
     expect(page.get_by_role("group", name="Choose one answer")).to_be_focused()
-    for _ in range(20):  # polled: the scroll follows the load
-        if page.locator(".question-heading").evaluate("(h) => h.getBoundingClientRect().top") > -1:
-            break
-        page.wait_for_timeout(100)
-    assert page.locator(".question-heading").evaluate("(h) => h.getBoundingClientRect().top") > -1  # subpixels
+    heading_top = "() => document.querySelector('.question-heading').getBoundingClientRect().top"
+    assert eventually(page, heading_top, lambda top: top > -1) > -1  # (subpixels) the scroll follows the load
