@@ -99,10 +99,11 @@ def _quoted(words: Sequence[str]) -> str:
 def coverage_feedback(
     verdict: str, covered: tuple[str, ...], lacking: tuple[str, ...], result: Coverage, note: str
 ) -> str:
-    """Names the model answer's key words the response used and those it lacked, quoted: they are words cut
-    from the answer ("'limited dynamic range'", "'reloaded'"), which read as a list, not as a sentence."""
+    """Names the model answer's key words the response covered and those it lacked, quoted: they are words cut
+    from the answer ("'limited dynamic range'", "'reloaded'"), which read as a list, not as a sentence. Covered,
+    not "used": a synonym covers a term ("copy" for 'replica'), and the student never wrote the answer's word."""
     got, lacking = covered[:3], lacking[:3]
-    used = f"Key words you used: {_quoted(got)}." if got else ""
+    used = f"You covered {_quoted(got)}." if got else ""
     if verdict == "correct":
         more = lacking and len(result.missing) > len(result.matched)
         text = f"{used} The model answer also has {_quoted(lacking[:2])}." if more else used

@@ -325,9 +325,16 @@ def test_coverage_feedback_names_covered_and_missing_terms():
     assert result.verdict is PARTIAL
     assert "shard" in result.matched
     assert "gradients" in result.missing
-    assert result.feedback.startswith("Key words you used: ")
     assert "Missing: " in result.feedback and "gradients" in result.feedback.split("Missing: ")[1]
     assert len(result.feedback) < 200
+
+
+def test_coverage_feedback_does_not_claim_the_student_wrote_the_answers_synonym():
+    # "copy" and "GPU" cover the answer's 'replicated' and 'device': covered, not "used".
+    result = grade(card(DATA_PARALLEL), "Each GPU has a copy of the model and its own shard of the data.")
+    assert {"replicated", "device"} <= set(result.matched)
+    assert result.feedback.startswith("You covered 'replicated', 'device' and 'shard'.")
+    assert "you used" not in result.feedback.lower()
 
 
 def test_authored_key_terms_override_the_derived_ones():
