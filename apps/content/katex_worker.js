@@ -38,7 +38,11 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       ? { error: `${untrusted[0]} is not allowed here (no links, images, classes, ids or styles in maths)` }
       : { html };
   } catch (error) {
-    reply = { error: String((error && error.message) || error) };
+    // KaTeX parses recursively: a few thousand nested groups overflow V8's stack, whose message names no formula.
+    reply =
+      error instanceof RangeError
+        ? { error: "the formula is nested too deeply to typeset (too many { or ( inside each other)" }
+        : { error: String((error && error.message) || error) };
   }
   process.stdout.write(JSON.stringify(reply) + "\n");
 });

@@ -76,6 +76,13 @@ def test_a_formula_over_the_length_limit_is_refused_before_katex_runs():
     assert "<mi>x</mi>" in katex.render_tex("x" * katex.MAX_FORMULA)
 
 
+def test_a_formula_nested_too_deeply_is_named_as_such_not_as_a_stack_overflow():
+    nested = "{" * 2_400 + "x" + "}" * 2_400
+    with pytest.raises(katex.KatexParseError, match="the formula is nested too deeply to typeset"):
+        katex.render_tex(nested)
+    assert "<mi>x</mi>" in katex.render_tex("{" * 20 + "x" + "}" * 20)
+
+
 def test_a_formula_katex_cannot_finish_in_time_is_its_error_and_the_worker_recovers(monkeypatch):
     slow = " + ".join(rf"\frac{{a_{{{i}}}}}{{b_{{{i}}}}}" for i in range(200))
     monkeypatch.setattr(katex, "TIMEOUT_SECONDS", 0.000_1)
