@@ -24,6 +24,7 @@ from .forms import (
     DistractorForm,
     DistractorFormSet,
     KeyTermForm,
+    KeyTermFormSet,
 )
 from .services import cards_archive, deck_export
 from .transfer import to_csv, to_json
@@ -76,6 +77,7 @@ class DistractorInline(admin.TabularInline):
 class KeyTermInline(admin.TabularInline):
     model = KeyTerm
     form = KeyTermForm
+    formset = KeyTermFormSet
     extra = 1
     verbose_name_plural = "Key terms (what a long free-recall answer should mention; synonyms separated by |)"
 

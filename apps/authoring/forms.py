@@ -11,8 +11,9 @@ from django.forms.models import BaseInlineFormSet
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_excerpt, render
+from apps.quiz.keyterms import question_echoes
 
-from .transfer import case_clashes
+from .transfer import case_clashes, echo_problem
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -85,6 +86,21 @@ class DistractorForm(RenderedForm):
         model = Distractor
         fields = ("text", "position")
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
+
+
+class KeyTermFormSet(BaseInlineFormSet):
+    """A key term, or a synonym of it, made only of the question's words is refused: the grader ignores such
+    words (they are no evidence of knowing the answer), so the term would silently count for nothing."""
+
+    def clean(self) -> None:
+        super().clean()
+        question = self.instance.question or ""
+        for form in self.forms:
+            term = form.cleaned_data.get("term") if hasattr(form, "cleaned_data") else None
+            if term and not self._should_delete_form(form):
+                echoes = question_echoes(term, question)
+                if echoes:
+                    form.add_error("term", ValidationError(echo_problem(echoes), code="echoes_question"))
 
 
 class KeyTermForm(forms.ModelForm):

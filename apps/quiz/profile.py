@@ -73,7 +73,9 @@ def card_profile(
     question_tokens = tokenize(fold(plain_from_tex(question)))
     qnorms = frozenset(t.norm for t in question_tokens) | frozenset(p for t in question_tokens for p in t.parts)
     short = short_answer.strip()
-    terms = authored_key_terms(authored) if authored else derive_key_terms(question, answer)
+    terms = authored_key_terms(authored, qstems) if authored else ()
+    authored = authored if terms else ()  # every one of them only repeats the question: as if none were given
+    terms = terms or derive_key_terms(question, answer)
     total = sum(t.weight for t in terms)
     if authored:
         needed = float(len(terms)) if len(terms) <= 4 else max(4.0, 0.75 * len(terms))

@@ -387,6 +387,22 @@ def test_key_terms_lose_empty_synonyms_and_need_one(client, instructor):
     assert list(card.key_terms.values_list("term", flat=True)) == ["all-reduce|allreduce"]
 
 
+def test_a_key_term_that_only_repeats_the_question_is_refused_with_a_reason(client, instructor):
+    card = make_card(question="Which resource runs a one-time batch training job?", answer="A Job")
+    client.force_login(instructor)
+    url = reverse("admin:content_card_change", args=[card.pk])
+    terms = {"key_terms-TOTAL_FORMS": 1, "key_terms-0-term": "one-off|Batch training"}
+    html = unescape(client.post(url, _form_data(card, **terms)).content.decode())
+    assert (
+        "“Batch training” only repeats words of the question: a student who copies the question would earn it." in html
+    )
+    assert not card.key_terms.exists()
+    # Checked against the question as sent: a reworded question frees the term.
+    reworded = _form_data(card, question="Which resource runs a one-time job?", **terms)
+    assert client.post(url, reworded).status_code == 302
+    assert list(card.key_terms.values_list("term", flat=True)) == ["one-off|Batch training"]
+
+
 def test_position_zero_is_a_form_error_in_words(client, instructor):
     card = make_card()
     client.force_login(instructor)

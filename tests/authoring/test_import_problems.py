@@ -103,6 +103,16 @@ def test_a_csv_file_with_three_bad_lines_names_each_line(client, instructor):
     assert _nothing_written()
 
 
+def test_a_key_term_that_only_repeats_the_question_is_named(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(1, key_terms=["answer", "question|questions"])]
+    _, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
+    assert problems == [
+        "cards[0].key_terms: “question”, “questions” only repeat words of the question: a student who copies the "
+        "question would earn them. Use words that only the answer has."
+    ]
+
+
 def test_every_problem_of_one_card_is_listed_not_only_its_first(client, instructor):
     client.force_login(instructor)
     cards = [_card(1, uid="nope", question="", aliases="fraction", archived="maybe")]

@@ -347,6 +347,18 @@ def test_authored_key_terms_override_the_derived_ones():
     assert grade(authored, "nickel").verdict is CORRECT
 
 
+def test_an_authored_key_term_that_only_repeats_the_question_earns_nothing():
+    # "batch" is in the Job card's question: copying the question is no evidence; its synonym "one-off" is.
+    authored = dataclasses.replace(card(JOB), key_terms=("batch|one-off",))
+    check(grade(authored, "batch"), INCORRECT, 0.0, 0.0)
+    check(grade(authored, "a one-off"), CORRECT, 1.0, 1.0)
+    assert grade(authored, "CronJob").missing == ("one-off",)
+    # With only question words given, the card grades as if it had no key terms: the term "Job" is wanted.
+    alone = dataclasses.replace(card(JOB), key_terms=("batch",))
+    assert grade(alone, "batch").feedback == "The expected answer is Job."
+    assert grade(alone, "Job").verdict is CORRECT
+
+
 @pytest.mark.parametrize(
     ("response", "verdict"),
     [
