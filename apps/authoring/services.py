@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import hashlib
+import uuid
 import zlib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -184,6 +185,20 @@ def _step_aside(*, deck: Deck, taken: set[int], kept: list[str]) -> None:
     Card.objects.bulk_update(aside, ["position", "updated_at"], batch_size=BULK_UPDATE_BATCH)
 
 
+def _uids_by_question(*, deck: Deck, cards: list[dict]) -> None:
+    """A card given without a uid (a file written by hand) is the deck's card with the same question, if one is
+    not claimed by its uid in the file, else a new card: importing the file again updates, not duplicates."""
+    keyed = [item["uid"] for item in cards if item["uid"]]
+    by_question = (
+        {question: str(uid) for question, uid in deck.cards.exclude(uid__in=keyed).values_list("question", "uid")}
+        if deck.pk is not None
+        else {}
+    )
+    for item in cards:
+        if not item["uid"]:
+            item["uid"] = by_question.pop(item["question"], None) or str(uuid.uuid4())
+
+
 def deck_import(
     *, data: dict, author: AbstractBaseUser | None = None, dry_run: bool = False, source: str = ""
 ) -> ImportReport:
@@ -210,6 +225,8 @@ def deck_import(
             for name, value in deck_data.items():
                 setattr(deck, name, value)
             deck.save(known=rendered)
+        if any(not item["uid"] for item in data["cards"]):
+            _uids_by_question(deck=deck, cards=data["cards"])
         found = (
             Card.objects.select_for_update(no_key=True, of=("self",))
             .select_related("deck")

@@ -170,6 +170,8 @@ def _strings(value: Any, where: str, *, limit: int | None, csv_cell: bool) -> li
 
 
 def _uid(value: Any, where: str) -> str:
+    if value is None or value == "":
+        return ""  # a card written by hand: deck_import matches it by its question
     try:
         return str(uuid.UUID(str(value)))
     except ValueError:
@@ -235,13 +237,23 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
     # The first card with each uid and position, named in the problem of any later one.
     first_uid: dict[str, str] = {}
     first_position: dict[int, str] = {}
+    first_unkeyed: dict[str, str] = {}  # question -> where, of cards without a uid
     for at, where, card in cards:
         uid, position = card["uid"], card["position"]
-        if uid is not None and uid in first_uid:
+        if uid and uid in first_uid:
             found.add(at, where("uid"), f"appears twice in the file (also {first_uid[uid]})")
+        if uid == "" and card["question"] is not None:
+            if card["question"] in first_unkeyed:
+                found.add(
+                    at,
+                    where("question"),
+                    f"is also the question of {first_unkeyed[card['question']]}, and neither card has a uid "
+                    "to tell them apart",
+                )
+            first_unkeyed.setdefault(card["question"], where(None))
         if position is not None and position in first_position:
             found.add(at, where("position"), f"{position} is used by another card too ({first_position[position]})")
-        if uid is not None:
+        if uid:
             first_uid.setdefault(uid, where(None))
         if position is not None:
             first_position.setdefault(position, where(None))

@@ -389,3 +389,38 @@ def test_a_bad_distractor_formula_leaves_an_existing_deck_as_it_was(instructor):
     assert Deck.objects.get(slug="imported").title == "Imported"
     assert [card_snapshot(card) for card in Card.objects.order_by("position")] == before
     assert CardVersion.objects.count() == 3
+
+
+def test_cards_written_without_a_uid_are_matched_by_question_so_a_second_import_updates(instructor):
+    """A file written by hand has no uids: its cards are created, then found again by their question."""
+    cards = [{k: v for k, v in _card(n).items() if k != "uid"} for n in (1, 2)]
+    first = deck_import(data=parse(json.dumps(_export(cards)), name="deck.json"), author=instructor)
+    assert (len(first.created), len(first.updated)) == (2, 0)
+    uids = set(Card.objects.filter(deck__slug="imported").values_list("uid", flat=True))
+
+    cards[1]["answer"] = "Answer 2, reworded"
+    again = deck_import(data=parse(json.dumps(_export(cards)), name="deck.json"), author=instructor)
+    assert (len(again.created), len(again.updated), len(again.unchanged)) == (0, 1, 1)
+    assert set(Card.objects.filter(deck__slug="imported").values_list("uid", flat=True)) == uids
+    assert Card.objects.get(deck__slug="imported", position=2).answer == "Answer 2, reworded"
+
+
+def test_a_card_without_a_uid_does_not_take_over_a_card_the_file_names_by_uid(instructor):
+    deck_import(data=parse(json.dumps(_export([_card(1)])), name="deck.json"), author=instructor)
+    kept = Card.objects.get(deck__slug="imported")
+    # The same question twice: once by the existing card's uid, at a new position, once without a uid.
+    moved = {**_card(1), "uid": str(kept.uid), "position": 5}
+    unkeyed = {k: v for k, v in _card(1).items() if k != "uid"}
+    report = deck_import(data=parse(json.dumps(_export([moved, unkeyed])), name="deck.json"), author=instructor)
+    assert (len(report.created), len(report.updated)) == (1, 1)
+    assert Card.objects.filter(deck__slug="imported").count() == 2
+    assert Card.objects.get(uid=kept.uid).position == 5
+
+
+def test_two_cards_without_a_uid_and_with_one_question_are_a_clear_error():
+    cards = [{k: v for k, v in _card(n, question="Same?").items() if k != "uid"} for n in (1, 2)]
+    with pytest.raises(TransferError) as caught:
+        parse(json.dumps(_export(cards)), name="deck.json")
+    assert [str(problem) for problem in caught.value.problems] == [
+        "cards[1].question: is also the question of cards[0], and neither card has a uid to tell them apart"
+    ]
