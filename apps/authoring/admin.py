@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import Avg, Count, FloatField, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Avg, Count, FloatField, IntegerField, Max, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.http import HttpResponse
 from django.urls import path, reverse
 
@@ -196,7 +196,7 @@ def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
 @admin.register(Deck)
 class DeckAdmin(RenderedFormAdmin):
     form = DeckAdminForm
-    list_display = ("title", "slug", "cards", "answers", "accuracy", "updated_at")
+    list_display = ("title", "slug", "cards", "answers", "accuracy", "last_change")
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}
     readonly_fields = ("source",)
@@ -215,8 +215,14 @@ class DeckAdmin(RenderedFormAdmin):
                 _accuracy=_per_deck(
                     Answer.objects, Avg("final_score", output_field=FloatField()), through="card__deck"
                 ),
+                # A card's edit or an import changes the deck as its authors see it, not only its own fields.
+                _last_change=Greatest("updated_at", _per_deck(Card.objects, Max("updated_at"))),
             )
         )
+
+    @admin.display(description="Last change", ordering="_last_change")
+    def last_change(self, deck: Deck):
+        return deck._last_change
 
     @admin.display(description="Cards", ordering="_cards")
     def cards(self, deck: Deck) -> int:

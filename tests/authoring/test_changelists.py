@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
+from apps.content.models import Card, Deck
 from apps.quiz import services
 from tests.factories import make_card, make_deck
 
@@ -68,3 +71,15 @@ def test_card_list_columns_search_and_filters(client, instructor, student):
     assert counts == [0, 1, 1, 1, 1]
     accuracies = {card._accuracy for card in answered}
     assert accuracies == {0.0, 1.0, None}  # right, wrong, and the other deck's card nobody answered
+
+
+def test_deck_list_shows_a_cards_edit_as_the_decks_last_change(client, instructor):
+    deck = make_deck(title="Edited through a card")
+    card = make_card(deck=deck)
+    Deck.objects.filter(pk=deck.pk).update(updated_at=timezone.now() - timedelta(days=30))
+    Card.objects.filter(pk=card.pk).update(updated_at=timezone.now() - timedelta(days=2))
+    empty = make_deck(title="No cards")
+    client.force_login(instructor)
+    rows = {d.pk: d for d in client.get(reverse("admin:content_deck_changelist")).context["cl"].result_list}
+    assert rows[deck.pk]._last_change == Card.objects.get(pk=card.pk).updated_at
+    assert rows[empty.pk]._last_change == Deck.objects.get(pk=empty.pk).updated_at
