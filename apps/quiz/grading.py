@@ -23,12 +23,13 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   right", then multiplied down when most of the response's own content words earn nothing (another concept,
   keyword stuffing) or when it is far longer than the model answer, and cut for what it says wrong (faults.py):
   a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction the other way ("increase
-  precision"; directions.py), a denial of what the answer affirms ("does not enable interoperability";
-  polarity.py), whose words earn nothing. An expression of the answer in any notation ("(1/N) * sum L_i") counts
-  as one more key term. Two adjustments follow the shape of the question:
-  a fragment naming two or more key terms and nothing off target is at least PARTIAL however short, and a
-  question asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the
-  model answer only (judged by the terms that belong to that sentence alone) is at most PARTIAL.
+  precision"; directions.py), splitting what the answer copies ("split the model"; bindings.py), a denial of
+  what the answer affirms ("does not enable interoperability"; polarity.py), whose words earn nothing. An
+  expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments
+  follow the shape of the question: a fragment naming two or more key terms and nothing off target is at least
+  PARTIAL however short, and a question asking two things ("what is X and why ...", "compare A and B") answered
+  from one sentence of the model answer only (judged by the terms that belong to that sentence alone) is at most
+  PARTIAL.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Protocol
 
+from .bindings import misbound
 from .covary import judge
 from .directions import compare, misnumbered, swapped
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
@@ -268,6 +270,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps = swapped(profile.conversions, text) if profile.conversions else ()
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
+    swaps += misbound(profile.bindings, text) if profile.bindings else ()
     contradictions = denied(tokens, denials, result) + plain
     faults = weigh(reversed_, profile.core_sentence, contradictions, swaps, numbers_, result)
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .bindings import Binding, bindings
 from .covary import covariations
 from .directions import Claim, claims, conversions, numbers, openings
 from .faults import defining_sentence
@@ -63,6 +64,7 @@ class Profile:
     conversions: tuple[tuple[frozenset[str], frozenset[str], str], ...]  # "from 32-bit float to lower-bit integers"
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
     roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
+    bindings: frozenset[Binding]  # what the answer splits and what it copies: ("copy", "model") (bindings.py)
 
 
 @lru_cache(maxsize=512)
@@ -127,4 +129,5 @@ def card_profile(
         conversions=conversions(answer),
         numbers=numbers(answer),
         roles=ownership(question, answer, qstems),
+        bindings=bindings(answer_plain),
     )

@@ -347,6 +347,20 @@ def test_authored_key_terms_override_the_derived_ones():
     assert grade(authored, "nickel").verdict is CORRECT
 
 
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (DATA_PARALLEL, "splitting the model's layers across GPUs because it's too big for one GPU"),
+        (MODEL_PARALLEL, "replicate the model on every GPU and give each a different part of the batch"),
+    ],
+)
+def test_data_and_model_parallelism_the_wrong_way_round_are_wrong(prefix, response):
+    """The same words as the other concept's answer, bound the other way: what is split and what is copied."""
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT, result
+    assert "says the opposite of the answer" in result.feedback
+
+
 def test_an_authored_key_term_that_only_repeats_the_question_earns_nothing():
     # "batch" is in the Job card's question: copying the question is no evidence; its synonym "one-off" is.
     authored = dataclasses.replace(card(JOB), key_terms=("batch|one-off",))
