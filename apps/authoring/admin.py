@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 from django.contrib import admin, messages
 from django.db.models import Avg, Count, FloatField, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce, Greatest
@@ -251,23 +254,32 @@ class DeckAdmin(RenderedFormAdmin):
             *super().get_urls(),
         ]
 
-    @admin.action(description="Export the selected deck as JSON", permissions=["view"])
+    @admin.action(description="Export the selected decks as JSON (a .zip of them for several)", permissions=["view"])
     def export_json(self, request, queryset):
-        return self._export(request, queryset, "json")
+        return self._export(queryset, "json")
 
-    @admin.action(description="Export the selected deck as CSV", permissions=["view"])
+    @admin.action(description="Export the selected decks as CSV (a .zip of them for several)", permissions=["view"])
     def export_csv(self, request, queryset):
-        return self._export(request, queryset, "csv")
+        return self._export(queryset, "csv")
 
-    def _export(self, request, queryset, kind: str):
-        if queryset.count() != 1:
-            self.message_user(request, "Select exactly one deck to export.", messages.WARNING)
-            return None
-        deck = queryset.get()
-        data = deck_export(deck=deck)
-        text, content_type = (to_json(data), "application/json") if kind == "json" else (BOM + to_csv(data), "text/csv")
-        response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{deck.slug}.{kind}"'
+    def _export(self, queryset, kind: str) -> HttpResponse:
+        def text(deck: Deck) -> str:
+            data = deck_export(deck=deck)
+            return to_json(data) if kind == "json" else BOM + to_csv(data)
+
+        decks = list(queryset.order_by("slug"))
+        if len(decks) == 1:  # the file itself, to open or import as it is
+            content_type = "application/json" if kind == "json" else "text/csv"
+            response = HttpResponse(text(decks[0]), content_type=f"{content_type}; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{decks[0].slug}.{kind}"'
+            return response
+        # One file a deck, each importable on its own: the import takes one deck a file.
+        archive = io.BytesIO()
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
+            for deck in decks:
+                bundle.writestr(f"{deck.slug}.{kind}", text(deck).encode())
+        response = HttpResponse(archive.getvalue(), content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="decks-{kind}.zip"'
         return response
 
 

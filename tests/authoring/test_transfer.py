@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import uuid
+import zipfile
 from io import StringIO
 
 import pytest
@@ -323,6 +324,23 @@ def test_admin_csv_export_opens_in_excel_and_imports_back(client, instructor, de
     upload = SimpleUploadedFile("serving.csv", response.content, content_type="text/csv")
     page = client.post(reverse("admin:content_deck_import"), {"file": upload})
     assert "Nothing to import: the deck already matches this file" in page.content.decode()
+
+
+def test_admin_export_of_several_decks_is_a_zip_of_one_importable_file_each(client, instructor, deck):
+    other = make_deck(title="Other", slug="other")
+    make_card(deck=other, question="Other question?", answer="Other answer")
+    client.force_login(instructor)
+    for kind in ("json", "csv"):
+        response = client.post(
+            reverse("admin:content_deck_changelist"),
+            {"action": f"export_{kind}", "_selected_action": [deck.pk, other.pk]},
+        )
+        assert response["Content-Type"] == "application/zip"
+        assert response["Content-Disposition"] == f'attachment; filename="decks-{kind}.zip"'
+        with zipfile.ZipFile(io.BytesIO(response.content)) as bundle:
+            assert bundle.namelist() == [f"other.{kind}", f"serving.{kind}"]
+            for slug in ("other", "serving"):
+                assert bundle.read(f"{slug}.{kind}").decode("utf-8-sig") == _export(slug, kind)
 
 
 def test_admin_import_reports_errors_and_writes_nothing(client, instructor, deck):
