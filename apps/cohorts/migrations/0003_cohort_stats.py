@@ -3,11 +3,31 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+# cohort_stats_rebuild's SQL as it was when these tables were made: a migration keeps its own copy, as the live
+# one names the columns later migrations add.
+REBUILD_SQL = [
+    "DELETE FROM cohorts_cohortcardstat WHERE (%(cohort)s::bigint IS NULL OR cohort_id = %(cohort)s)",
+    "DELETE FROM cohorts_cohortresponsestat WHERE (%(cohort)s::bigint IS NULL OR cohort_id = %(cohort)s)",
+    """
+    INSERT INTO cohorts_cohortcardstat (cohort_id, card_id, attempts, students, score_sum, overrides)
+    SELECT m.cohort_id, s.card_id, sum(s.attempts), count(*), sum(s.score_sum), sum(s.overrides)
+    FROM cohorts_membership m JOIN quiz_studentcardstat s ON s.user_id = m.student_id
+    WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
+    GROUP BY m.cohort_id, s.card_id
+    """,
+    """
+    INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
+    SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*), min(a.response)
+    FROM cohorts_membership m JOIN quiz_answer a ON a.user_id = m.student_id
+    WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
+      AND a.final_verdict <> 'correct' AND a.response_key <> ''
+    GROUP BY m.cohort_id, a.card_id, a.mode, a.response_key
+    """,
+]
+
 
 def build(apps, schema_editor):
-    # Existing answers of existing members, by the same SQL as cohort_stats_rebuild.
-    from apps.cohorts.aggregates import REBUILD_SQL
-
+    # Existing answers of existing members.
     with schema_editor.connection.cursor() as cursor:
         for statement in REBUILD_SQL:
             cursor.execute(statement, {"cohort": None})
