@@ -35,8 +35,8 @@ WITH cards AS (
         overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
     RETURNING cohort_id
 )
-INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
-SELECT cards.cohort_id, %(card)s, %(mode)s, %(key)s, 1, %(sample)s
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
+SELECT cards.cohort_id, %(card)s, %(mode)s, %(key)s, 1, %(sample)s, %(sample_html)s
 FROM cards WHERE %(counts)s
 ORDER BY cards.cohort_id
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
@@ -44,8 +44,8 @@ ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
 """
 
 _RESPONSE = """
-INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
-SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
+SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s, %(sample_html)s
 FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
 ORDER BY m.cohort_id
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
@@ -78,10 +78,14 @@ ON CONFLICT (cohort_id, card_id) DO UPDATE SET
     score_sum = cohorts_cohortcardstat.score_sum + EXCLUDED.score_sum,
     overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
 """
+# sample_html: the HTML of the option the sample (min(a.response)) was chosen from, as that quiz showed it
+# (SessionItem.options); '' for typed answers. REBUILD_SQL picks it alike.
 _MOVE_RESPONSES = """
-INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
-SELECT %(cohort)s, a.card_id, a.mode, a.response_key, %(sign)s * count(*), min(a.response)
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
+SELECT %(cohort)s, a.card_id, a.mode, a.response_key, %(sign)s * count(*), min(a.response),
+        coalesce((array_agg(i.options -> a.chosen_option ->> 'html' ORDER BY a.response, a.id))[1], '')
 FROM quiz_answer a
+LEFT JOIN quiz_sessionitem i ON a.mode = 'choice' AND i.id = a.item_id
 WHERE a.user_id = %(user)s AND a.final_verdict <> 'correct' AND a.response_key <> ''
 GROUP BY a.card_id, a.mode, a.response_key
 ORDER BY a.card_id, a.mode, a.response_key
@@ -101,9 +105,11 @@ REBUILD_SQL = [
     GROUP BY m.cohort_id, s.card_id
     """,
     """
-    INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample)
-    SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*), min(a.response)
+    INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
+    SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*), min(a.response),
+        coalesce((array_agg(i.options -> a.chosen_option ->> 'html' ORDER BY a.response, a.id))[1], '')
     FROM cohorts_membership m JOIN quiz_answer a ON a.user_id = m.student_id
+    LEFT JOIN quiz_sessionitem i ON a.mode = 'choice' AND i.id = a.item_id
     WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
       AND a.final_verdict <> 'correct' AND a.response_key <> ''
     GROUP BY m.cohort_id, a.card_id, a.mode, a.response_key
@@ -115,11 +121,18 @@ def _is_wrong(answer: Answer) -> bool:
     return answer.final_verdict != Verdict.CORRECT and bool(answer.response_key)
 
 
+def _shown_html(answer: Answer) -> str:
+    """The chosen option's HTML as the quiz showed it ('' for a typed answer), from the item answer_record holds."""
+    if answer.mode != "choice" or answer.chosen_option is None:
+        return ""
+    return answer.item.options[answer.chosen_option].get("html", "")
+
+
 def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs) -> None:
     params = {
         "user": answer.user_id, "card": answer.card_id, "first": int(first_on_card), "score": answer.final_score,
         "overrides": int(bool(answer.override_verdict)), "mode": answer.mode, "key": answer.response_key,
-        "delta": 1, "sample": answer.response, "counts": _is_wrong(answer),
+        "delta": 1, "sample": answer.response, "sample_html": _shown_html(answer), "counts": _is_wrong(answer),
     }  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(_ANSWER, params)
@@ -128,7 +141,7 @@ def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs)
 def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_delta: int, wrong_before: bool, **kw):
     params = {
         "user": answer.user_id, "card": answer.card_id, "delta": score_delta, "overrides": overrides_delta,
-        "mode": answer.mode, "key": answer.response_key, "sample": answer.response,
+        "mode": answer.mode, "key": answer.response_key, "sample": answer.response, "sample_html": _shown_html(answer),
     }  # fmt: skip
     wrong_after = _is_wrong(answer)
     with connection.cursor() as cursor:

@@ -97,7 +97,12 @@ class CohortResponseStat(models.Model):
     mode = models.CharField(max_length=10)
     response_key = models.CharField(max_length=200)
     count = models.IntegerField(default=0)
-    sample = models.TextField(help_text="One response as written, shown for multiple-choice options.")
+    sample = models.TextField(help_text="One response as written: for a multiple-choice option, its source text.")
+    # The option as the student was shown it: its rendered, sanitised HTML from the quiz's question
+    # (SessionItem.options), not the card's or distractor's now, which an instructor may have edited since.
+    sample_html = models.TextField(
+        blank=True, default="", help_text="A multiple-choice sample's HTML as it was shown; empty for typed answers."
+    )
 
     class Meta:
         constraints = [

@@ -10,7 +10,11 @@ from django.urls import reverse
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.aggregates import cohort_stats_rebuild
+from apps.cohorts.models import CohortResponseStat
+from apps.content.models import Distractor
+from apps.content.services import card_save
 from apps.quiz import services as quiz
+from tests.cohorts.choices import choose
 from tests.cohorts.totals import rebuilt_snapshot, snapshot
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
@@ -58,8 +62,44 @@ def test_incremental_cohort_totals_equal_a_recomputation():
     incremental = snapshot()
     assert {cohort for cohort, _ in incremental[0]} == {first.pk, second.pk}
     assert any(key[3] == "cronjob" for key in incremental[1])
+    # An option chosen keeps the HTML it was shown as; a typed answer has none.
+    assert all(bool(s.sample_html) == (s.mode == "choice") for s in CohortResponseStat.objects.all())
     cohort_stats_rebuild()
     assert snapshot() == incremental
+    assert all(bool(s.sample_html) == (s.mode == "choice") for s in CohortResponseStat.objects.all())
+
+
+def test_a_wrong_option_keeps_the_html_it_was_shown_as_through_an_edit_a_join_and_a_rebuild():
+    """The statistics show what the students saw, not the distractor as an instructor rewrote it since."""
+    deck = make_deck()
+    card = make_card(deck=deck, question="Which norm?", answer="The max norm")
+    for i in range(4):
+        make_card(deck=deck, question=f"Other {i}?", answer=f"Norm {i}")
+    old, new = r"$\lVert x \rVert_1$", r"$\lVert x \rVert_2$"
+    card_save(card=card, distractors=[old])
+    shown_old = Distractor.objects.get(card=card).text_html
+    teacher = make_instructor("carol")
+    first, second = (cohorts.cohort_create(name=name, instructor=teacher) for name in ("First", "Second"))
+    ann, bob, cat = (make_user(name) for name in ("ann", "bob", "cat"))
+    for student in (ann, cat):
+        cohorts.cohort_join(student=student, code=first.join_code)
+    choose(ann, deck=deck, card=card, text=old)  # counted as it is recorded
+    choose(bob, deck=deck, card=card, text=old)  # counted when bob joins
+    card_save(card=card, distractors=[new])
+    shown_new = Distractor.objects.get(card=card).text_html
+    assert shown_new != shown_old and 'class="katex"' in shown_old
+    choose(cat, deck=deck, card=card, text=new)
+    for cohort in (first, second):
+        cohorts.cohort_join(student=bob, code=cohort.join_code)
+
+    def shown() -> dict:
+        stats = CohortResponseStat.objects.filter(mode="choice")
+        return {(s.cohort_id, s.sample, s.count): s.sample_html for s in stats}
+
+    expected = {(first.pk, old, 2): shown_old, (first.pk, new, 1): shown_new, (second.pk, old, 1): shown_old}
+    assert shown() == expected
+    cohort_stats_rebuild()
+    assert shown() == expected
 
 
 @pytest.mark.django_db(transaction=True)
