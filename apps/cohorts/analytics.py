@@ -16,6 +16,7 @@ from typing import Any, Literal, get_args
 from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.html import escape
 
 from apps.content.models import Card
 from apps.quiz.models import CardState, StudentDeckStat
@@ -233,6 +234,15 @@ def sort_rows(*, rows: list[StudentRow], sort: MatrixSort) -> list[StudentRow]:
 # --- item statistics ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PickedOption:
+    """A wrong multiple-choice option the cohort's students chose, and how many times."""
+
+    text: str  # its source text, as the answer stored it
+    html: str  # rendered and sanitised when its quiz was made: as the students saw it (CohortResponseStat.sample_html)
+    count: int
+
+
 @dataclass
 class ItemRow:
     card_id: int
@@ -247,7 +257,7 @@ class ItemRow:
     discrimination: float | None = None
     discrimination_students: int = 0  # the students it is computed over
     wrong_answers: list[tuple[str, int]] = field(default_factory=list)
-    wrong_options: list[tuple[str, int]] = field(default_factory=list)
+    wrong_options: list[PickedOption] = field(default_factory=list)
 
     @property
     def facility(self) -> float | None:
@@ -287,10 +297,10 @@ WHERE t.n > 1 AND s.deck_id = ANY(%(decks)s)
   AND (%(cards)s::bigint[] IS NULL OR s.card_id = ANY(%(cards)s))
 GROUP BY s.card_id
 """
-# Free-recall answers are shown folded, as counted; options as they were offered.
+# Free-recall answers are shown folded, as counted; options as they were offered, typeset as the students saw them.
 _WRONG_SQL = """
-SELECT card_id, mode, response_key, sample, count FROM (
-    SELECT card_id, mode, response_key, sample, count,
+SELECT card_id, mode, response_key, sample, sample_html, count FROM (
+    SELECT card_id, mode, response_key, sample, sample_html, count,
            row_number() OVER (PARTITION BY card_id, mode ORDER BY count DESC, response_key) AS rank
     FROM cohorts_cohortresponsestat
     WHERE cohort_id = %(cohort)s AND count > 0 AND card_id = ANY(%(cards)s)
@@ -376,8 +386,11 @@ def _discrimination(cursor, params: dict, rows: dict[int, ItemRow], *, every_car
 
 def _wrong_answers(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
     cursor.execute(_WRONG_SQL, {**params, "cards": list(rows)})
-    for card_id, mode, key, sample, count in cursor.fetchall():
+    for card_id, mode, key, sample, sample_html, count in cursor.fetchall():
         if mode == "recall":
             rows[card_id].wrong_answers.append((key, count))
         else:
-            rows[card_id].wrong_options.append((sample, count))
+            # Every writer stores the option's HTML (migration 0004 the escaped text where no answer had it left);
+            # the escaped text is only a guard, so that a row without it still reads as what was chosen.
+            html = sample_html or escape(sample)
+            rows[card_id].wrong_options.append(PickedOption(text=sample, html=html, count=count))

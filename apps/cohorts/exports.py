@@ -6,6 +6,7 @@ from django.http import HttpResponse
 from django.utils.text import slugify
 
 from apps.common.csvexport import csv_response, safe_text
+from apps.content.plaintext import plain_text
 
 from . import analytics
 from .models import Cohort
@@ -40,6 +41,12 @@ def matrix_csv(
     return csv_response(filename=name, header=header, rows=body)
 
 
+def _as_text(options: list[analytics.PickedOption]) -> list[tuple[str, int]]:
+    """Options as the students saw them, as lines of text: formulas read as text, as the question column has them,
+    rather than their Markdown and TeX source ("$\\lVert x \\rVert_1$" is "∥x∥_1")."""
+    return [(plain_text(option.html), option.count) for option in options]
+
+
 def items_csv(*, cohort: Cohort) -> HttpResponse:
     items, _total = analytics.cohort_items(cohort=cohort, limit=None)
     header = [
@@ -54,7 +61,7 @@ def items_csv(*, cohort: Cohort) -> HttpResponse:
         [
             safe_text(item.deck_title), item.position, safe_text(item.question_text), item.attempts, item.students,
             _fraction(item.facility), _fraction(item.discrimination), _fraction(item.override_rate),
-            joined(item.wrong_answers), joined(item.wrong_options),
+            joined(item.wrong_answers), joined(_as_text(item.wrong_options)),
         ]
         for item in items
     ]  # fmt: skip

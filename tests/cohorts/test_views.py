@@ -18,9 +18,13 @@ from django.utils import timezone
 
 from apps.cohorts import analytics, services
 from apps.cohorts.models import Assignment, Membership
+from apps.content.models import Distractor
+from apps.content.plaintext import plain_text
+from apps.content.services import card_save
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
 from tests.cohorts import handmade
+from tests.cohorts.choices import choose
 from tests.cohorts.handmade import make_hand_cohort
 from tests.conftest import PASSWORD, make_user
 from tests.factories import make_card, make_deck
@@ -403,11 +407,12 @@ def _two_places(fraction: str) -> str:
     return "—" if fraction == "" else str(Decimal(fraction).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
-def _as_listed(joined: str) -> list[str]:
-    """CSV "text (count) | …" as the page lists it: “text” × count."""
+def _as_listed(joined: str, *, quoted: bool = True) -> list[str]:
+    """CSV "text (count) | …" as the page lists it: “text” × count (a typed answer) or text × count (an option)."""
     if not joined:
         return []
-    return [re.sub(r"^(.*) \((\d+)\)$", r"“\1” × \2", part) for part in joined.split(" | ")]
+    shown = r"“\1” × \2" if quoted else r"\1 × \2"
+    return [re.sub(r"^(.*) \((\d+)\)$", shown, part) for part in joined.split(" | ")]
 
 
 def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_the_page(client, hand, monkeypatch):
@@ -425,14 +430,15 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
         assert discrimination.split(" ")[0] == _two_places(row["discrimination"])
         assert ("weak" in discrimination) == (row["discrimination"] != "" and float(row["discrimination"]) < 0.2)
         assert overrides == _percent(row["override_rate"])
-        listed = _as_listed(row["common_wrong_answers"]) + _as_listed(row["wrong_options_picked"])
-        assert re.findall(r"“[^”]*” × \d+", wrong) == listed
-        if not listed:
+        typed, _, picked = wrong.partition("Wrong options picked:")
+        assert re.findall(r"“[^”]*” × \d+", typed) == _as_listed(row["common_wrong_answers"])
+        assert picked.strip() == " ".join(_as_listed(row["wrong_options_picked"], quoted=False))
+        if not row["common_wrong_answers"] and not row["wrong_options_picked"]:
             assert wrong == "—"
     # The numbers worked out by hand, so that neither side can be empty or wrong in the same way.
     q1, q2, q3 = (next(row for row in rows if row["question"] == f"Q{i}?") for i in (1, 2, 3))
     assert (q1["discrimination"], q1["wrong_options_picked"]) == ("0.5000", "A Pod (1)")
-    assert page["Q1? Ops #1"][3] == "0.50" and "“A Pod” × 1" in page["Q1? Ops #1"][5]
+    assert page["Q1? Ops #1"][3] == "0.50" and page["Q1? Ops #1"][5] == "Wrong options picked: A Pod × 1"
     assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
     assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
     assert page["Q3? Ops #3"][3] == "— no spread in scores"  # every student scored 0 on it: undefined, not 0
@@ -481,6 +487,44 @@ def test_a_card_is_named_by_its_typeset_question_on_the_items_tab_and_the_drill_
     questions = [row["question"] for row in rows]
     assert TEX_PLAIN in questions and "Q1?" in questions
     assert not any("$" in q or "<" in q or "\\" in q for q in questions)
+
+
+MATH_OPTION = r"The $\lVert x \rVert_1$ norm of `x`"
+
+
+def _wrong_cell(html: str, card_id: int) -> str:
+    """The "Common wrong answers" cell (the last) of the card's row, as HTML."""
+    link = reverse("admin:content_card_change", args=[card_id])
+    row = next(row for row in re.findall(r"<tr\b[^>]*>(.*?)</tr>", html, re.S) if f'href="{link}"' in row)
+    return re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)[-1]
+
+
+def test_a_wrong_option_picked_is_typeset_as_the_student_saw_it_even_after_an_edit_and_read_as_text_in_the_csv(
+    client, instructor, student, django_assert_num_queries
+):
+    """Not its Markdown and TeX source ("$\\lVert x \\rVert_1$", backticks), as the page used to list it."""
+    deck = make_deck(title="Norms")
+    card = make_card(deck=deck, question="Which norm is the largest absolute value?", answer="The max norm")
+    for i in range(4):
+        make_card(deck=deck, question=f"Other {i}?", answer=f"Norm {i}")
+    card_save(card=card, distractors=[MATH_OPTION])
+    seen = Distractor.objects.get(card=card).text_html
+    cohort = services.cohort_create(name="Norms", instructor=instructor)
+    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    services.cohort_join(student=student, code=cohort.join_code)
+    choose(student, deck=deck, card=card, text=MATH_OPTION)
+    # The instructor rewrites the distractor since: the statistics still show what the student was shown.
+    card_save(card=card, distractors=[r"The $\lVert x \rVert_2$ norm"])
+    client.force_login(instructor)
+    with django_assert_num_queries(8):  # as for any cohort (test_pages_and_exports_use_a_constant_number_of_queries)
+        html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"tab": "items"}).content.decode()
+    cell = _wrong_cell(html, card.pk)
+    assert seen in cell and cell.count('<span class="katex">') == 1 and "<code>x</code>" in cell
+    assert "$" not in cell and "`" not in cell and "rVert_2" not in cell
+    assert "\\lVert" not in _shown(cell) and _shown(cell).endswith("norm of x × 1")
+    rows = _csv_rows(client.get(reverse("cohorts:export_items", args=[cohort.pk])))
+    picked = next(row for row in rows if row["question"] == "Which norm is the largest absolute value?")
+    assert picked["wrong_options_picked"] == f"{plain_text(seen)} (1)" == "The ∥x∥_1 norm of x (1)"
 
 
 def test_discrimination_from_too_few_students_is_a_dash_that_says_so(client, hand):
