@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
+from apps.cohorts import services as cohorts
+from apps.content.services import card_save
 from tests.browser.conftest import seed_cohort
-from tests.conftest import make_user
+from tests.cohorts.choices import choose
+from tests.conftest import make_instructor, make_user
+from tests.factories import make_card, make_deck
 
 # Whether an element lies inside the visible part of the matrix's scroll box, as it is scrolled now.
 IN_SCROLL_BOX = """(el) => {
@@ -53,6 +59,33 @@ def test_at_1280_px_the_matrix_shows_two_decks_without_scrolling_and_card_titles
     heights = titles.evaluate_all("(all) => all.map((a) => a.getBoundingClientRect().height)")
     assert heights and max(heights) <= 2 * line * 1.5, (line, heights)
     assert page.locator("table.items .card-title .katex").count() > 0
+    assert "$" not in page.locator("table.items").inner_text()
+    page.context.close()
+
+
+def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server, browser, sign_in, transactional_db):
+    """As the student saw it, its paragraphs run on: "× 1" follows the option, not a block of its own below."""
+    deck = make_deck(title="Norms")
+    card = make_card(deck=deck, question="Which norm is the largest absolute value?", answer="The max norm")
+    for i in range(4):
+        make_card(deck=deck, question=f"Other {i}?", answer=f"Norm {i}")
+    option = "The $\\lVert x \\rVert_1$ norm\n\nof `x`"  # two paragraphs
+    card_save(card=card, distractors=[option])
+    cohort = cohorts.cohort_create(name="Norms", instructor=make_instructor("carol"))
+    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    alice = make_user("alice")
+    cohorts.cohort_join(student=alice, code=cohort.join_code)
+    choose(alice, deck=deck, card=card, text=option)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=items")
+    picked = page.locator("table.items .wrong-option")
+    expect(picked).to_have_count(1)
+    expect(picked.locator(".katex")).to_be_visible()
+    item = picked.locator("xpath=..")
+    expect(item).to_have_text(re.compile(r"^The .*norm\s+of x × 1$", re.S))
+    line = item.evaluate("(li) => parseFloat(getComputedStyle(li).lineHeight)")
+    height = item.evaluate("(li) => li.getBoundingClientRect().height")
+    assert height < 1.8 * line, (line, height)
     assert "$" not in page.locator("table.items").inner_text()
     page.context.close()
 
