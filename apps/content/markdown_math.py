@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from html import escape
 
 import markdown
+from markdown.blockparser import BlockParser
+from markdown.blockprocessors import BlockProcessor, BlockQuoteProcessor
 from markdown.extensions import Extension
-from markdown.extensions.footnotes import FootnoteExtension
+from markdown.extensions.footnotes import FootnoteBlockProcessor, FootnoteExtension
 from markdown.extensions.tables import TableProcessor
 from markdown.inlinepatterns import (
     AUTOLINK_RE,
@@ -23,14 +25,15 @@ from markdown.inlinepatterns import (
     InlineProcessor,
     ShortImageReferenceInlineProcessor,
 )
-from markdown.preprocessors import Preprocessor
 from markdown.util import AtomicString
 
 # A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
 # one formula "x$$ and $$y", and thousands of unclosed openings cost a scan each to the next, not to the end.
-_DISPLAY_BLOCK = r"^[ ]{0,3}(?:\$\$(?P<dollars>(?:(?!\$\$).)+?)\$\$|\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\])[ \t]*$"
+# Any indentation: the block processor sees a block only after indented code has taken its own, and a line indented
+# in a list item or a paragraph is that item's or paragraph's.
+_DISPLAY_BLOCK = r"^[ ]*(?:\$\$(?P<dollars>(?:(?!\$\$).)+?)\$\$|\\\[(?P<brackets>(?:(?!\\[\[\]]).)+?)\\\])[ \t]*$"
 # Display blocks are found before Markdown has seen code spans, so the leftmost of the two wins here: a code span
-# over lines keeps a "$$x$$" line of it literal. A span ends with its paragraph, at a blank line.
+# over lines keeps a "$$x$$" line of it literal. A span ends with its paragraph, at a blank line, so within a block.
 _CODE_SPAN = r"(?<![\\`])(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)"
 _BLOCK_SCAN = re.compile(f"{_CODE_SPAN}|{_DISPLAY_BLOCK}", re.MULTILINE | re.DOTALL)
 # One pattern, so the leftmost opening wins as in Pandoc: "$a$$b$" is two inline formulas, not a "$$" left open.
@@ -85,23 +88,46 @@ class MathCollector:
         return _HTML_TAG.sub(literal, html)
 
 
-class _DisplayBlockPreprocessor(Preprocessor):
-    def __init__(self, md: markdown.Markdown, collector: MathCollector) -> None:
-        super().__init__(md)
+class _DisplayMathProcessor(BlockProcessor):
+    """A display formula alone on its line(s) is a `<div class="math-display">` between the text before and after it.
+
+    A block processor rather than a preprocessor, so the formula stays where Markdown puts its line: in a list item
+    (lazily continued or indented), a quote or a footnote, as at the top. A preprocessor could only cut the text
+    at the formula, which ended the list around it (a second `<ol start="2">` after the formula)."""
+
+    def __init__(self, parser: BlockParser, collector: MathCollector) -> None:
+        super().__init__(parser)
         self.collector = collector
 
-    def run(self, lines: list[str]) -> list[str]:
-        text = "\n".join(lines)
+    @staticmethod
+    def _first(block: str) -> re.Match[str] | None:
+        return next((m for m in _BLOCK_SCAN.finditer(block) if not m["ticks"]), None)
 
-        def stash(match: re.Match[str]) -> str:
-            if match["ticks"]:
-                return match[0]
-            marker = self.collector.marker(_formula(match)[0], display=True, source=match[0])
-            # A block-level tag and blank lines either side keep it out of any <p>.
-            block = f'<div class="math-display">{marker}</div>'
-            return "\n\n" + self.md.htmlStash.store(block) + "\n\n"
+    def test(self, parent: etree.Element, block: str) -> bool:
+        formula = self._first(block)
+        if formula is None:
+            return False
+        # Ahead of tables and setext headings (which would take the line as a row or a title), but behind the
+        # containers: a list, a quote or a footnote that opens before the formula holds it, and this runs again
+        # on the container's inside.
+        processors = self.parser.blockprocessors
+        before = block[: formula.start()]
+        return not (
+            any(processors[name].test(parent, block) for name in ("olist", "ulist"))
+            or BlockQuoteProcessor.RE.search(before)
+            or ("footnote" in processors and FootnoteBlockProcessor.RE.search(before))
+        )
 
-        return _BLOCK_SCAN.sub(stash, text).split("\n")
+    def run(self, parent: etree.Element, blocks: list[str]) -> None:
+        block = blocks.pop(0)
+        formula = self._first(block)
+        before, after = block[: formula.start()].rstrip("\n"), block[formula.end() :].lstrip("\n")
+        if before.strip():
+            self.parser.parseBlocks(parent, [before])
+        marker = self.collector.marker(_formula(formula)[0], display=True, source=formula[0])
+        etree.SubElement(parent, "div", {"class": "math-display"}).text = AtomicString(marker)
+        if after.strip():
+            blocks.insert(0, after)
 
 
 class _InlineMathProcessor(InlineProcessor):
@@ -190,8 +216,8 @@ class _MathExtension(Extension):
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
         md.ESCAPED_CHARS.append("$")
-        # After fenced_code (25), so fences are already stashed away.
-        md.preprocessors.register(_DisplayBlockPreprocessor(md, self.collector), "math_block", 20)
+        # After indented code (80), which keeps a "$$" line literal, and before tables (75).
+        md.parser.blockprocessors.register(_DisplayMathProcessor(md.parser, self.collector), "math_block", 79)
         # After backticks (190), before escapes (180) and emphasis.
         md.inlinePatterns.register(_InlineMathProcessor(md, self.collector), "math", 186)
         md.inlinePatterns.register(_ImageAlt(IMAGE_LINK_RE, md), "image_link", 150)

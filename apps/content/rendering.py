@@ -5,6 +5,8 @@ put back afterwards. Code stays literal: fences and code spans (even one running
 math is looked for. `\\$` is a literal dollar, and "$5 and $6" is not math: like Pandoc, an opening `$` must be
 followed by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
 The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
+A display formula alone on its line(s) is a block of its own, where Markdown puts that line: inside a list item
+(the list goes on after it), a quote or a footnote as at the top level.
 A `|` inside math does not end a table cell, as one inside a code span does not.
 Math in a link's URL or title, an autolink or a raw HTML attribute is text as written: never typeset there.
 
