@@ -27,6 +27,8 @@ from markdown.inlinepatterns import (
 )
 from markdown.util import AtomicString
 
+from .markdown_lists import ListIndentation
+
 # A formula's body never holds its own delimiters ("$$", "\[", "\]"), so one line with two display formulas is not
 # one formula "x$$ and $$y", and thousands of unclosed openings cost a scan each to the next, not to the end.
 # Any indentation: the block processor sees a block only after indented code has taken its own, and a line indented
@@ -230,7 +232,14 @@ class _MathExtension(Extension):
 
 def _markdown(collector: MathCollector, text: str) -> markdown.Markdown:
     return markdown.Markdown(
-        extensions=["fenced_code", "tables", "sane_lists", _Footnotes(collector, text), _MathExtension(collector)],
+        extensions=[
+            "fenced_code",
+            "tables",
+            "sane_lists",
+            ListIndentation(),
+            _Footnotes(collector, text),
+            _MathExtension(collector),
+        ],
         extension_configs={"tables": {"use_align_attribute": True}},  # made classes in convert()
         output_format="html",
     )

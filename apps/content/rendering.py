@@ -6,7 +6,8 @@ math is looked for. `\\$` is a literal dollar, and "$5 and $6" is not math: like
 followed by a non-space and a closing `$` preceded by a non-space and not followed by a digit.
 The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y$$" two display ones.
 A display formula alone on its line(s) is a block of its own, where Markdown puts that line: inside a list item
-(the list goes on after it), a quote or a footnote as at the top level.
+(the list goes on after it), a quote or a footnote as at the top level. List items take what is indented to their
+text, as on GitHub (2 spaces under "- ", 3 under "1. "), not only Python-Markdown's 4 (markdown_lists.py).
 A `|` inside math does not end a table cell, as one inside a code span does not.
 Math in a link's URL or title, an autolink or a raw HTML attribute is text as written: never typeset there.
 

@@ -198,7 +198,7 @@ class _Outline(HTMLParser):
     """The blocks a reader sees: lists (and an <ol>'s start), items, paragraphs, quotes and tables, text, and each
     formula by its TeX: `[tex]` for a math-display block, `$$tex$$` for display math inside a line, `$tex$` inline."""
 
-    BLOCKS = {"ol", "ul", "li", "p", "blockquote", "table", "tr", "th", "td", "hr", "h2"}
+    BLOCKS = {"ol", "ul", "li", "p", "blockquote", "table", "tr", "th", "td", "hr", "h2", "pre"}
 
     def __init__(self) -> None:
         super().__init__()
@@ -266,11 +266,73 @@ def _outline(html: str) -> str:
         ("| a |\n|---|\n| 1 |\n$$x$$", "<table><tr><th>a</th></tr><tr><td>1</td></tr></table>[x]"),
         ("a\n$$x$$\n---", "<p>a</p>[x]<hr>"),
         ("so $$x$$ inline", "<p>so $$x$$ inline</p>"),
-        ("    $$x$$", "$$x$$"),  # indented code: no formula, the outline shows its text
+        ("    $$x$$", "<pre>$$x$$</pre>"),  # indented code: no formula
     ],
 )
 def test_a_display_formula_stays_in_its_list_item_or_quote(source, outline):
     """The formula was cut out to the top level: the item closed before it and the list restarted after it."""
+    rendered = render(source)
+    assert _outline(rendered.html) == outline
+    assert rendered.errors == ()
+
+
+REPORTED = r"""Steps:
+
+1. Compute the scale:
+
+   $$s = \frac{a}{255}$$
+
+2. Round: $q = r/s$
+
+Bullets:
+
+- a, then
+  $$x^2$$
+- b"""
+
+
+@pytest.mark.parametrize(
+    ("source", "outline"),
+    [
+        (
+            REPORTED,
+            r"<p>Steps:</p><ol><li><p>Compute the scale:</p>[s = \frac{a}{255}]</li><li><p>Round: $q = r/s$</p></li>"
+            "</ol><p>Bullets:</p><ul><li>a, then[x^2]</li><li>b</li></ul>",
+        ),
+        # An item's own blocks indented to its text, as on GitHub: 2 spaces under "- ", 3 under "1. ".
+        ("- a\n\n  $$x$$\n\n- b", "<ul><li><p>a</p>[x]</li><li><p>b</p></li></ul>"),
+        ("1. a\n\n   \\[x\\]\n\n2. b", "<ol><li><p>a</p>[x]</li><li><p>b</p></li></ol>"),
+        ("1. a\n\n   para\n\n2. b", "<ol><li><p>a</p><p>para</p></li><li><p>b</p></li></ol>"),
+        (
+            "- a\n\n  > so\n  > $$x$$\n\n- b",
+            "<ul><li><p>a</p><blockquote><p>so</p>[x]</blockquote></li><li><p>b</p></li></ul>",
+        ),
+        ("- a\n\n  para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),
+        ("- a\n\n    para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),  # was "para - b"
+        # Nested lists indented to the parent's text, and blocks of the nested items.
+        (
+            "- a\n  - b\n    - c\n  - d\n- e",
+            "<ul><li>a<ul><li>b<ul><li>c</li></ul></li><li>d</li></ul></li><li>e</li></ul>",
+        ),
+        ("1. a\n   - b\n   - c\n2. d", "<ol><li>a<ul><li>b</li><li>c</li></ul></li><li>d</li></ol>"),
+        (
+            "1. Outer:\n   - inner, then\n\n     $$x$$\n\n   - inner 2\n2. Outer 2",
+            "<ol><li><p>Outer:</p><ul><li><p>inner, then</p>[x]</li><li><p>inner 2</p></li></ul></li>"
+            "<li><p>Outer 2</p></li></ol>",
+        ),
+        # As before: Python-Markdown's 4 spaces, code 4 past them, and no item for a block indented less than its text.
+        (
+            "- a\n    - b\n\n    para\n\n- c",
+            "<ul><li><p>a</p><ul><li>b</li></ul><p>para</p></li><li><p>c</p></li></ul>",
+        ),
+        ("- a\n\n        code\n\n- b", "<ul><li><p>a</p><pre>code</pre></li><li><p>b</p></li></ul>"),
+        ("- a\n\n      six\n\n- b", "<ul><li><p>a</p><p>six</p></li><li><p>b</p></li></ul>"),
+        ("1. a\n\n  two\n\n2. b", '<ol><li>a</li></ol><p>two</p><ol start="2"><li>b</li></ol>'),
+        ("a\n\n  two\n\n    code", "<p>a</p><p>two</p><pre>code</pre>"),
+    ],
+)
+def test_lists_indented_as_commonmark_indents_them(source, outline):
+    """Python-Markdown wants 4 spaces; at 2 or 3 a formula or a paragraph ended the list, the next item another."""
     rendered = render(source)
     assert _outline(rendered.html) == outline
     assert rendered.errors == ()

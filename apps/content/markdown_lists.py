@@ -1,0 +1,163 @@
+"""Lists indented as CommonMark (and so GitHub, and the editors authors use) indents them, on top of sane_lists.
+
+Python-Markdown counts list indentation in steps of 4 spaces: an item's next paragraph (or formula) and a list
+nested in it must be indented by 4. Authors indent them to the item's text instead: 2 spaces under "- ", 3 under
+"1. ". At 2 or 3 spaces such a paragraph ended the list and the next item started another (`<ol start="2">`),
+and a nested list became more items of its parent, or its parent's text. Pure, like the rest of the renderer.
+
+Each item's text column is kept while parsing. A block after a blank line goes to the deepest open item whose
+text it is indented to, as in CommonMark, and a nested item's line is moved to Python-Markdown's 4 spaces past its
+parent's text. What is code in an item does not change (4 spaces past Python-Markdown's 4 a level). Lists indented
+by 4, as Python-Markdown wants, render as before but for two fixes towards CommonMark: a list item's line less
+indented than the block before it is an item of the list further out, no longer that block's text, and an item
+followed by a code block is a loose one (its text a paragraph) like any other.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree  # noqa: N813 - Markdown's own name for it
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import markdown
+from markdown.blockparser import BlockParser
+from markdown.blockprocessors import ListIndentProcessor
+from markdown.extensions import Extension
+from markdown.extensions.sane_lists import SaneOListProcessor, SaneUListProcessor
+
+# Any list item's start, of either kind and at any indentation (CHILD_RE knows only its own kind, up to 3 spaces).
+_MARKER = re.compile(r"^[ ]*(?:\d+\.|[*+-])[ ]+")
+_LIST_TAGS = ("ol", "ul")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _text_column(child: re.Match[str]) -> int:
+    """Where an item's text starts, from a match of CHILD_RE (marker, spaces, text). As in CommonMark, more than 4
+    spaces after the marker start an indented code block, so the text then starts 1 past the marker."""
+    spaces = child.start(3) - child.end(1)
+    return child.start(3) if child[3] and spaces <= 4 else child.end(1) + 1
+
+
+@dataclass
+class _Columns:
+    """What one conversion knows of its items' columns, each counted from the text of the item around its list."""
+
+    text: dict[etree.Element, int] = field(default_factory=dict)  # each <li> -> where its text starts
+    # An <li> -> how many spaces past its text the block being parsed into it lost: Python-Markdown's 4 a level.
+    cut: dict[etree.Element, int] = field(default_factory=dict)
+
+
+class _ItemColumns:
+    """sane_lists' list processor, noting where each item's text starts; a nested item indented to that text is
+    moved to the 4 spaces past it that Python-Markdown reads as nesting."""
+
+    def __init__(self, parser: BlockParser, columns: _Columns) -> None:
+        super().__init__(parser)
+        self.columns = columns
+
+    def _lines(self, block: str) -> Iterator[tuple[str, int | None]]:
+        """Each line as Python-Markdown should read it, with the text column of the item it starts (else None)."""
+        column, nested = None, False
+        for line in block.split("\n"):
+            child, indent = self.CHILD_RE.match(line), _indent(line)
+            if child and (column is None or indent < column):
+                column, nested = _text_column(child), False
+                yield line, column
+            elif column is not None and column <= indent and (nested or indent < column + 4) and _MARKER.match(line):
+                # 4 or more past the text, with no nested item yet, it is the item's text, as in CommonMark.
+                nested, shift = True, self.tab_length - column
+                yield (" " * shift + line if shift >= 0 else line[-shift:]), None
+            else:
+                yield line, None
+
+    def get_items(self, block: str) -> list[str]:  # Markdown's API
+        return super().get_items("\n".join(line for line, _ in self._lines(block)))
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> None:
+        columns = [column for _, column in self._lines(blocks[0]) if column is not None]
+        # The list the items go to, found as Python-Markdown finds it: the one they continue, or a new one.
+        sibling = self.lastChild(parent)
+        if sibling is not None and sibling.tag in self.SIBLING_TAGS:
+            lst = sibling
+        else:
+            lst = parent if parent.tag in _LIST_TAGS else None
+        before, cut = len(lst) if lst is not None else 0, self.columns.cut.get(parent, 0)
+        super().run(parent, blocks)
+        lst = parent[-1] if lst is None else lst
+        self.columns.text.update((item, column + cut) for item, column in zip(lst[before:], columns, strict=True))
+
+
+class _OListProcessor(_ItemColumns, SaneOListProcessor):
+    pass
+
+
+class _UListProcessor(_ItemColumns, SaneUListProcessor):
+    pass
+
+
+class _ItemContinuation(ListIndentProcessor):
+    """A block after a blank line belongs to the deepest open item whose text it is indented to."""
+
+    def __init__(self, parser: BlockParser, columns: _Columns) -> None:
+        super().__init__(parser)
+        self.columns = columns
+
+    def _item(self, parent: etree.Element, block: str) -> tuple[etree.Element, int, int] | None:
+        """(the item, its text's column, how many spaces the block's lines lose), or None to leave the block to
+        Python-Markdown."""
+        if self.parser.state.isstate("list") or self.parser.state.isstate("detabbed"):
+            return None  # an item's own lines, already moved to Python-Markdown's steps
+        indent, column, depth, node, found = _indent(block), 0, 0, parent, None
+        while len(node) and node[-1].tag in _LIST_TAGS and len(node[-1]):
+            item = node[-1][-1]
+            column += self.columns.text.get(item, self.tab_length)
+            depth += 1
+            if indent < column:
+                break
+            # Python-Markdown's 4 a level come off too, so that 4 more are code, as they always were.
+            found, node = (item, column, max(column, self.tab_length * depth)), item
+        return found
+
+    def test(self, parent: etree.Element, block: str) -> bool:
+        return self._item(parent, block) is not None or super().test(parent, block)
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> None:
+        found = self._item(parent, blocks[0])
+        if found is None:
+            super().run(parent, blocks)
+            return
+        item, column, strip = found
+        lines = blocks.pop(0).split("\n")
+        # A list item indented less than this item's text starts an item of a list further out, as in CommonMark:
+        # Python-Markdown made "2. next" after "   - sub" text of the sub-item.
+        end = next((i for i, line in enumerate(lines) if i and _indent(line) < column and _MARKER.match(line)), None)
+        if end is not None:
+            blocks.insert(0, "\n".join(lines[end:]))
+            lines = lines[:end]
+        block = "\n".join(line[min(strip, _indent(line)) :] for line in lines)
+        if item.text:
+            # A tight item (its text bare in the <li>) followed by a block is loose: its text becomes a paragraph.
+            paragraph = etree.Element("p")
+            paragraph.text, item.text = item.text, ""
+            item.insert(0, paragraph)
+        self.columns.cut[item] = min(strip, _indent(lines[0])) - column
+        self.parser.state.set("detabbed")
+        try:
+            self.parser.parseChunk(item, block)
+        finally:
+            self.parser.state.reset()
+            del self.columns.cut[item]
+
+
+class ListIndentation(Extension):
+    """Replaces sane_lists' list processors (so it comes after "sane_lists") and the list indentation one."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
+        columns = _Columns()
+        md.parser.blockprocessors.register(_ItemContinuation(md.parser, columns), "indent", 90)
+        md.parser.blockprocessors.register(_OListProcessor(md.parser, columns), "olist", 40)
+        md.parser.blockprocessors.register(_UListProcessor(md.parser, columns), "ulist", 30)
