@@ -40,7 +40,7 @@ class RenderedForm(forms.ModelForm):
             self.rendered[text] = result = render(text)
             for formula, message in result.errors:
                 params = {"formula": formula_excerpt(formula), "message": message}
-                self.add_error(name, ValidationError("KaTeX cannot typeset $%(formula)s$: %(message)s", params=params))
+                self.add_error(name, ValidationError("KaTeX cannot typeset %(formula)s: %(message)s", params=params))
         return data
 
     def save(self, commit: bool = True):

@@ -97,7 +97,7 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
         if text not in rendered:
             rendered[text] = render(text)
         problems.extend(
-            Problem(where, f"${formula_excerpt(formula)}$: {message}") for formula, message in rendered[text].errors
+            Problem(where, f"{formula_excerpt(formula)}: {message}") for formula, message in rendered[text].errors
         )
 
     deck, places = data["deck"], data["places"]

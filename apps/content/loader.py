@@ -338,7 +338,7 @@ def formula_refused(*, path: str, card: ParsedCard, field: str, formula: str, me
     raises it)."""
     where = f"the {field} of the question" if field != "question" else "the question"
     return LoaderError(
-        path, card.line_of(field), f"{where} {_excerpt(card.question)}: KaTeX cannot typeset ${formula}$: {message}"
+        path, card.line_of(field), f"{where} {_excerpt(card.question)}: KaTeX cannot typeset {formula}: {message}"
     )
 
 

@@ -69,7 +69,8 @@ def find_math(text: str) -> list[tuple[str, bool]]:
 class Rendered:
     html: str
     styles: dict[str, str]  # class name -> CSS declarations that replaced an inline style attribute
-    # (formula, KaTeX message) for each formula KaTeX rejected, in document order: the html shows these as
+    # (formula as written, delimiters and all, KaTeX message) for each formula KaTeX rejected, in document order,
+    # to be quoted as the author wrote it ("\[...\]", not "$...$"): the html shows these as
     # math_error_html, and a caller that must refuse them (a form, an import) need not typeset twice.
     errors: tuple[tuple[str, str], ...] = ()
 
@@ -88,11 +89,12 @@ def render(text: str) -> Rendered:
     errors = []
 
     def typeset(marker: re.Match[str]) -> str:
-        tex, display = collector.formulas[int(marker[1])]
+        index = int(marker[1])
+        tex, display = collector.formulas[index]
         try:
             return render_tex(tex, display=display)
         except KatexParseError as exc:
-            errors.append((tex, str(exc)))
+            errors.append((collector.sources[index], str(exc)))
             return math_error_html(tex, str(exc), display=display)
 
     # Typeset as the markers come (document order, as find_math has them), so errors keep that order too.

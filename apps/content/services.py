@@ -265,7 +265,7 @@ def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard, di
         rendered[distractor.text] = render(distractor.text)
         for formula, message in rendered[distractor.text].errors:
             raise LoaderError(
-                distractor.path, distractor.line, f"KaTeX cannot typeset ${formula_excerpt(formula)}$: {message}"
+                distractor.path, distractor.line, f"KaTeX cannot typeset {formula_excerpt(formula)}: {message}"
             )
     return rendered
 

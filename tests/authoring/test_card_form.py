@@ -201,6 +201,15 @@ def test_invalid_tex_blocks_the_save_and_names_the_formula(client, instructor):
     assert card.answer == "Fine"
 
 
+def test_a_refused_formula_is_quoted_with_the_delimiters_the_author_wrote(client, instructor):
+    card = make_card(answer="Fine")
+    client.force_login(instructor)
+    data = _form_data(card, answer="Broken:\n\n\\[\\sqrt[{\\]\n\nand \\(\\frac{1}{\\)")
+    html = unescape(client.post(reverse("admin:content_card_change", args=[card.pk]), data).content.decode())
+    assert "KaTeX cannot typeset \\[\\sqrt[{\\]:" in html and "KaTeX cannot typeset \\(\\frac{1}{\\):" in html
+    assert "$\\sqrt" not in html
+
+
 def test_a_formula_over_the_limit_is_refused_with_its_start_quoted_not_all_of_it(client, instructor):
     card = make_card(answer="Fine")
     client.force_login(instructor)
@@ -208,7 +217,8 @@ def test_a_formula_over_the_limit_is_refused_with_its_start_quoted_not_all_of_it
     html = client.post(reverse("admin:content_card_change", args=[card.pk]), data).content.decode()
     error = html.split('<ul class="errorlist', 1)[1].split("</ul>", 1)[0]
     assert "the formula is 5,201 characters long; at most 5,000" in error
-    assert "x+" * 40 + "… (5,121 more characters)" in error and "x+" * 41 not in error
+    # Quoted as written, from its opening "$".
+    assert "$" + "x+" * 39 + "x… (5,123 more characters)" in error and "x+" * 41 not in error
 
 
 def test_saving_in_the_admin_typesets_each_formula_once(client, instructor, typeset):

@@ -106,11 +106,12 @@ def test_render_lists_the_formulas_katex_rejects_with_katex_message_in_document_
     """Forms and the deck import refuse TeX with these errors, so each formula is typeset once, not to check then
     to render. In document order: display blocks are collected before inline maths, yet the block here comes last;
     code spans are not maths."""
-    text = "Fine $x^2$, broken $\\frac{1}{$ and `$\\oops{$` in code\n\n$$\\sqrt{$$"
+    text = "Fine $x^2$, broken $\\frac{1}{$ and `$\\oops{$` in code\n\n$$\\sqrt{$$\n\nthen \\[\\sqrt[{\\]"
     rendered = render(text)
-    assert [formula for formula, _ in rendered.errors] == [r"\frac{1}{", r"\sqrt{"]
+    # As written, delimiters and all: an error quotes "\[...\]" as the author typed it, not as "$...$".
+    assert [formula for formula, _ in rendered.errors] == [r"$\frac{1}{$", r"$$\sqrt{$$", r"\[\sqrt[{\]"]
     assert all(message.startswith("KaTeX parse error") for _, message in rendered.errors)
-    assert rendered.html.count('class="katex-error"') == 2
+    assert rendered.html.count('class="katex-error"') == 3
     assert render(AFFINE).errors == ()
 
 
