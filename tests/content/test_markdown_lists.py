@@ -1,0 +1,160 @@
+"""Golden cases for lists as the renderer reads them (markdown_lists.py): what is indented to an item's text is
+that item's, as on GitHub, and a display formula stays in its list item, quote or footnote."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from apps.content.rendering import render
+
+
+class _Outline(HTMLParser):
+    """The blocks a reader sees: lists (and an <ol>'s start), items, paragraphs, quotes and tables, text, and each
+    formula by its TeX: `[tex]` for a math-display block, `$$tex$$` for display math inside a line, `$tex$` inline."""
+
+    BLOCKS = {"ol", "ul", "li", "p", "blockquote", "table", "tr", "th", "td", "hr", "h2", "pre"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.formula: list[str] | None = None  # open tags of the formula being read, from its outermost one
+        self.kind = ""
+
+    def handle_starttag(self, tag, attrs):
+        if self.formula is not None:
+            self.formula.append(tag)
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        kind = next((k for k in ("math-display", "katex-display", "katex") if k in classes), None)
+        if kind:
+            self.formula, self.kind = [tag], kind
+        elif tag in self.BLOCKS:
+            start = dict(attrs).get("start")
+            self.parts.append(f'<{tag} start="{start}">' if start else f"<{tag}>")
+
+    def handle_endtag(self, tag):
+        if self.formula is not None:
+            self.formula.pop()
+            if not self.formula:
+                self.formula = None
+        elif tag in self.BLOCKS:
+            self.parts.append(f"</{tag}>")
+
+    def handle_data(self, data):
+        if self.formula is None:
+            self.parts.append(data)
+        elif self.formula[-1] == "annotation":
+            open_, close = {"math-display": "[]", "katex-display": ("$$", "$$"), "katex": "$$"}[self.kind]
+            self.parts.append(f"{open_}{data}{close}")
+
+
+def _outline(html: str) -> str:
+    outline = _Outline()
+    outline.feed(html)
+    return re.sub(r"\s*(<[^>]+>)\s*", r"\1", " ".join("".join(outline.parts).split()))
+
+
+@pytest.mark.parametrize(
+    ("source", "outline"),
+    [
+        # The formula on the line after the item's text (a lazy continuation, however indented).
+        (
+            "1. Compute the scale:\n   $$s = \\frac{a}{255}$$\n2. Round: $q = r/s$",
+            "<ol><li>Compute the scale:[s = \\frac{a}{255}]</li><li>Round: $q = r/s$</li></ol>",
+        ),
+        ("- a, then\n  $$x^2$$\n- b", "<ul><li>a, then[x^2]</li><li>b</li></ul>"),
+        ("- a, then\n  \\[x^2\\]\n- b", "<ul><li>a, then[x^2]</li><li>b</li></ul>"),
+        ("- a\n$$x$$\n- b", "<ul><li>a[x]</li><li>b</li></ul>"),
+        ("- a\n  $$\n  x\n  $$\n  and on\n- b", "<ul><li>a[x] and on</li><li>b</li></ul>"),
+        ("- $$x$$\n- b", "<ul><li>[x]</li><li>b</li></ul>"),
+        # A continuation paragraph indented as Python-Markdown asks (4 spaces), and a nested list.
+        ("1. a\n\n    $$x$$\n\n2. b", "<ol><li><p>a</p>[x]</li><li><p>b</p></li></ol>"),
+        (
+            "1. outer\n    - inner\n      $$x$$\n    - inner 2\n2. outer 2",
+            "<ol><li>outer<ul><li>inner[x]</li><li>inner 2</li></ul></li><li>outer 2</li></ol>",
+        ),
+        # A quote holds its formula, as a block of its own as at the top level.
+        ("> so\n> $$x$$\n> then", "<blockquote><p>so</p>[x]<p>then</p></blockquote>"),
+        ("> so\n>\n> \\[x\\]\n\nout", "<blockquote><p>so</p>[x]</blockquote><p>out</p>"),
+        # At the top level a formula line still ends a table or a paragraph, and is no heading's title.
+        ("| a |\n|---|\n| 1 |\n$$x$$", "<table><tr><th>a</th></tr><tr><td>1</td></tr></table>[x]"),
+        ("a\n$$x$$\n---", "<p>a</p>[x]<hr>"),
+        ("so $$x$$ inline", "<p>so $$x$$ inline</p>"),
+        ("    $$x$$", "<pre>$$x$$</pre>"),  # indented code: no formula
+    ],
+)
+def test_a_display_formula_stays_in_its_list_item_or_quote(source, outline):
+    """The formula was cut out to the top level: the item closed before it and the list restarted after it."""
+    rendered = render(source)
+    assert _outline(rendered.html) == outline
+    assert rendered.errors == ()
+
+
+REPORTED = r"""Steps:
+
+1. Compute the scale:
+
+   $$s = \frac{a}{255}$$
+
+2. Round: $q = r/s$
+
+Bullets:
+
+- a, then
+  $$x^2$$
+- b"""
+
+
+@pytest.mark.parametrize(
+    ("source", "outline"),
+    [
+        (
+            REPORTED,
+            r"<p>Steps:</p><ol><li><p>Compute the scale:</p>[s = \frac{a}{255}]</li><li><p>Round: $q = r/s$</p></li>"
+            "</ol><p>Bullets:</p><ul><li>a, then[x^2]</li><li>b</li></ul>",
+        ),
+        # An item's own blocks indented to its text, as on GitHub: 2 spaces under "- ", 3 under "1. ".
+        ("- a\n\n  $$x$$\n\n- b", "<ul><li><p>a</p>[x]</li><li><p>b</p></li></ul>"),
+        ("1. a\n\n   \\[x\\]\n\n2. b", "<ol><li><p>a</p>[x]</li><li><p>b</p></li></ol>"),
+        ("1. a\n\n   para\n\n2. b", "<ol><li><p>a</p><p>para</p></li><li><p>b</p></li></ol>"),
+        (
+            "- a\n\n  > so\n  > $$x$$\n\n- b",
+            "<ul><li><p>a</p><blockquote><p>so</p>[x]</blockquote></li><li><p>b</p></li></ul>",
+        ),
+        ("- a\n\n  para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),
+        ("- a\n\n    para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),  # was "para - b"
+        # Nested lists indented to the parent's text, and blocks of the nested items.
+        (
+            "- a\n  - b\n    - c\n  - d\n- e",
+            "<ul><li>a<ul><li>b<ul><li>c</li></ul></li><li>d</li></ul></li><li>e</li></ul>",
+        ),
+        ("1. a\n   - b\n   - c\n2. d", "<ol><li>a<ul><li>b</li><li>c</li></ul></li><li>d</li></ol>"),
+        (
+            "1. Outer:\n   - inner, then\n\n     $$x$$\n\n   - inner 2\n2. Outer 2",
+            "<ol><li><p>Outer:</p><ul><li><p>inner, then</p>[x]</li><li><p>inner 2</p></li></ul></li>"
+            "<li><p>Outer 2</p></li></ol>",
+        ),
+        # As before: Python-Markdown's 4 spaces, code 4 past them, and no item for a block indented less than its text.
+        (
+            "- a\n    - b\n\n    para\n\n- c",
+            "<ul><li><p>a</p><ul><li>b</li></ul><p>para</p></li><li><p>c</p></li></ul>",
+        ),
+        ("- a\n\n        code\n\n- b", "<ul><li><p>a</p><pre>code</pre></li><li><p>b</p></li></ul>"),
+        ("- a\n\n      six\n\n- b", "<ul><li><p>a</p><p>six</p></li><li><p>b</p></li></ul>"),
+        ("1. a\n\n  two\n\n2. b", '<ol><li>a</li></ol><p>two</p><ol start="2"><li>b</li></ol>'),
+        ("a\n\n  two\n\n    code", "<p>a</p><p>two</p><pre>code</pre>"),
+    ],
+)
+def test_lists_indented_as_commonmark_indents_them(source, outline):
+    """Python-Markdown wants 4 spaces; at 2 or 3 a formula or a paragraph ended the list, the next item another."""
+    rendered = render(source)
+    assert _outline(rendered.html) == outline
+    assert rendered.errors == ()
+
+
+def test_a_display_formula_in_a_footnote_stays_in_the_footnote():
+    html = render("See[^1].\n\n[^1]: note\n    $$x$$").html
+    assert _outline(html[html.index('<div class="footnote">') :]) == "<hr><ol><li><p>note</p>[x]<p>↩</p></li></ol>"
