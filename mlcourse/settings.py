@@ -227,14 +227,26 @@ PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
 # and holds one address to 2,400 probes a day.
 SIGNUP_RATE = env_rate("SIGNUP_RATE", "100/h")
 
-# Sign-in: five failures lock out that user name, and separately that address, for 15 minutes.
+# Sign-in: five failures with one user name from one address lock that name at that address for 15 minutes.
+# Not the name everywhere, nor the address for everyone: a class shares its school's one address, and one
+# student's typos locked out every other student and the instructor.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# Off: axes would clear the address's failures too, guesses at other names included, so signing into one's own
-# account would buy four more guesses at someone else's. apps.accounts clears the signed-in name's failures only.
-AXES_RESET_ON_SUCCESS = False
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# A success forgets the failures of that name at that address (the lock's own key), no one else's guesses.
+AXES_RESET_ON_SUCCESS = True
+# Off, so a try while locked out is refused without being counted: the page says how long the pause lasts,
+# and a retry at minute 14 must not start it over.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Adds the address's own limit below (apps.accounts.lockout), and a page that says which lock holds.
+AXES_HANDLER = "apps.accounts.lockout.SignInLockoutHandler"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.views.locked_out"
+# Failed sign-ins per client address, whatever the names: password spraying tries one or two common passwords
+# on each of many names, under every name's limit. A class of 30 behind one school address, each student
+# mistyping two or three times at the start of a lesson, makes up to 90 failures in a few minutes: 100 per 15
+# minutes lets that class in, and holds one address to 9,600 guesses a day, where the lock on a name at an
+# address alone would let a sprayer who rotates names guess without end.
+SIGN_IN_ADDRESS_RATE = env_rate("SIGN_IN_ADDRESS_RATE", "100/15m")
 
 # The proxies in front of the app that append to X-Forwarded-For (the TLS proxy: 1). Lockouts and
 # reset limits key on the entry this many from the right; with 0, on the connecting address.

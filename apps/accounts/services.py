@@ -2,16 +2,15 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
-from axes.helpers import get_client_username, get_credentials
-from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AbstractUser, Group
+from django.contrib.auth.models import AbstractUser, Group
 from django.core.mail import EmailMessage
 from django.db import connections, transaction
 from django.http import HttpRequest
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 
 logger = logging.getLogger(__name__)
 
@@ -103,20 +102,20 @@ def signup_refused(*, request: HttpRequest) -> bool:
     )
 
 
-def sign_in_failures_forget(*, request: HttpRequest | None, user: AbstractBaseUser) -> int:
-    """Forgets the sign-in failures recorded against this user's name, and only those; returns how many rows went.
+# An address's failed sign-ins, kept in the cache as the sign-up limit's requests are. Counting and reading must
+# name the same group and key: django-ratelimit makes the count's cache key of them.
+_SIGN_IN_FAILURES = {"group": "sign-in-failures-ip", "key": "ip"}
 
-    django-axes' own AXES_RESET_ON_SUCCESS deletes per lockout parameter, so a success also wiped every failure
-    from the client's address, guesses at other people's names included: with open sign-up, an attacker could
-    guess four of alice's passwords, sign into an account of their own and start again, without end. Each
-    AccessAttempt row holds one name and one address, and the address's count is the sum over its rows, so
-    deleting this name's rows lowers the address's count by this user's own mistakes and nothing else: a class
-    behind one NAT address gets back what a student mistyped before signing in, and still counts every guess
-    at anyone else.
-    """
-    # The name exactly as axes recorded the failures: its own lookup, so an AXES_USERNAME_CALLABLE would apply.
-    username = get_client_username(request, get_credentials(user.get_username()))
-    if not username:
-        # axes' reset() with neither a name nor an address deletes every attempt of everyone.
-        return 0
-    return axes_reset(username=username)
+
+def sign_in_failure_count(*, request: HttpRequest) -> bool:
+    """Counts a failed sign-in against its client address; True once the address is over SIGN_IN_ADDRESS_RATE."""
+    return is_ratelimited(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE, increment=True)
+
+
+def sign_in_address_pause(*, request: HttpRequest) -> timedelta | None:
+    """How much longer sign-ins from this client address are refused, or None while they are not."""
+    usage = get_usage(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE, increment=False)
+    if usage is None or not usage["should_limit"]:
+        return None
+    # The count's fixed window ends at a time of its own (django-ratelimit staggers them per key).
+    return timedelta(seconds=max(usage["time_left"], 0))

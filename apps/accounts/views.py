@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import math
+
+from axes.helpers import get_cool_off
 from django.contrib.auth import login
 from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
@@ -9,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from apps.common.http import require_page_or_form
 
 from .forms import QueuedPasswordResetForm, SignupForm
-from .services import password_reset_refused, signup_refused
+from .services import password_reset_refused, sign_in_address_pause, signup_refused
 
 
 class _RefusedIs422:
@@ -71,3 +74,16 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     if password_reset_refused(request=request):
         return render(request, "registration/rate_limited.html", status=429)
     return _PasswordReset.as_view()(request)
+
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: the lockout page, saying which lock holds, a name here or the whole address.
+
+    A student locked out with her name can still be told that others on her network can sign in; a class whose
+    address is paused needs to hear that it is everyone's, and for how long.
+    """
+    address_pause = sign_in_address_pause(request=request)
+    pause = address_pause if address_pause is not None else get_cool_off(request)
+    minutes = max(1, math.ceil(pause.total_seconds() / 60))
+    context = {"address": address_pause is not None, "minutes": minutes}
+    return render(request, "registration/locked_out.html", context, status=429)

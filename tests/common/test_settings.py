@@ -27,6 +27,7 @@ from tests.manage import manage as _manage
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5 per hour"}, "PASSWORD_RESET_RATE='5 per hour' is not a rate"),
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5/w"}, "PASSWORD_RESET_RATE='5/w' is not a rate"),
         ({"DEBUG": "1", "SIGNUP_RATE": "lots"}, "SIGNUP_RATE='lots' is not a rate"),
+        ({"DEBUG": "1", "SIGN_IN_ADDRESS_RATE": "100"}, "SIGN_IN_ADDRESS_RATE='100' is not a rate"),
         (
             {"DEBUG": "1", "SECRET_KEY_FILE": "/nonexistent/secret"},
             "SECRET_KEY_FILE='/nonexistent/secret' cannot be read",

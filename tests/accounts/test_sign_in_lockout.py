@@ -1,0 +1,184 @@
+"""Sign-in lockouts: a user name at one address (django-axes), and an address over its failure limit."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.core.cache import cache
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.conftest import PASSWORD, make_instructor, make_user
+
+pytestmark = pytest.mark.django_db
+
+CLASSROOM = "192.0.2.44"
+
+
+def _sign_in(client, username: str, password: str, ip: str = "203.0.113.5", *, url: str = "login"):
+    return client.post(reverse(url), {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def _age_failures(by: timedelta) -> None:
+    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time - by)
+
+
+def test_five_failures_lock_that_name_at_that_address(client, student, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "wrong").status_code == 422
+    locked = _sign_in(client, "alice", "wrong")
+    assert locked.status_code == 429
+    page = locked.content.decode()
+    assert "Too many sign-in attempts" in page
+    assert "signing in with this name from your network is paused for 15 minutes." in page
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429  # even the right password, while locked
+    call_command("axes_reset_username", "alice")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_one_students_wrong_passwords_leave_everyone_else_on_the_network_signing_in(
+    client, student, other_student, settings
+):
+    """Regression: a name and an address were locked separately, so bob's typos locked out his whole class,
+    instructor included, behind their school's one address."""
+    make_instructor("carol")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, "bob", "typo", ip=CLASSROOM)
+    assert _sign_in(client, "bob", PASSWORD, ip=CLASSROOM).status_code == 429
+    for name in ("alice", "carol"):
+        assert _sign_in(client, name, PASSWORD, ip=CLASSROOM).status_code == 302, name
+        client.logout()
+
+
+def test_a_name_locked_on_one_network_still_signs_in_from_another(client, student, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, "alice", "guess", ip="198.51.100.9")
+    assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.9").status_code == 429
+    assert _sign_in(client, "alice", PASSWORD, ip="203.0.113.50").status_code == 302
+
+
+def test_trying_again_while_locked_does_not_extend_the_lockout(client, student, settings):
+    """The page says how long the pause lasts; a retry at minute 10 used to start the 15 minutes over."""
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, "alice", "wrong")
+    _age_failures(timedelta(minutes=10))
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429
+    _age_failures(timedelta(minutes=6))
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_lockout_ends_after_the_cool_off(client, student, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _sign_in(client, "alice", "wrong")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429
+    _age_failures(settings.AXES_COOLOFF_TIME * 2)
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_signing_into_ones_own_account_does_not_clear_guesses_at_someone_else(client, student, settings):
+    """Regression: a success used to wipe the address's failures, so an attacker with an account guessed for ever."""
+    make_user("mallory")
+    attacker = "198.51.100.9"
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "guess", ip=attacker).status_code == 422
+    assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 302
+    client.logout()
+    refused = _sign_in(client, "alice", "one-guess-too-many", ip=attacker)
+    assert refused.status_code == 429 and "Too many sign-in attempts" in refused.content.decode()
+
+
+def test_signing_in_elsewhere_does_not_clear_guesses_made_in_the_admin(client, student, settings):
+    """The admin's sign-in goes through the same lockout: guesses there are not forgiven by a site sign-in either."""
+    make_instructor("carol")
+    make_user("mallory")
+    attacker = "198.51.100.10"
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "carol", "guess", ip=attacker, url="admin:login").status_code == 200
+    assert _sign_in(client, "mallory", PASSWORD, ip=attacker).status_code == 302
+    client.logout()
+    assert _sign_in(client, "carol", "guess", ip=attacker, url="admin:login").status_code == 429
+
+
+def test_a_successful_sign_in_clears_that_users_failures_there_and_no_one_elses(
+    client, student, other_student, settings
+):
+    """A class behind one NAT address: alice's typos there are forgiven when she gets in there, bob's still count."""
+    phone = "203.0.113.60"
+    for _ in range(2):
+        assert _sign_in(client, "bob", "typo", ip=CLASSROOM).status_code == 422
+        assert _sign_in(client, "alice", "typo", ip=CLASSROOM).status_code == 422
+    assert _sign_in(client, "alice", "typo-on-her-phone", ip=phone).status_code == 422
+    assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 302
+    client.logout()
+    # Not the phone's: a success here does not show that a failure from elsewhere was hers.
+    assert sorted(AccessAttempt.objects.values_list("username", "ip_address", "failures_since_start")) == [
+        ("alice", phone, 1),
+        ("bob", CLASSROOM, 2),
+    ]
+    for _ in range(settings.AXES_FAILURE_LIMIT - 3):
+        assert _sign_in(client, "bob", "typo", ip=CLASSROOM).status_code == 422
+    assert _sign_in(client, "bob", "typo", ip=CLASSROOM).status_code == 429
+
+
+def test_a_successful_sign_in_clears_that_users_failures_before_the_limit(client, student, settings):
+    """Four typos and then the right password: the next day's typo starts from one, not five."""
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        _sign_in(client, "alice", "typo")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
+    client.logout()
+    assert not AccessAttempt.objects.exists()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _sign_in(client, "alice", "typo").status_code == 422
+
+
+# --- the address's own limit ------------------------------------------------------------------
+
+
+def test_a_class_behind_one_address_signs_in_through_its_typos(client, settings):
+    """Thirty students on one school address, each getting the password wrong three times first."""
+    assert settings.SIGN_IN_ADDRESS_RATE == "100/15m"
+    for n in range(30):
+        make_user(f"student{n}")
+        for _ in range(3):
+            assert _sign_in(client, f"student{n}", "typo", ip=CLASSROOM).status_code == 422
+        assert _sign_in(client, f"student{n}", PASSWORD, ip=CLASSROOM).status_code == 302
+        client.logout()
+
+
+def test_guesses_spread_over_many_names_from_one_address_lock_that_address(client, student, settings):
+    """Password spraying: one guess at each of many names stays under every name's limit, not the address's."""
+    sprayer = "198.51.100.9"
+    for n in range(100):
+        assert _sign_in(client, f"user{n}", "Summer2026!", ip=sprayer).status_code == 422, n
+    refused = _sign_in(client, "user100", "Summer2026!", ip=sprayer)
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "Too many sign-in attempts" in page and "signing in from your network is paused for" in page
+    # Refused before any password is checked, so a right one tells the sprayer nothing.
+    assert _sign_in(client, "alice", PASSWORD, ip=sprayer).status_code == 429
+    assert _sign_in(client, "alice", PASSWORD, ip="203.0.113.50").status_code == 302
+
+
+def test_the_admins_sign_in_counts_against_the_address_and_is_refused_with_it(client, student, settings):
+    settings.SIGN_IN_ADDRESS_RATE = "4/15m"
+    make_instructor("carol")
+    for n in range(2):
+        assert _sign_in(client, f"guess{n}", "wrong", ip=CLASSROOM).status_code == 422
+        assert _sign_in(client, f"admin{n}", "wrong", ip=CLASSROOM, url="admin:login").status_code == 200
+    assert _sign_in(client, "carol", "wrong", ip=CLASSROOM, url="admin:login").status_code == 429
+    assert _sign_in(client, "carol", PASSWORD, ip=CLASSROOM, url="admin:login").status_code == 429
+    assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 429
+
+
+def test_tries_refused_for_the_address_are_not_counted_against_the_name(client, student, settings):
+    """While the address is paused nothing is checked: a student who kept trying can sign in when it ends."""
+    settings.SIGN_IN_ADDRESS_RATE = "2/15m"
+    for n in range(3):
+        _sign_in(client, f"guess{n}", "wrong", ip=CLASSROOM)
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 429
+    assert not AccessAttempt.objects.filter(username="alice").exists()
+    cache.clear()  # the address's 15-minute window ends
+    assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 302
