@@ -63,11 +63,16 @@ def test_signed_out_in_another_tab_an_answer_leads_to_sign_in_and_back(live_serv
     assert Answer.objects.count() == 0
 
 
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
 def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
-    live_server, page, sign_in, transactional_db
+    live_server, page, sign_in, transactional_db, settings, debug
 ):
+    """With DEBUG on (`make run`) django-htmx's debug script is on the page too, and it used to show any 403 to
+    htmx as the whole page: the quiz was replaced by the bare message."""
+    settings.DEBUG = debug
     quiz = _quiz()
     _open_quiz(page, sign_in, quiz)
+    expect(page.locator("script[src$='django-htmx.js']")).to_have_count(1 if debug else 0)
 
     def sign_out_and_in(tab):
         _sign_out(tab)
@@ -81,6 +86,7 @@ def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
     expect(alert).to_contain_text("This page had expired")
     expect(alert).to_contain_text("Nothing was saved")
     expect(page.get_by_label("Your answer")).to_have_value("Tool number 0")  # still there to copy
+    expect(page.locator(".site-header")).to_have_count(1)  # in the page, not instead of it
     assert Answer.objects.count() == 0
 
     alert.get_by_role("link", name="Reload the page").click()

@@ -79,3 +79,34 @@ def test_an_htmx_answer_sent_while_the_database_is_down_comes_back_as_a_retry_fo
     expect(page.locator(".verdict")).to_be_visible()
     assert Answer.objects.get().response == "My carefully typed answer"
     page.context.close()
+
+
+@pytest.mark.browser
+def test_with_debug_on_an_htmx_server_error_still_shows_djangos_debug_page(
+    live_server, browser, transactional_db, settings, monkeypatch
+):
+    """The debug script stays for what it is for: a crash under htmx, shown as the page with its traceback. Only the
+    answers that say where they go are kept from it (tests/browser/test_quiz_interruptions.py, a stale form)."""
+    settings.DEBUG = True
+    student = make_user("alice")
+    deck = make_deck()
+    for i in range(2):
+        make_card(deck=deck, question=f"Which tool number {i}?", answer=f"Tool {i}")
+    session = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+
+    def crash(**kwargs):
+        raise RuntimeError("a bug in the answer path")
+
+    monkeypatch.setattr(services, "answer_record", crash)
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}{reverse('login')}?next={reverse('quiz:session', args=[session.pk])}")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state("load")
+    page.get_by_label("Your answer").fill("Tool 0")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.get_by_text("a bug in the answer path").first).to_be_visible()
+    expect(page.locator("#stage")).to_have_count(0)  # the debug page replaced the quiz
+    page.context.close()

@@ -3,8 +3,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django import template
+from django.conf import settings
+from django.template import Context
+from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.timesince import timeuntil
+from django_htmx.templatetags.django_htmx import htmx_script
 
 register = template.Library()
 
@@ -35,3 +41,13 @@ def from_now(value: datetime | None) -> str:
     if value - timezone.now() < timedelta(minutes=1):
         return "in less than a minute"
     return f"in {timeuntil(value)}"
+
+
+@register.simple_tag(takes_context=True)
+def site_htmx_script(context: Context) -> SafeString:
+    """django-htmx's htmx_script (htmx, and with DEBUG on its debug script), preceded with DEBUG on by
+    htmx-debug-handled.js, which must run before the debug script to keep the answers the page handles."""
+    scripts = htmx_script(context)
+    if not settings.DEBUG:
+        return scripts
+    return format_html('<script src="{}" defer></script>{}', static("js/htmx-debug-handled.js"), scripts)
