@@ -5,6 +5,7 @@ from .forms import SignInForm
 
 urlpatterns = [
     path("login/", views.SignInView.as_view(authentication_form=SignInForm), name="login"),
+    path("logout/", views.SignOutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("password_reset/", views.password_reset, name="password_reset"),
     path("password_change/", views.PasswordChange.as_view(), name="password_change"),

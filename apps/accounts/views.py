@@ -3,11 +3,19 @@ from __future__ import annotations
 import math
 
 from axes.helpers import get_cool_off
+from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetConfirmView, PasswordResetView
+from django.contrib.auth.views import (
+    LoginView,
+    LogoutView,
+    PasswordChangeView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from apps.common.http import require_page_or_form
 
@@ -25,7 +33,25 @@ class _RefusedIs422:
 
 
 class SignInView(_RefusedIs422, LoginView):
-    pass
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        if self.request.user.is_authenticated:
+            # The page opens on whose session this is: focus in the form would skip past it to someone else's name.
+            form.fields["username"].widget.attrs.pop("autofocus", None)
+        return form
+
+    def get_context_data(self, **kwargs) -> dict:
+        # Signed in already (a stale link or tab), the page says as whom and offers the way on: where `next`
+        # pointed, if it is on this site, else home.
+        return super().get_context_data(continue_url=self.get_success_url(), **kwargs)
+
+
+class SignOutView(LogoutView):
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        # On the page it lands on: the header alone changes too quietly to be sure the shared computer is safe.
+        messages.success(request, "You have signed out.")
+        return response
 
 
 class PasswordChange(_RefusedIs422, PasswordChangeView):
@@ -54,7 +80,12 @@ def safe_next(request: HttpRequest, default: str = "/") -> str:
 @require_page_or_form
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect(safe_next(request))
+        # Said, not a silent redirect home. A sign-up sent while signed in creates nothing: signing the new account
+        # in would sign this one out unasked.
+        next_url = safe_next(request, "")
+        after_sign_out = reverse("signup") + (f"?{urlencode({'next': next_url})}" if next_url else "")
+        context = {"continue_url": safe_next(request), "after_sign_out": after_sign_out}
+        return render(request, "registration/signup.html", context)
     if signup_refused(request=request):
         return render(request, "registration/rate_limited.html", {"limited": "signup"}, status=429)
     form = SignupForm(request.POST or None)

@@ -142,6 +142,8 @@ def site(transactional_db) -> Site:
         PageSpec("card with its answer", f"{affine.get_absolute_url()}?answers=shown", math=True),
         PageSpec("sign in", "/accounts/login/?next=/progress/"),
         PageSpec("sign up", "/accounts/signup/"),
+        PageSpec("sign in, signed in already", "/accounts/login/?next=/progress/", user="alice"),
+        PageSpec("sign up, signed in already", "/accounts/signup/", user="alice"),
         PageSpec("quiz start", f"/decks/{FLASHCARDS}/quiz/", user="alice"),
         PageSpec("quiz question, free recall", recall.get_absolute_url(), user="alice", math=True),
         PageSpec("quiz question, multiple choice", choice.get_absolute_url(), user="alice"),

@@ -65,6 +65,68 @@ def test_sign_in_and_out(client, student):
     assert "Sign in" in client.get("/").content.decode()
 
 
+def test_signing_out_says_so_on_the_page_it_lands_on_and_only_there(student_client):
+    response = student_client.post(reverse("logout"), follow=True)
+    assert response.redirect_chain == [("/", 302)]
+    page = response.content.decode()
+    assert "You have signed out." in page and "Sign out" not in page
+    assert "You have signed out." not in student_client.get("/").content.decode()
+
+
+def _signed_in_block(html: str) -> str:
+    return html[html.index("<h1>") : html.index("</main>")]
+
+
+@pytest.mark.parametrize(
+    ("next_url", "continue_to"),
+    [("", "/"), ("/progress/", "/progress/"), ("https://evil.example/", "/")],
+)
+def test_the_sign_in_page_says_who_is_signed_in_and_how_to_go_on(student_client, next_url, continue_to):
+    """It showed a blank form, as if no one were signed in."""
+    response = student_client.get(reverse("login"), {"next": next_url} if next_url else {})
+    assert response.status_code == 200
+    page = _signed_in_block(response.content.decode())
+    assert "You are signed in as <strong>alice</strong>." in page
+    assert f'<a class="button" href="{continue_to}">Continue as alice</a>' in page
+    assert f'action="{reverse("logout")}"' in page and ">Sign out</button>" in page
+    assert "Sign in as someone else" in page and 'name="password"' in page
+    assert "autofocus" not in page  # a screen reader starts at the message, not in the form below it
+
+
+def test_signing_in_as_someone_else_from_the_sign_in_page(student_client, other_student):
+    response = student_client.post(reverse("login"), {"username": "bob", "password": PASSWORD, "next": "/progress/"})
+    assert response.status_code == 302 and response["Location"] == "/progress/"
+    assert "bob<span" in student_client.get("/").content.decode()
+
+
+def test_signed_out_the_sign_in_page_is_only_the_form(client):
+    page = _signed_in_block(client.get(reverse("login"), {"next": "/progress/"}).content.decode())
+    assert "signed in as" not in page and "Sign in to continue." in page and "autofocus" in page
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_the_sign_up_page_says_who_is_signed_in_instead_of_redirecting(student_client, method):
+    """It sent a signed-in visitor home without a word; a sign-up sent while signed in creates nothing."""
+    data = {"username": "dana", "email": "dana@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    url = reverse("signup") + "?next=/progress/"
+    response = getattr(student_client, method)(url, data if method == "post" else {})
+    assert response.status_code == 200
+    page = _signed_in_block(response.content.decode())
+    assert "You are signed in as <strong>alice</strong>." in page
+    assert '<a class="button" href="/progress/">Continue as alice</a>' in page
+    # Signing out from here comes back to the sign-up form, with the same next.
+    assert '<input type="hidden" name="next" value="/accounts/signup/?next=%2Fprogress%2F">' in page
+    assert 'name="password1"' not in page
+    assert not get_user_model().objects.filter(username="dana").exists()
+
+
+def test_signing_out_from_the_sign_up_page_comes_back_to_its_form(student_client):
+    response = student_client.post(reverse("logout"), {"next": "/accounts/signup/?next=%2Fprogress%2F"}, follow=True)
+    assert response.redirect_chain == [("/accounts/signup/?next=%2Fprogress%2F", 302)]
+    page = response.content.decode()
+    assert "You have signed out." in page and 'name="password1"' in page
+
+
 def test_the_header_names_the_account_link_for_what_it_opens(client, student):
     client.force_login(student)
     html = client.get("/").content.decode()
