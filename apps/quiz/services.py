@@ -300,7 +300,11 @@ WHERE id = %(session)s
 
 
 def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, verdict: str) -> Answer:
-    """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict."""
+    """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict.
+
+    A partly right answer may go either way. A verdict the grader already gave is no correction: it is stored
+    as none (so undoing an earlier one), else it would count in the cohort's override rate.
+    """
     if verdict not in {"", Verdict.CORRECT, Verdict.INCORRECT}:
         raise InvalidSubmissionError("An override is either “I was right” or “I was wrong”.")
     with transaction.atomic():
@@ -314,6 +318,8 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         )
         if answer.mode != "recall" or answer.revealed:
             raise NotOverridableError("Only free-recall answers can be marked right or wrong by hand.")
+        if verdict == answer.auto_verdict:
+            verdict = ""
         score_before, verdict_before = answer.final_score, answer.final_verdict
         overridden_before = bool(answer.override_verdict)
         answer.override_verdict = verdict

@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from apps.content.models import Card, Deck, Distractor
 from apps.content.services import card_save
-from apps.quiz import services
+from apps.quiz import scheduling, services
 from apps.quiz.grading import Grade
 from apps.quiz.grading import Verdict as GradeVerdict
-from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
+from apps.quiz.models import Answer, CardState, QuizSession, SessionItem, StudentCardStat
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
 from tests.locks import waited_for_student_lock
@@ -333,6 +333,57 @@ def test_i_was_wrong_lowers_the_final_score(student):
     assert (answer.auto_verdict, answer.final_verdict, answer.final_score, answer.rating) == (
         "correct", "incorrect", 0.0, 1,
     )  # fmt: skip
+
+
+def _answer_partly(user, session: QuizSession, position: int) -> Answer:
+    """Hedging between the right tool and something else: the grader gives half the credit."""
+    item = session.items.get(position=position)
+    hedge = Submission(response=f"{item.card.answer} or maybe a hammer")
+    answer, _ = services.answer_submit(user=user, session_id=session.pk, position=position, submission=hedge)
+    assert answer.auto_verdict == "partial" and 0 < answer.auto_score < 1, (answer.auto_verdict, answer.auto_score)
+    return answer
+
+
+@pytest.mark.parametrize(("verdict", "score", "rating"), [("correct", 1.0, 3), ("incorrect", 0.0, 1)])
+def test_a_partly_right_answer_can_be_overridden_either_way(student, verdict, score, rating):
+    session = _start(student, _deck(3), mode="recall")
+    partly = _answer_partly(student, session, 1)
+    partly_state = CardState.objects.get(user=student, card=partly.card)
+    assert partly.rating == 2  # Hard
+
+    answer = services.answer_override(user=student, session_id=session.pk, position=1, verdict=verdict)
+    answer.refresh_from_db()
+    assert (answer.auto_verdict, answer.override_verdict, answer.final_verdict) == ("partial", verdict, verdict)
+    assert (answer.auto_score, answer.final_score, answer.rating) == (partly.auto_score, score, rating)
+    session.refresh_from_db()
+    assert session.score_sum == score
+    stat = StudentCardStat.objects.get(user=student, card=answer.card)
+    assert (stat.score_sum, stat.overrides) == (score, 1)
+    # The card's memory state is replayed with the final verdict's rating, as if it had been answered so.
+    state = CardState.objects.get(user=student, card=answer.card)
+    replayed = CardState(user=student, card=answer.card, deck=answer.card.deck, due=answer.answered_at)
+    scheduling.replay(replayed, [(rating, answer.answered_at)])
+    assert (state.stability, state.due) == (replayed.stability, replayed.due)
+    assert state.stability != partly_state.stability
+
+
+@pytest.mark.parametrize("verdict", ["correct", "incorrect"])
+def test_agreeing_with_the_grader_is_no_override(student, verdict):
+    """ "I was right" on a correct answer (a stale or hand-made form) undoes a correction and counts as none."""
+    session = _start(student, _deck(3), mode="recall")
+    if verdict == "correct":
+        answer, _ = _answer_right(student, session, 1)
+    else:
+        submission = Submission(response="no idea at all")
+        answer, _ = services.answer_submit(user=student, session_id=session.pk, position=1, submission=submission)
+    assert answer.auto_verdict == verdict
+    services.answer_override(
+        user=student, session_id=session.pk, position=1, verdict={"correct": "incorrect"}.get(verdict, "correct")
+    )
+    again = services.answer_override(user=student, session_id=session.pk, position=1, verdict=verdict)
+    again.refresh_from_db()
+    assert (again.override_verdict, again.final_verdict, again.final_score) == ("", verdict, answer.auto_score)
+    assert StudentCardStat.objects.get(user=student, card=answer.card).overrides == 0
 
 
 def test_override_rejects_other_verdicts_and_other_users(student, other_student):

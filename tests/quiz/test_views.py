@@ -367,6 +367,41 @@ def test_override_through_the_page(student_client, student, htmx):
     assert Answer.objects.get().final_score == 1.0
 
 
+def _override_buttons(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<button type="submit" name="verdict" value="(\w*)"[^>]*>([^<]+)</button>', html))
+
+
+def test_the_feedback_offers_the_corrections_that_change_the_verdict(student_client, student):
+    session = _session(student, size=3)
+    answers = {1: "no idea", 2: "{} or maybe a hammer", 3: "{}"}  # wrong, hedged, right
+    for position, response in answers.items():
+        card = session.items.get(position=position).card
+        assert _post_answer(student_client, session, position, response=response.format(card.answer)).status_code == 303
+    offered = {}
+    for answer in Answer.objects.select_related("item"):
+        page = student_client.get(reverse("quiz:item", args=[session.pk, answer.item.position]))
+        offered[answer.auto_verdict] = _override_buttons(page.content.decode())
+    assert offered == {
+        "incorrect": {"correct": "I was right"},
+        "partial": {"correct": "I was right", "incorrect": "I was wrong"},
+        "correct": {"incorrect": "I was wrong"},
+    }
+
+
+def test_i_was_wrong_on_a_partly_right_answer_makes_it_again(student_client, student, htmx):
+    session = _session(student)
+    card = session.items.get(position=1).card
+    _post_answer(student_client, session, response=f"{card.answer} or maybe a hammer")
+    assert Answer.objects.get().auto_verdict == "partial"
+    response = student_client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "incorrect"}, **htmx)
+    html = response.content.decode()
+    assert "You marked this as incorrect; the grader said partly correct (50\u00a0%)." in html
+    assert _override_buttons(html) == {"": "Undo my correction"}
+    answer = Answer.objects.get()
+    assert (answer.final_verdict, answer.final_score, answer.rating) == ("incorrect", 0.0, 1)  # Again
+    assert QuizSession.objects.get().score_sum == 0.0
+
+
 def test_a_shown_answer_cannot_be_marked_right_and_the_page_says_why(student_client, student):
     session = _session(student)
     _post_answer(student_client, session, reveal="1")
