@@ -452,6 +452,18 @@ def test_summary_lists_each_question_with_its_verdict_and_card_link(student_clie
     assert html.count('class="badge badge-correct"') == 1 and html.count('class="badge badge-incorrect"') == 1
 
 
+def test_summary_names_a_shown_answer_as_the_feedback_did_and_scores_it_zero(student_client, student):
+    session = _session(student, size=2)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    _post_answer(student_client, session, 2, reveal="1")
+    assert "Answer shown" in student_client.get(reverse("quiz:item", args=[session.pk, 2])).content.decode()
+    summary = student_client.get(session.get_absolute_url()).content.decode().split('class="summary"', 1)[1]
+    assert "Your results: 50\u00a0%" in summary
+    verdicts = re.findall(r'<td data-label="Verdict"><span class="badge[^"]*">([^<]+)</span>', summary)
+    scores = re.findall(r'<td data-label="Score">([^<]+)</td>', summary)
+    assert list(zip(verdicts, scores, strict=True)) == [("Correct", "100\u00a0%"), ("Answer shown", "0\u00a0%")]
+
+
 def test_summary_shows_questions_with_their_formulas_typeset(student_client, student):
     deck = make_deck()
     for i in range(2):
