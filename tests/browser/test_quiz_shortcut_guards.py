@@ -111,3 +111,23 @@ def test_on_a_short_screen_the_question_stays_in_sight_above_the_focused_options
     expect(page.get_by_role("group", name="Choose one answer")).to_be_focused()
     heading_top = "() => document.querySelector('.question-heading').getBoundingClientRect().top"
     assert eventually(page, heading_top, lambda top: top > -1) > -1  # (subpixels) the scroll follows the load
+
+
+def test_the_results_advertise_no_shortcuts(live_server, page, sign_in, transactional_db):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+    shortcuts = page.get_by_text("Keyboard shortcuts")
+    for position in (1, 2):
+        expect(page.locator(".quiz-progress")).to_contain_text(f"Question {position} of 2")
+        expect(shortcuts).to_be_visible()  # on each question and its feedback, where they work
+        page.get_by_label("Your answer").fill(f"Tool number {position - 1}")
+        page.keyboard.press("Enter")
+        expect(page.locator(".verdict")).to_contain_text("Correct")
+        expect(shortcuts).to_be_visible()
+        page.locator("[data-next]").click()
+    expect(page.locator(".summary")).to_contain_text("Your results")  # swapped in by HTMX
+    expect(shortcuts).to_be_hidden()
+    page.reload()
+    expect(page.locator(".summary")).to_contain_text("Your results")
+    page.wait_for_load_state("load")
+    expect(shortcuts).to_be_hidden()
