@@ -131,6 +131,28 @@ def test_showing_the_answer_is_named_as_such_once(live_server, page, sign_in, tr
     expect(page.get_by_text("You asked to see the answer.")).to_have_count(1)
 
 
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_cards_answer_toggle_says_hide_once_open(live_server, browser, transactional_db, javascript):
+    card = make_card(question="Which object runs a batch task?", answer="A Job")
+    page = browser.new_context(java_script_enabled=javascript).new_page()
+    page.set_default_timeout(10_000)
+    toggle = page.locator(".card-answer > summary")
+    page.goto(f"{live_server.url}{card.get_absolute_url()}")
+    expect(toggle).to_have_accessible_name("Show the answer")
+    expect(page.get_by_text("A Job")).to_be_hidden()
+    toggle.click()
+    expect(page.get_by_text("A Job")).to_be_visible()
+    expect(toggle).to_have_accessible_name("Hide the answer")
+    assert toggle.inner_text() == "Hide the answer"  # what is seen, not only what is read out
+    toggle.click()
+    expect(toggle).to_have_accessible_name("Show the answer")
+
+    page.goto(f"{live_server.url}{card.get_absolute_url()}?answers=shown")  # as the quiz results link to it
+    expect(page.get_by_text("A Job")).to_be_visible()
+    expect(toggle).to_have_accessible_name("Hide the answer")
+    page.context.close()
+
+
 def test_review_with_nothing_due_offers_a_way_on_instead_of_a_disabled_button(
     live_server, page, sign_in, transactional_db
 ):

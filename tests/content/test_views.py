@@ -219,7 +219,7 @@ def test_a_card_page_keeps_its_answer_closed_until_asked(client):
     first = make_card(deck=deck, question="Which object runs a batch task?", answer="A Job")
     second = make_card(deck=deck, question="Which runs it on a schedule?", answer="A CronJob")
     closed = client.get(first.get_absolute_url()).content.decode()
-    assert re.search(r'<details class="card-answer">\s*<summary>Show the answer</summary>', closed)
+    assert re.search(r'<details class="card-answer">\s*<summary><span class="if-closed">Show the answer<', closed)
     assert "A Job" in closed  # in the page, for no-JavaScript browsers too: <details> needs no script
     opened = client.get(f"{first.get_absolute_url()}?answers=shown").content.decode()
     assert '<details class="card-answer" open>' in opened
