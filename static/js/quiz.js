@@ -64,9 +64,21 @@
     showShortcutHelp(document);
   }
 
+  // An error sits above the options or the answer box, which take the focus and so are scrolled into view;
+  // options taller than the screen are scrolled to their middle, which can leave the error above it.
+  function keepErrorInSight(error) {
+    if (!inView(error)) error.scrollIntoView({ block: "nearest" });
+  }
+
   // The options take the focus on a page load, and the browser scrolls them into view: on a short screen the
-  // question above them went out of sight. The page keeps the focus where it is and shows the question.
+  // question above them went out of sight. The page keeps the focus where it is and shows the question, unless
+  // it comes back with an error about the answer: the student has read the question, and must see the error.
   function keepQuestionInSight() {
+    const error = document.querySelector("#stage .field-error");
+    if (error) {
+      keepErrorInSight(error);
+      return;
+    }
     const heading = document.querySelector("#stage .question-heading");
     if (heading && heading.getBoundingClientRect().top < 0) heading.scrollIntoView({ block: "start" });
   }
@@ -128,7 +140,8 @@
   });
 
   // After HTMX swaps in a new question or its feedback, swap-focus.js moves focus to its heading
-  // ([data-focus]) so screen readers announce it; a free-recall question goes on to its answer box.
+  // ([data-focus]) so screen readers announce it; a free-recall question goes on to its answer box. A question
+  // sent back with an error gives [data-focus] to the options or the box instead, which the error describes.
   document.addEventListener("htmx:afterSettle", function (event) {
     const target = event.detail && event.detail.elt;
     const root = stage();
@@ -136,5 +149,7 @@
     showShortcutHelp(root);
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
+    const error = root.querySelector(".field-error");
+    if (error) keepErrorInSight(error);
   });
 })();
