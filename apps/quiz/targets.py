@@ -239,8 +239,15 @@ class _Context:
             position += step
             while 0 <= position < n and self.tokens[position].norm in FILLER:
                 position += step
-            if 0 <= position < n and not self.allowed(self.tokens[position]):
-                return True
+            # The other offer runs to the end of its clause: "Tool number 0 or Tool number 1" offers "number 1",
+            # though its first word is one of the question's.
+            first_word = position
+            while 0 <= position < n and self.tokens[position].norm not in CLAUSE_WORDS:
+                if position != first_word and self.tokens[max(position - step, position)].boundary:
+                    break  # punctuation ends the offer
+                if not self.allowed(self.tokens[position]):
+                    return True
+                position += step
         return False
 
 

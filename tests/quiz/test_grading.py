@@ -207,6 +207,14 @@ def test_hedging_between_two_answers_is_only_partial():
     check(grade(card(DDP), "Horovod or DDP"), PARTIAL, 0.4, 0.74)
 
 
+@pytest.mark.parametrize("response", ["Tool number 0 or maybe Tool number 1", "Tool number 1 or Tool number 0"])
+def test_an_other_offer_that_starts_with_the_questions_words_is_a_hedge_too(response):
+    """The offer after "or" was judged by its first word, here one of the question's: "Tool ... 1" went unseen."""
+    tool = GradingCard(question="Which tool?", answer="Tool number 0", short_answer="Tool number 0", kind="flashcard")
+    check(grade(tool, response), PARTIAL, 0.4, 0.74)
+    check(grade(tool, "Tool number 0"), CORRECT, 1.0, 1.0)
+
+
 def test_explaining_after_the_term_is_fine():
     check(grade(card(JOB), "A Job, which runs pods until they complete."), CORRECT, 1.0, 1.0)
 
