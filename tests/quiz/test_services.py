@@ -13,8 +13,6 @@ from django.utils import timezone
 from apps.content.models import Card, Deck, Distractor
 from apps.content.services import card_save
 from apps.quiz import scheduling, services
-from apps.quiz.grading import Grade
-from apps.quiz.grading import Verdict as GradeVerdict
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem, StudentCardStat
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
@@ -442,15 +440,20 @@ def test_an_answer_timed_before_the_cards_last_review_is_applied_at_that_review(
     assert [getattr(stored, f) for f in fields] == [getattr(rebuilt, f) for f in fields]
 
 
-def test_many_partial_scores_keep_the_quiz_total_in_range(student, monkeypatch):
-    """Adding scores in [0, 1] can round, but never past the number answered (rounding is monotonic)."""
-    scores = [0.1, 0.7, 0.471, 1 / 3, 1 - 2**-53] * 10
-    monkeypatch.setattr(services, "grade", lambda card, response: Grade(GradeVerdict.PARTIAL, float(response), ""))
-    session = _start(student, _deck(len(scores)), mode="recall", size=len(scores))
-    for position, score in enumerate(scores, start=1):
-        services.answer_submit(
-            user=student, session_id=session.pk, position=position, submission=Submission(response=repr(score))
+def test_many_partial_scores_keep_the_quiz_total_in_range(student):
+    """Adding scores in [0, 1] can round, but never past the number answered (rounding is monotonic): fifty
+    answers the grader scores 1, 0.9 (a typo), 0.5 (a hedge) and 0, summed by PostgreSQL one at a time."""
+    kinds = ["Tool number {i}", "Tol number {i}", "Tool number {i} or maybe a hammer", "a hammer"] * 13
+    session = _start(student, _deck(50), mode="recall", size=50)
+    scores = []
+    for item in session.items.order_by("position"):
+        number = item.card.answer.rsplit(" ", 1)[1]
+        response = kinds[item.position].format(i=number)
+        answer, _ = services.answer_submit(
+            user=student, session_id=session.pk, position=item.position, submission=Submission(response=response)
         )
+        scores.append(answer.final_score)
         session.refresh_from_db()
-        assert 0 <= session.score_sum <= session.answered_count == position
+        assert 0 <= session.score_sum <= session.answered_count == item.position
+    assert sorted(set(scores)) == [0.0, 0.5, 0.9, 1.0]
     assert session.score_sum == pytest.approx(sum(scores))
