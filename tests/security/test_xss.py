@@ -544,13 +544,19 @@ def test_admin_users_with_payload_names(world):
     report.assert_clean(minimum_pages=len(USERNAMES) + 2)
 
 
+def _own_word(term: str) -> str:
+    """The payload as a key term each of whose |-separated synonyms has a word the question lacks."""
+    return "|".join(f"{synonym} zylophant" for synonym in term.split("|"))
+
+
 def _deck_file(payloads: list[str]) -> bytes:
     cards = [
         {
             "uid": f"00000000-0000-4000-8000-{n:012d}", "position": n + 1, "kind": "flashcard", "question": payload,
             "answer": payload, "short_answer": payload[:300], "explanation": payload, "archived": False,
-            # a distractor that is the answer is refused now: the payload goes in with a word before it
-            "aliases": [payload[:300]], "distractors": [f"not {payload}"], "key_terms": [payload[:200]],
+            # a distractor that is the answer is refused, and a key term that only repeats the question: the
+            # payload goes in with a word of its own
+            "aliases": [payload[:300]], "distractors": [f"not {payload}"], "key_terms": [_own_word(payload[:180])],
         }
         for n, payload in enumerate(payloads)
     ]  # fmt: skip
