@@ -79,16 +79,23 @@ ON CONFLICT (cohort_id, card_id) DO UPDATE SET
     overrides = cohorts_cohortcardstat.overrides + EXCLUDED.overrides
 """
 # sample_html: the HTML of the option the sample (min(a.response)) was chosen from, as that quiz showed it
-# (SessionItem.options); '' for typed answers. REBUILD_SQL picks it alike.
+# (SessionItem.options); '' for typed answers. Each group picks its first answer's id, and only that answer's
+# option is read: an option is often KaTeX HTML of many KB, and a group can hold thousands of answers.
+# REBUILD_SQL picks it alike.
 _MOVE_RESPONSES = """
 INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
-SELECT %(cohort)s, a.card_id, a.mode, a.response_key, %(sign)s * count(*), min(a.response),
-        coalesce((array_agg(i.options -> a.chosen_option ->> 'html' ORDER BY a.response, a.id))[1], '')
-FROM quiz_answer a
-LEFT JOIN quiz_sessionitem i ON a.mode = 'choice' AND i.id = a.item_id
-WHERE a.user_id = %(user)s AND a.final_verdict <> 'correct' AND a.response_key <> ''
-GROUP BY a.card_id, a.mode, a.response_key
-ORDER BY a.card_id, a.mode, a.response_key
+SELECT %(cohort)s, g.card_id, g.mode, g.response_key, %(sign)s * g.n, g.sample,
+    coalesce(i.options -> f.chosen_option ->> 'html', '')
+FROM (
+    SELECT a.card_id, a.mode, a.response_key, count(*) AS n, min(a.response) AS sample,
+        (array_agg(a.id ORDER BY a.response, a.id))[1] AS first_id
+    FROM quiz_answer a
+    WHERE a.user_id = %(user)s AND a.final_verdict <> 'correct' AND a.response_key <> ''
+    GROUP BY a.card_id, a.mode, a.response_key
+) g
+LEFT JOIN quiz_answer f ON f.id = g.first_id AND f.mode = 'choice'
+LEFT JOIN quiz_sessionitem i ON i.id = f.item_id
+ORDER BY g.card_id, g.mode, g.response_key
 ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
@@ -106,13 +113,18 @@ REBUILD_SQL = [
     """,
     """
     INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
-    SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*), min(a.response),
-        coalesce((array_agg(i.options -> a.chosen_option ->> 'html' ORDER BY a.response, a.id))[1], '')
-    FROM cohorts_membership m JOIN quiz_answer a ON a.user_id = m.student_id
-    LEFT JOIN quiz_sessionitem i ON a.mode = 'choice' AND i.id = a.item_id
-    WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
-      AND a.final_verdict <> 'correct' AND a.response_key <> ''
-    GROUP BY m.cohort_id, a.card_id, a.mode, a.response_key
+    SELECT g.cohort_id, g.card_id, g.mode, g.response_key, g.n, g.sample,
+        coalesce(i.options -> f.chosen_option ->> 'html', '')
+    FROM (
+        SELECT m.cohort_id, a.card_id, a.mode, a.response_key, count(*) AS n, min(a.response) AS sample,
+            (array_agg(a.id ORDER BY a.response, a.id))[1] AS first_id
+        FROM cohorts_membership m JOIN quiz_answer a ON a.user_id = m.student_id
+        WHERE m.removed_at IS NULL AND (%(cohort)s::bigint IS NULL OR m.cohort_id = %(cohort)s)
+          AND a.final_verdict <> 'correct' AND a.response_key <> ''
+        GROUP BY m.cohort_id, a.card_id, a.mode, a.response_key
+    ) g
+    LEFT JOIN quiz_answer f ON f.id = g.first_id AND f.mode = 'choice'
+    LEFT JOIN quiz_sessionitem i ON i.id = f.item_id
     """,
 ]
 
