@@ -90,6 +90,30 @@ def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server
     page.context.close()
 
 
+def test_a_long_wrong_option_shows_two_lines_of_itself(live_server, browser, sign_in, transactional_db):
+    """Another card's whole answer can be an option: tables and paragraphs of it would make one row a page tall."""
+    deck = make_deck(title="Long options")
+    card = make_card(deck=deck, question="Which is it?", answer="This one")
+    for i in range(4):
+        make_card(deck=deck, question=f"Other {i}?", answer=f"Other answer {i}")
+    option = ("A long explanation that goes on and on about sharding. " * 12) + "\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    card_save(card=card, distractors=[option])
+    cohort = cohorts.cohort_create(name="Long", instructor=make_instructor("carol"))
+    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    alice = make_user("alice")
+    cohorts.cohort_join(student=alice, code=cohort.join_code)
+    choose(alice, deck=deck, card=card, text=option)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=items")
+    picked = page.locator("table.items .wrong-option")
+    expect(picked).to_have_count(1)
+    expect(picked.locator("table")).to_be_hidden()
+    line = picked.evaluate("(el) => parseFloat(getComputedStyle(el).lineHeight)")
+    height = picked.evaluate("(el) => el.getBoundingClientRect().height")
+    assert height < 2.5 * line, (line, height)
+    page.context.close()
+
+
 def test_on_a_phone_a_long_cohort_name_wraps_and_the_page_does_not_scroll_sideways(
     live_server, browser, sign_in, transactional_db
 ):
