@@ -5,7 +5,7 @@ from __future__ import annotations
 from axes.handlers.database import AxesDatabaseHandler
 from django.http import HttpRequest
 
-from .services import sign_in_address_pause, sign_in_failure_count
+from .services import sign_in_address_pause, sign_in_failure_record
 
 
 class SignInLockoutHandler(AxesDatabaseHandler):
@@ -18,6 +18,7 @@ class SignInLockoutHandler(AxesDatabaseHandler):
     """
 
     def is_locked(self, request: HttpRequest, credentials: dict | None = None) -> bool:
+        # Reached only for a request axes' allow lists (AXES_IP_WHITELIST ...) do not let through: is_allowed.
         return sign_in_address_pause(request=request) is not None or super().is_locked(request, credentials)
 
     def user_login_failed(self, sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
@@ -26,9 +27,9 @@ class SignInLockoutHandler(AxesDatabaseHandler):
         # address would let one locked student, clicking again and again, use up the class's allowance.
         refused = request is not None and getattr(request, "axes_locked_out", False)
         super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is None or refused:
-            return
-        if sign_in_failure_count(request=request):
+        if request is None or refused or self.is_whitelisted(request, credentials):
+            return  # an address axes is told to let through is not counted either
+        if sign_in_failure_record(request=request):
             # What axes does at a name's last failure: AxesMiddleware turns the mark into the lockout page.
             request.axes_locked_out = True
             request.axes_credentials = credentials

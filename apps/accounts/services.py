@@ -4,12 +4,16 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+from axes.helpers import get_client_ip_address, get_client_username, get_cool_off
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.core.mail import EmailMessage
 from django.db import connections, transaction
+from django.db.models import Max
 from django.http import HttpRequest
+from django.utils import timezone
 from django_ratelimit.core import get_usage, is_ratelimited
 
 logger = logging.getLogger(__name__)
@@ -107,9 +111,21 @@ def signup_refused(*, request: HttpRequest) -> bool:
 _SIGN_IN_FAILURES = {"group": "sign-in-failures-ip", "key": "ip"}
 
 
-def sign_in_failure_count(*, request: HttpRequest) -> bool:
+def sign_in_failure_record(*, request: HttpRequest) -> bool:
     """Counts a failed sign-in against its client address; True once the address is over SIGN_IN_ADDRESS_RATE."""
     return is_ratelimited(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE, increment=True)
+
+
+def sign_in_name_pause(*, request: HttpRequest, credentials: dict | None) -> timedelta:
+    """How much longer this name is refused from this address: the cool-off from its last counted failure (a
+    try while locked is not counted, so the pause does not move)."""
+    cool_off = get_cool_off(request) or timedelta(0)
+    username = get_client_username(request, credentials)
+    address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
+    last = AccessAttempt.objects.filter(username=username, ip_address=address).aggregate(last=Max("attempt_time"))
+    if last["last"] is None:
+        return cool_off
+    return max(timedelta(0), last["last"] + cool_off - timezone.now())
 
 
 def sign_in_address_pause(*, request: HttpRequest) -> timedelta | None:

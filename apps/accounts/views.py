@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import math
 
-from axes.helpers import get_cool_off
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import (
@@ -20,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from apps.common.http import require_page_or_form
 
 from .forms import QueuedPasswordResetForm, SignupForm
-from .services import password_reset_refused, sign_in_address_pause, signup_refused
+from .services import password_reset_refused, sign_in_address_pause, sign_in_name_pause, signup_refused
 
 
 class _RefusedIs422:
@@ -114,7 +113,7 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
     address is paused needs to hear that it is everyone's, and for how long.
     """
     address_pause = sign_in_address_pause(request=request)
-    pause = address_pause if address_pause is not None else get_cool_off(request)
+    pause = address_pause if address_pause is not None else sign_in_name_pause(request=request, credentials=credentials)
     minutes = max(1, math.ceil(pause.total_seconds() / 60))
     context = {"address": address_pause is not None, "minutes": minutes}
     return render(request, "registration/locked_out.html", context, status=429)

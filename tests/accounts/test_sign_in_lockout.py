@@ -64,7 +64,10 @@ def test_trying_again_while_locked_does_not_extend_the_lockout(client, student, 
     for _ in range(settings.AXES_FAILURE_LIMIT):
         _sign_in(client, "alice", "wrong")
     _age_failures(timedelta(minutes=10))
-    assert _sign_in(client, "alice", PASSWORD).status_code == 429
+    refused = _sign_in(client, "alice", PASSWORD)
+    assert refused.status_code == 429
+    # The time left, not the whole cool-off again.
+    assert "from your network is paused for 5 minutes." in refused.content.decode()
     _age_failures(timedelta(minutes=6))
     assert _sign_in(client, "alice", PASSWORD).status_code == 302
 
@@ -181,4 +184,12 @@ def test_tries_refused_for_the_address_are_not_counted_against_the_name(client, 
         assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 429
     assert not AccessAttempt.objects.filter(username="alice").exists()
     cache.clear()  # the address's 15-minute window ends
+    assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 302
+
+
+def test_an_address_axes_lets_through_is_neither_counted_nor_paused(client, student, settings):
+    settings.AXES_NEVER_LOCKOUT_WHITELIST, settings.AXES_IP_WHITELIST = True, [CLASSROOM]
+    settings.SIGN_IN_ADDRESS_RATE = "3/15m"
+    for n in range(6):
+        assert _sign_in(client, f"name{n}", "guess", ip=CLASSROOM).status_code == 422
     assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 302
