@@ -11,9 +11,10 @@ from django.forms.models import BaseInlineFormSet
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_excerpt, render
-from apps.quiz.keyterms import question_echoes
+from apps.quiz.authored import question_echoes
 
-from .transfer import case_clashes, echo_problem
+from .problems import echo_problem
+from .transfer import case_clashes
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024

@@ -78,3 +78,13 @@ class Found:
     def raise_any(self) -> None:
         if self._found:
             raise TransferError.of([problem for _, problem in sorted(self._found, key=lambda item: item[0])])
+
+
+def echo_problem(echoes: list[str]) -> str:
+    """What is wrong with key-term synonyms that only repeat the question (apps.quiz.authored.question_echoes)."""
+    quoted = ", ".join(f"“{echo}”" for echo in echoes)
+    return (
+        f"{quoted} only {'repeats' if len(echoes) == 1 else 'repeat'} words of the question: a student who "
+        f"copies the question would earn {'it' if len(echoes) == 1 else 'them'}. "
+        "Use words that only the answer has."
+    )

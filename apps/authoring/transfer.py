@@ -22,9 +22,9 @@ from django.utils.text import slugify
 
 from apps.content.answers import normal_text, right_answers
 from apps.content.limits import MAX_MARKDOWN
-from apps.quiz.keyterms import question_echoes
+from apps.quiz.authored import question_echoes
 
-from .problems import Found, TransferError, Where
+from .problems import Found, TransferError, Where, echo_problem
 
 FORMAT = "mlcourse-deck"
 FORMAT_VERSION = 1
@@ -280,16 +280,6 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
     # without a deck does not get here (its problem is raised above).
     places = {"deck": deck[1], "cards": [where for _, where, _ in cards]}
     return {"deck": clean_deck, "cards": [card for _, _, card in cards], "places": places}
-
-
-def echo_problem(echoes: list[str]) -> str:
-    """What is wrong with key-term synonyms that only repeat the question (apps.quiz.keyterms.question_echoes)."""
-    quoted = ", ".join(f"“{echo}”" for echo in echoes)
-    return (
-        f"{quoted} only {'repeats' if len(echoes) == 1 else 'repeat'} words of the question: a student who "
-        f"copies the question would earn {'it' if len(echoes) == 1 else 'them'}. "
-        "Use words that only the answer has."
-    )
 
 
 def _right_distractors(card: dict, *, at: int, where: Where, found: Found) -> None:

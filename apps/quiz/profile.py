@@ -8,13 +8,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .authored import authored_key_terms
 from .bindings import Binding, bindings
 from .covary import covariations
 from .directions import Claim, claims, conversions, numbers, openings
 from .faults import defining_sentence
 from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
-from .keyterms import KeyTerm, authored_key_terms, derive_key_terms, part_echoes, question_stems
+from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
 from .mathnorm import Formula
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .roles import Roles, ownership
