@@ -7,7 +7,8 @@ from datetime import date
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Func, Q, QuerySet, TextField, Value
+from django.db.models.functions import Cast
 from django.http import Http404
 
 from apps.quiz.models import Answer
@@ -47,9 +48,22 @@ def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
     return membership
 
 
+def chosen_option_html() -> Func:
+    """The chosen option's HTML as its question showed it (SessionItem.options, rendered and sanitised when the
+    quiz was made), read in the answers' own query; NULL for a typed answer or a revealed one."""
+    return Func(
+        F("item__options"),
+        Cast("chosen_option", TextField()),
+        Value("html"),
+        function="jsonb_extract_path_text",
+        output_field=TextField(),
+    )
+
+
 def student_answers(*, cohort: Cohort, student_id: int, offset: int = 0, limit: int = 50) -> tuple[list[Answer], int]:
     """The student's answers on the cohort's assigned decks, newest first; (page, total).
 
+    Each has `chosen_html`: the option picked, typeset as the student saw it (None for a typed answer).
     `offset` past the last answer gives the last page (offset a multiple of `limit`, as the view passes it), as
     the dashboard's tabs do, rather than an empty list under "120 answers".
     """
@@ -57,8 +71,8 @@ def student_answers(*, cohort: Cohort, student_id: int, offset: int = 0, limit: 
     total = answers.count()
     if offset >= total:
         offset = max(0, (total - 1) // limit * limit)
-    page = list(answers.select_related("card__deck", "card_version").order_by("-answered_at")[offset : offset + limit])
-    return page, total
+    page = answers.select_related("card__deck", "card_version").annotate(chosen_html=chosen_option_html())
+    return list(page.order_by("-answered_at")[offset : offset + limit]), total
 
 
 @dataclass(frozen=True)
