@@ -1,0 +1,42 @@
+"""In a real Chromium, 375 px wide: the instructor's cohort pages as a phone shows them."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from apps.quiz import services as quiz
+from tests.browser.conftest import seed_cohort
+
+PHONE = {"width": 375, "height": 800}
+SENTENCE = "Quantization lowers the precision of weights and activations, from 32-bit floats to 8-bit integers, "
+LONG_ANSWER = (SENTENCE * 2)[:200]
+
+
+def test_a_student_s_long_answers_read_across_a_phone_instead_of_down_a_narrow_column(
+    live_server, browser, sign_in, transactional_db
+):
+    cohort, session = seed_cohort()
+    alice = session.user
+    more = quiz.session_start(user=alice, deck=session.deck, size=3, mode="recall", order="new")
+    for item in more.items.order_by("position"):
+        submission = quiz.Submission(response=LONG_ANSWER)
+        quiz.answer_submit(user=alice, session_id=more.pk, position=item.position, submission=submission)
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/students/{alice.pk}/")
+    rows = page.locator("table.answers tbody tr")
+    expect(rows).to_have_count(5)
+    long_ones = rows.filter(has_text=LONG_ANSWER)
+    expect(long_ones).to_have_count(3)
+    for i in range(3):
+        row = long_ones.nth(i)
+        # A 200-character answer in a 97 px column made a row some 1,500 px tall.
+        height = row.evaluate("(tr) => tr.getBoundingClientRect().height")
+        assert height <= 480, f"a row with a 200-character answer is {height}px tall"
+        width = row.locator("td.answer-response").evaluate("(td) => td.getBoundingClientRect().width")
+        assert width >= 300, f"the answer gets {width}px of a 375 px screen"
+        # Each figure still says what it is, the header row being out of sight.
+        for label in ("When", "Response", "Verdict", "Override", "Time"):
+            cell = row.locator(f'td[data-label="{label}"]')
+            assert cell.evaluate("(td) => getComputedStyle(td, '::before').content").startswith(f'"{label}"')
+    assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    page.context.close()
