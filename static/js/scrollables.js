@@ -21,12 +21,25 @@
     });
   }
 
+  // A wide table's scroll box (data-scroll-x) is focusable and named in its markup, so it is without JavaScript
+  // too. Here it leaves the tab order while it fits, and data-overflows shows its "scroll sideways" note (CSS)
+  // only while it does not.
+  function markWide(root) {
+    root.querySelectorAll("[data-scroll-x]").forEach(function (box) {
+      const overflows = box.scrollWidth > box.clientWidth + 1;
+      box.toggleAttribute("data-overflows", overflows);
+      if (overflows) box.setAttribute("tabindex", "0");
+      else box.removeAttribute("tabindex");
+    });
+  }
+
   let pending = null;
   function markSoon() {
     if (pending) return;
     pending = window.requestAnimationFrame(function () {
       pending = null;
       mark(document);
+      markWide(document);
     });
   }
 

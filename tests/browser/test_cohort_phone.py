@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from apps.quiz import services as quiz
-from tests.browser.conftest import seed_cohort
+from tests.browser.conftest import eventually, seed_cohort
 
 PHONE = {"width": 375, "height": 800}
 SENTENCE = "Quantization lowers the precision of weights and activations, from 32-bit floats to 8-bit integers, "
@@ -39,4 +39,51 @@ def test_a_student_s_long_answers_read_across_a_phone_instead_of_down_a_narrow_c
             cell = row.locator(f'td[data-label="{label}"]')
             assert cell.evaluate("(td) => getComputedStyle(td, '::before').content").startswith(f'"{label}"')
     assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    page.context.close()
+
+
+MATRIX_BOX = "Students’ progress per deck"
+
+
+def test_the_matrix_says_it_scrolls_sideways_and_a_keyboard_reaches_and_scrolls_it(
+    live_server, browser, sign_in, transactional_db
+):
+    cohort, _ = seed_cohort()
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    box = page.get_by_role("group", name=MATRIX_BOX)
+    expect(page.get_by_text("Scroll the table sideways for more decks")).to_be_visible()
+    # Its column labels sit right above the first row, not atop a band as tall as the deck titles.
+    gap = page.evaluate(
+        """() => document.querySelector('table.matrix tbody tr').getBoundingClientRect().top
+                 - document.querySelector('#sort-name').getBoundingClientRect().bottom"""
+    )
+    assert gap <= 16, f"a {gap}px blank gap between the Student label and the first student"
+    # Tab from the last filter reaches the box (before any link inside it), and the arrow keys scroll it.
+    page.get_by_role("link", name="Behind on a deck overdue or due within 3 days").focus()
+    page.keyboard.press("Tab")
+    expect(box).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    assert eventually(page, "() => document.activeElement.scrollLeft", lambda left: left > 0) > 0
+    page.context.close()
+
+    # Where it fits (two decks at 1280 px) there is nothing to say and no extra tab stop.
+    wide = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(wide, "carol", f"/cohorts/{cohort.pk}/")
+    box = wide.get_by_role("group", name=MATRIX_BOX)
+    expect(box).not_to_have_attribute("tabindex", "0")
+    expect(wide.get_by_text("Scroll the table sideways for more decks")).to_be_hidden()
+    wide.context.close()
+
+
+def test_without_javascript_the_matrix_box_is_still_focusable_and_named(
+    live_server, browser, sign_in, transactional_db
+):
+    cohort, _ = seed_cohort()
+    page = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    box = page.get_by_role("group", name=MATRIX_BOX)
+    page.get_by_role("link", name="Behind on a deck overdue or due within 3 days").focus()
+    page.keyboard.press("Tab")
+    expect(box).to_be_focused()
     page.context.close()
