@@ -31,6 +31,11 @@ class Bar:
     height: float
     show_label: bool
 
+    @property
+    def centre(self) -> float:
+        """Where its label goes: under its middle, so the last one stays inside the chart."""
+        return self.x + self.width / 2
+
 
 @dataclass(frozen=True)
 class Tick:
@@ -47,6 +52,8 @@ class BarChart:
     y_label: str
     bars: list[Bar]
     ticks: list[Tick]
+    # A time series ends with its latest bar (today): a box too narrow for every bar shows that end first.
+    latest_last: bool = False
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -63,11 +70,26 @@ def _nice_step(value: int) -> int:
 
 
 def bar_chart(
-    *, slug: str, title: str, description: str, x_label: str, y_label: str, data: list[tuple[str, int]], label_every=1
+    *,
+    slug: str,
+    title: str,
+    description: str,
+    x_label: str,
+    y_label: str,
+    data: list[tuple[str, int]],
+    label_every: int = 1,
+    latest_last: bool = False,
 ) -> BarChart:
+    """Bars in `data`'s order; with `label_every` > 1, every so many are labelled counting back from the last,
+    so that the latest bar of a time series always says its date.
+
+    `latest_last`: the scale is written on the right as well as on the left, since a narrow screen shows the
+    chart's right end first (app.css, .chart-frame-end) and the left one a scroll away.
+    """
     step = _nice_step(max((value for _, value in data), default=0))
     top_value = step * INTERVALS
-    plot_width, plot_height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    right_margin = LEFT if latest_last else RIGHT
+    plot_width, plot_height = WIDTH - LEFT - right_margin, HEIGHT - TOP - BOTTOM
     slot = plot_width / max(len(data), 1)
     bars = []
     for i, (label, value) in enumerate(data):
@@ -80,11 +102,11 @@ def bar_chart(
                 TOP + plot_height - height,
                 slot * 0.7,
                 height,
-                i % label_every == 0,
+                (len(data) - 1 - i) % label_every == 0,
             )
         )
     ticks = [Tick(step * k, TOP + plot_height - plot_height * k / INTERVALS) for k in range(INTERVALS + 1)]
-    return BarChart(slug, title, description, x_label, y_label, bars, ticks)
+    return BarChart(slug, title, description, x_label, y_label, bars, ticks, latest_last, right=WIDTH - right_margin)
 
 
 def answers_per_day(*, cohort: Cohort, days: int = 30, now: datetime | None = None) -> list[tuple[date, int]]:
@@ -122,6 +144,7 @@ def activity_chart(per_day: list[tuple[date, int]]) -> BarChart:
         y_label="Answers",
         data=[(f"{day:%-d %b}", n) for day, n in per_day],
         label_every=5,
+        latest_last=True,
     )
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from apps.quiz import services as quiz
@@ -86,4 +90,32 @@ def test_without_javascript_the_matrix_box_is_still_focusable_and_named(
     page.get_by_role("link", name="Behind on a deck overdue or due within 3 days").focus()
     page.keyboard.press("Tab")
     expect(box).to_be_focused()
+    page.context.close()
+
+
+# Whether the element lies inside the visible part of the scroll box around it.
+IN_ITS_BOX = """(el) => {
+  const box = el.closest(".chart-frame").getBoundingClientRect(), own = el.getBoundingClientRect();
+  return own.width > 0 && own.left >= box.left - 0.5 && own.right <= box.right + 0.5;
+}"""
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_on_a_phone_the_answers_per_day_chart_shows_today_first(
+    live_server, browser, sign_in, transactional_db, javascript
+):
+    cohort, _ = seed_cohort()  # alice answered today
+    page = browser.new_context(viewport=PHONE, java_script_enabled=javascript).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=charts")
+    chart = page.get_by_role("group", name="Answers per day, last 30 days")
+    assert chart.evaluate("(box) => box.scrollWidth > box.clientWidth")  # it does not fit: 30 days need 36rem
+    today = chart.locator("rect.bar").last
+    assert today.evaluate(IN_ITS_BOX), "today's bar is scrolled out of sight"
+    # Its date and a scale are in sight with it.
+    label = chart.locator("text.tick").filter(has_text=re.compile(rf"^{timezone.localdate():%-d %b}$"))
+    assert label.evaluate(IN_ITS_BOX), "today's bar does not say its date"
+    zeros = chart.locator("text.tick").filter(has_text=re.compile(r"^0$"))
+    assert any(zeros.nth(i).evaluate(IN_ITS_BOX) for i in range(zeros.count())), "no scale in sight"
+    # Earlier days are a scroll away, not gone.
+    assert not chart.locator("rect.bar").first.evaluate(IN_ITS_BOX)
     page.context.close()
