@@ -160,6 +160,8 @@ def site(transactional_db) -> Site:
         PageSpec("cohort student", f"{dashboard}students/{alice.pk}/", user="carol"),
         PageSpec("cohort manage", f"{dashboard}manage/", user="carol"),
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
+        PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
+        PageSpec("join with a code", "/join/", user="alice"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),
     ]
     return Site(

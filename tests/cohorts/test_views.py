@@ -794,6 +794,6 @@ def test_a_removed_student_can_join_again_through_the_invite_link(client, instru
     services.cohort_remove_student(cohort=cohort, student_id=student.pk)
     client.force_login(student)
     invite = reverse("cohorts:invite", args=[cohort.join_code])
-    assert '<button type="submit">Join Spring</button>' in client.get(invite).content.decode()
+    assert '<button type="submit" aria-describedby="join-notice">Join Spring</button>' in client.get(invite).text
     response = client.post(invite, {"code": cohort.join_code}, follow=True)
     assert "You joined Spring." in response.content.decode()
