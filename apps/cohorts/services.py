@@ -18,7 +18,12 @@ from .models import Assignment, Cohort, Membership, new_join_code
 
 
 class CohortError(ValueError):
-    """A request that cannot be carried out, with a message for the person who made it."""
+    """A request that cannot be carried out, with a message for the person who made it, and the form field it is
+    about (None: the form's instructors, or no form)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def can_create_cohorts(user: AbstractBaseUser) -> bool:
@@ -31,9 +36,35 @@ def cohort_create(*, name: str, instructor: AbstractBaseUser, instructor_usernam
         raise CohortError("Only instructors can create cohorts.")
     others = _instructors_named(instructor_usernames)
     with transaction.atomic():
+        _name_free(name=name.strip(), teachers=[*others, instructor], asking=instructor)
         cohort = Cohort.objects.create(name=name.strip())
         cohort.instructors.set([*others, instructor])
     return cohort
+
+
+def _name_free(
+    *, name: str, teachers: Sequence[AbstractBaseUser], asking: AbstractBaseUser, cohort: Cohort | None = None
+) -> None:
+    """An instructor teaches one cohort of a name, letter case aside: two alike on a list are told apart by
+    nothing. A rule across rows, so kept here; the teachers' rows are locked first, in one order, so that two
+    requests for one name cannot both find it free."""
+    User = get_user_model()  # noqa: N806 - Django's idiom
+    pks = sorted({teacher.pk for teacher in teachers})
+    list(User.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk", flat=True))
+    holders = (
+        Cohort.instructors.through.objects.filter(user_id__in=pks, cohort__name__iexact=name)
+        .exclude(cohort_id=cohort.pk if cohort is not None else None)
+        .order_by("user__username")
+        .values_list("user_id", "user__username")
+    )
+    names = dict(holders)
+    if asking.pk in names:
+        raise CohortError(f"You already have a cohort named “{name}”. Choose another name.", field="name")
+    if names:
+        first = next(iter(names.values()))
+        raise CohortError(
+            f"{first} already teaches a cohort named “{name}”: choose another name, or leave {first} out."
+        )
 
 
 def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
@@ -53,6 +84,7 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     """Renames the cohort and sets its instructors; the editor always stays one of them."""
     others = _instructors_named(instructor_usernames)
     with transaction.atomic():
+        _name_free(name=name.strip(), teachers=[*others, editor], asking=editor, cohort=cohort)
         cohort.name = name.strip()
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])

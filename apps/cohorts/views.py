@@ -50,7 +50,7 @@ def cohort_create(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"], instructor=request.user, instructor_usernames=form.usernames()
             )
         except services.CohortError as exc:
-            form.add_error("instructors", str(exc))
+            form.add_error(exc.field or "instructors", str(exc))
         else:
             messages.success(request, f"Cohort “{cohort.name}” created. Assign decks and share the join code.")
             return redirect(reverse("cohorts:manage", args=[cohort.pk]))
@@ -181,7 +181,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
                 editor=request.user,
             )
         except services.CohortError as exc:
-            form.add_error("instructors", str(exc))
+            form.add_error(exc.field or "instructors", str(exc))
         else:
             messages.success(request, "Cohort saved.")
             return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))

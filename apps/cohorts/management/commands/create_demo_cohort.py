@@ -25,7 +25,7 @@ class Command(BaseCommand):
         student = User.objects.filter(username="student").first()
         if instructor is None or student is None:
             raise CommandError("Run create_demo_accounts first.")
-        cohort = Cohort.objects.filter(name=DEMO_NAME, instructors=instructor).first()
+        cohort = Cohort.objects.filter(name__iexact=DEMO_NAME, instructors=instructor).first()
         if cohort is None:
             cohort = services.cohort_create(name=DEMO_NAME, instructor=instructor)
         # Through the service, so the cohort's running totals take in the student's earlier answers.
