@@ -63,13 +63,12 @@ def test_at_1280_px_the_matrix_shows_two_decks_without_scrolling_and_card_titles
     page.context.close()
 
 
-def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server, browser, sign_in, transactional_db):
-    """As the student saw it, its paragraphs run on: "× 1" follows the option, not a block of its own below."""
+def _items_tab_after_a_pick(browser, sign_in, option: str):
+    """carol's item statistics, at 1280 px, after alice picked `option`, a distractor, in her cohort's deck."""
     deck = make_deck(title="Norms")
     card = make_card(deck=deck, question="Which norm is the largest absolute value?", answer="The max norm")
     for i in range(4):
         make_card(deck=deck, question=f"Other {i}?", answer=f"Norm {i}")
-    option = "The $\\lVert x \\rVert_1$ norm\n\nof `x`"  # two paragraphs
     card_save(card=card, distractors=[option])
     cohort = cohorts.cohort_create(name="Norms", instructor=make_instructor("carol"))
     cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
@@ -78,6 +77,12 @@ def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server
     choose(alice, deck=deck, card=card, text=option)
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=items")
+    return page
+
+
+def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server, browser, sign_in, transactional_db):
+    """As the student saw it, its paragraphs run on: "× 1" follows the option, not a block of its own below."""
+    page = _items_tab_after_a_pick(browser, sign_in, "The $\\lVert x \\rVert_1$ norm\n\nof `x`")  # two paragraphs
     picked = page.locator("table.items .wrong-option")
     expect(picked).to_have_count(1)
     expect(picked.locator(".katex")).to_be_visible()
@@ -92,19 +97,8 @@ def test_a_wrong_option_picked_is_typeset_on_one_line_with_its_count(live_server
 
 def test_a_long_wrong_option_shows_two_lines_of_itself(live_server, browser, sign_in, transactional_db):
     """Another card's whole answer can be an option: tables and paragraphs of it would make one row a page tall."""
-    deck = make_deck(title="Long options")
-    card = make_card(deck=deck, question="Which is it?", answer="This one")
-    for i in range(4):
-        make_card(deck=deck, question=f"Other {i}?", answer=f"Other answer {i}")
     option = ("A long explanation that goes on and on about sharding. " * 12) + "\n\n| a | b |\n|---|---|\n| 1 | 2 |"
-    card_save(card=card, distractors=[option])
-    cohort = cohorts.cohort_create(name="Long", instructor=make_instructor("carol"))
-    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    alice = make_user("alice")
-    cohorts.cohort_join(student=alice, code=cohort.join_code)
-    choose(alice, deck=deck, card=card, text=option)
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=items")
+    page = _items_tab_after_a_pick(browser, sign_in, option)
     picked = page.locator("table.items .wrong-option")
     expect(picked).to_have_count(1)
     expect(picked.locator("table")).to_be_hidden()

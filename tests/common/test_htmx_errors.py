@@ -24,6 +24,22 @@ def _rule(rules: list[dict], status: int) -> dict:
     return next((rule for rule in rules if re.search(rule["code"], str(status))), {"swap": False})
 
 
+def _alice_at_her_quiz(browser, live_server):
+    """alice, signed in through the form, on a two-question free-recall quiz of her own."""
+    student = make_user("alice")
+    deck = make_deck()
+    for i in range(2):
+        make_card(deck=deck, question=f"Which tool number {i}?", answer=f"Tool {i}")
+    session = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}{reverse('login')}?next={reverse('quiz:session', args=[session.pk])}")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
 @pytest.mark.django_db
 def test_every_page_with_htmx_swaps_a_503_and_a_403_and_no_other_error(client, superuser):
     card = make_card()
@@ -47,17 +63,7 @@ def test_an_htmx_answer_sent_while_the_database_is_down_comes_back_as_a_retry_fo
     live_server, browser, transactional_db
 ):
     """The 503 page (HX-Retarget: body) replaces the quiz; once the database is back, one click sends the answer."""
-    student = make_user("alice")
-    deck = make_deck()
-    for i in range(2):
-        make_card(deck=deck, question=f"Which tool number {i}?", answer=f"Tool {i}")
-    session = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
-    page = browser.new_context().new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}{reverse('login')}?next={reverse('quiz:session', args=[session.pk])}")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    page = _alice_at_her_quiz(browser, live_server)
     page.wait_for_load_state("load")  # htmx is deferred
     page.get_by_label("Your answer").fill("My carefully typed answer")
 
@@ -88,22 +94,12 @@ def test_with_debug_on_an_htmx_server_error_still_shows_djangos_debug_page(
     """The debug script stays for what it is for: a crash under htmx, shown as the page with its traceback. Only the
     answers that say where they go are kept from it (tests/browser/test_quiz_interruptions.py, a stale form)."""
     settings.DEBUG = True
-    student = make_user("alice")
-    deck = make_deck()
-    for i in range(2):
-        make_card(deck=deck, question=f"Which tool number {i}?", answer=f"Tool {i}")
-    session = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
 
     def crash(**kwargs):
         raise RuntimeError("a bug in the answer path")
 
     monkeypatch.setattr(services, "answer_record", crash)
-    page = browser.new_context().new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}{reverse('login')}?next={reverse('quiz:session', args=[session.pk])}")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    page = _alice_at_her_quiz(browser, live_server)
     page.wait_for_load_state("load")
     page.get_by_label("Your answer").fill("Tool 0")
     page.get_by_role("button", name="Check answer").click()
