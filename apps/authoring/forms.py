@@ -231,8 +231,13 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        content = upload.read()
+        if content.startswith(b"PK\x03\x04"):  # the export of several decks
+            raise ValidationError(
+                "This is a .zip archive, as the export of several decks is: unzip it and import each deck's file."
+            )
         try:
-            return upload.name, upload.read().decode("utf-8-sig")
+            return upload.name, content.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValidationError("The file is not UTF-8 text.") from None
 

@@ -12,6 +12,7 @@ from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
+from apps.content.answers import normal_text
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
 from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
@@ -189,14 +190,16 @@ def _uids_by_question(*, deck: Deck, cards: list[dict]) -> None:
     """A card given without a uid (a file written by hand) is the deck's card with the same question, if one is
     not claimed by its uid in the file, else a new card: importing the file again updates, not duplicates."""
     keyed = [item["uid"] for item in cards if item["uid"]]
+    # Compared as the loader and the forms compare texts (letter case and runs of whitespace aside): a trailing
+    # space or a Windows line end in a hand-written file is the same question, not a new card.
     by_question = (
-        {question: str(uid) for question, uid in deck.cards.exclude(uid__in=keyed).values_list("question", "uid")}
+        {normal_text(q): str(uid) for q, uid in deck.cards.exclude(uid__in=keyed).values_list("question", "uid")}
         if deck.pk is not None
         else {}
     )
     for item in cards:
         if not item["uid"]:
-            item["uid"] = by_question.pop(item["question"], None) or str(uuid.uuid4())
+            item["uid"] = by_question.pop(normal_text(item["question"]), None) or str(uuid.uuid4())
 
 
 def deck_import(

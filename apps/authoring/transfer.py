@@ -183,13 +183,18 @@ def _position(value: Any, where: str) -> int:
     if isinstance(value, str) and value.isdecimal():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_POSITION:
-        raise TransferError(where, f"must be a whole number from 1 to {MAX_POSITION}")
+        raise TransferError(where, f"{_missing(value)}must be a whole number from 1 to {MAX_POSITION}")
     return value
+
+
+def _missing(value: Any) -> str:
+    # A hand-written file leaves fields out: "is missing" says what to do, "must be ..." alone reads as malformed.
+    return "is missing: it " if value is None or value == "" else ""
 
 
 def _one_of(value: Any, where: str, *, choices: Sequence[Any], wording: str) -> Any:
     if value not in choices:
-        raise TransferError(where, f"must be {wording}")
+        raise TransferError(where, f"{_missing(value)}must be {wording}")
     return value
 
 
@@ -243,14 +248,14 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
         if uid and uid in first_uid:
             found.add(at, where("uid"), f"appears twice in the file (also {first_uid[uid]})")
         if uid == "" and card["question"] is not None:
-            if card["question"] in first_unkeyed:
+            question = normal_text(card["question"])
+            if question in first_unkeyed:
                 found.add(
                     at,
                     where("question"),
-                    f"is also the question of {first_unkeyed[card['question']]}, and neither card has a uid "
-                    "to tell them apart",
+                    f"is also the question of {first_unkeyed[question]}, and neither card has a uid to tell them apart",
                 )
-            first_unkeyed.setdefault(card["question"], where(None))
+            first_unkeyed.setdefault(question, where(None))
         if position is not None and position in first_position:
             found.add(at, where("position"), f"{position} is used by another card too ({first_position[position]})")
         if uid:

@@ -424,3 +424,32 @@ def test_two_cards_without_a_uid_and_with_one_question_are_a_clear_error():
     assert [str(problem) for problem in caught.value.problems] == [
         "cards[1].question: is also the question of cards[0], and neither card has a uid to tell them apart"
     ]
+
+
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        lambda q: q + "  ",
+        lambda q: q.replace("Question", "question"),
+        lambda q: q.replace(" ", "  "),
+        lambda q: q + "\r\n",
+    ],
+    ids=["trailing spaces", "letter case", "double spaces", "Windows line end"],
+)
+def test_a_card_without_a_uid_is_its_question_whatever_the_spaces_and_letter_case(instructor, rewrite):
+    cards = [{k: v for k, v in _card(n).items() if k != "uid"} for n in (1, 2)]
+    deck_import(data=parse(json.dumps(_export(cards)), name="deck.json"), author=instructor)
+    cards[1]["question"] = rewrite(cards[1]["question"])
+    again = deck_import(data=parse(json.dumps(_export(cards)), name="deck.json"), author=instructor)
+    assert (len(again.created), len(again.updated)) == (0, 1)
+    assert Card.objects.filter(deck__slug="imported").count() == 2
+
+
+def test_a_hand_written_card_without_position_or_kind_is_told_they_are_missing():
+    card = {k: v for k, v in _card(1).items() if k not in {"uid", "position", "kind"}}
+    with pytest.raises(TransferError) as caught:
+        parse(json.dumps(_export([card])), name="deck.json")
+    assert [str(problem) for problem in caught.value.problems] == [
+        "cards[0].position: is missing: it must be a whole number from 1 to 2147483647",
+        "cards[0].kind: is missing: it must be flashcard or syllabus",
+    ]

@@ -341,6 +341,9 @@ def test_admin_export_of_several_decks_is_a_zip_of_one_importable_file_each(clie
             assert bundle.namelist() == [f"other.{kind}", f"serving.{kind}"]
             for slug in ("other", "serving"):
                 assert bundle.read(f"{slug}.{kind}").decode("utf-8-sig") == _export(slug, kind)
+        upload = SimpleUploadedFile(f"decks-{kind}.zip", response.content, content_type="application/zip")
+        page = client.post(reverse("admin:content_deck_import"), {"file": upload})
+        assert "unzip it and import each deck&#x27;s file" in page.content.decode()
 
 
 def test_admin_import_reports_errors_and_writes_nothing(client, instructor, deck):
