@@ -35,11 +35,17 @@ def cohort_create(*, name: str, instructor: AbstractBaseUser, instructor_usernam
     if not can_create_cohorts(instructor):
         raise CohortError("Only instructors can create cohorts.")
     others = _instructors_named(instructor_usernames)
+    name = _one_spaced(name)
     with transaction.atomic():
-        _name_free(name=name.strip(), teachers=[*others, instructor], asking=instructor)
-        cohort = Cohort.objects.create(name=name.strip())
+        _name_free(name=name, teachers=[*others, instructor], asking=instructor)
+        cohort = Cohort.objects.create(name=name)
         cohort.instructors.set([*others, instructor])
     return cohort
+
+
+def _one_spaced(name: str) -> str:
+    # A page shows "Demo  cohort" as "Demo cohort": two names that read alike must be stored alike.
+    return " ".join(name.split())
 
 
 def _name_free(
@@ -83,9 +89,10 @@ def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
 def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
     """Renames the cohort and sets its instructors; the editor always stays one of them."""
     others = _instructors_named(instructor_usernames)
+    name = _one_spaced(name)
     with transaction.atomic():
-        _name_free(name=name.strip(), teachers=[*others, editor], asking=editor, cohort=cohort)
-        cohort.name = name.strip()
+        _name_free(name=name, teachers=[*others, editor], asking=editor, cohort=cohort)
+        cohort.name = name
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])
     return cohort

@@ -55,3 +55,10 @@ def test_a_co_instructor_who_has_the_name_already_is_named(client, instructor):
     assert "dave already teaches a cohort named “stats”: choose another name, or leave dave out." in _errors(response)
     assert response.context["form"].errors["instructors"]
     assert not Cohort.objects.filter(instructors=instructor).exists()
+
+
+def test_a_name_that_differs_only_in_its_spaces_is_the_same_name(instructor):
+    services.cohort_create(name="Demo cohort", instructor=instructor)
+    with pytest.raises(services.CohortError, match="You already have a cohort named “Demo cohort”"):
+        services.cohort_create(name=" Demo   cohort ", instructor=instructor)
+    assert services.cohort_create(name="Second\t  cohort", instructor=instructor).name == "Second cohort"
