@@ -149,6 +149,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mlcourse <noreply@localhost>")
 
 LANGUAGE_CODE = "en"
+FORMAT_MODULE_PATH = ["mlcourse.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.common.timezones import COOKIE, zone_from_cookie
+from apps.content.models import Deck
 from apps.quiz import services
 from apps.quiz.models import QuizSession
 from tests.factories import make_card, make_deck
@@ -60,3 +61,19 @@ def test_without_the_cookie_or_with_a_bad_one_times_are_the_servers_and_say_so(s
     assert _history_time(student_client.get(reverse("quiz:progress")).content.decode()) == "2 Mar 2026, 12:00 UTC"
     student_client.cookies[COOKIE] = "Nowhere/Special"
     assert _history_time(student_client.get(reverse("quiz:progress")).content.decode()) == "2 Mar 2026, 12:00 UTC"
+
+
+def test_the_admin_shows_times_in_the_readers_zone_and_names_it(client, instructor):
+    deck = make_deck(title="Zoned")
+    Deck.objects.filter(pk=deck.pk).update(updated_at=datetime(2026, 3, 2, 12, 0, tzinfo=UTC))
+    client.force_login(instructor)
+    cell = re.compile(r'<td class="field-last_change[^"]*">([^<]+)</td>')
+    assert cell.search(client.get(reverse("admin:content_deck_changelist")).content.decode())[1] == (
+        "March 2, 2026, noon UTC"
+    )
+    client.cookies[COOKIE] = "Asia/Kolkata"
+    assert cell.search(client.get(reverse("admin:content_deck_changelist")).content.decode())[1] == (
+        "March 2, 2026, 5:30 p.m. IST"
+    )
+    page = client.get(reverse("admin:index")).content.decode()
+    assert "js/timezone" in page  # the admin names the zone too, on any first page
