@@ -80,8 +80,11 @@ def test_typed_and_revealed_answers_still_read_as_before(client, instructor, stu
     quiz.answer_submit(user=student, session_id=session.pk, position=1, submission=quiz.Submission(response="<b>$x$"))
     quiz.answer_submit(user=student, session_id=session.pk, position=2, submission=quiz.Submission(reveal=True))
     client.force_login(instructor)
-    cells = _response_cells(client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode())
-    assert sorted(cells) == ["&lt;b&gt;$x$", '<span class="meta">asked to see the answer</span>']
+    html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
+    assert sorted(_response_cells(html)) == ["&lt;b&gt;$x$", '<span class="meta">asked to see the answer</span>']
+    # The verdict of a shown answer reads as the student's results say it, not "Incorrect".
+    verdicts = re.findall(r'<td data-label="Verdict"><span class="badge[^"]*">([^<]+)</span>', html)
+    assert sorted(verdicts) == ["Answer shown", "Incorrect"]
 
 
 @pytest.mark.parametrize("choices", [1, 6])
