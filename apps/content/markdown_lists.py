@@ -25,10 +25,15 @@ from markdown.blockparser import BlockParser
 from markdown.blockprocessors import ListIndentProcessor
 from markdown.extensions import Extension
 from markdown.extensions.sane_lists import SaneOListProcessor, SaneUListProcessor
+from markdown.preprocessors import Preprocessor
 
 # Any list item's start, of either kind and at any indentation (CHILD_RE knows only its own kind, up to 3 spaces).
 _MARKER = re.compile(r"^[ ]*(?:\d+\.|[*+-])[ ]+")
 _LIST_TAGS = ("ol", "ul")
+# A quote's markers, then a fence's opening line; and the start of an item with text.
+_QUOTE = re.compile(r"^(?:[ ]{0,3}>[ ]?)*")
+_FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_ITEM = re.compile(r"^(?P<marker>[ ]*(?:\d+\.|[*+-]))(?P<spaces>[ ]+)\S")
 
 
 def _indent(line: str) -> int:
@@ -153,11 +158,85 @@ class _ItemContinuation(ListIndentProcessor):
             del self.columns.cut[item]
 
 
+class _NestedFences(Preprocessor):
+    """A fence indented in a list item (to its text, as on GitHub) or inside a quote is a code block, as one at
+    the left margin is: fenced_code finds fences at column 0 only, and made the language word and the code an
+    inline code span. Each such fence is handed to fenced_code dedented, and its placeholder put where the fence
+    was, indented as it was, between blank lines, so the list or quote holds it. Fences at column 0 are left to
+    fenced_code as before, and what is code by indentation (4 past Python-Markdown's 4 a level) stays code."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        items: list[int] = []  # the text column of each open list item, outermost first
+        i, blank = 0, True
+        while i < len(lines):
+            line = lines[i]
+            quote = _QUOTE.match(line)[0]
+            body = line[len(quote) :]
+            indent, item, fence = _indent(body), _ITEM.match(body), _FENCE.match(body)
+            if not quote and line.strip() and (blank or item or fence):
+                while items and indent < items[-1]:
+                    items.pop()
+            column = 0 if quote else (items[-1] if items else 0)
+            code = max(column, 4 * (0 if quote else len(items))) + 4  # where indented code starts
+            if not quote and item and indent < code:
+                spaces = len(item["spaces"])
+                items.append(len(item["marker"]) + (spaces if spaces <= 4 else 1))
+            elif fence and indent < code:
+                end = self._closing(lines, i, quote, column, fence)
+                if end is None:
+                    pass  # unclosed, or cut short by the end of its item or quote: left as it was
+                elif not quote and indent == 0:  # fenced_code's own: left to it, exactly as before
+                    out.extend(lines[i : end + 1])
+                    i, blank = end + 1, False
+                    continue
+                elif (placeholder := self._stash(lines[i : end + 1], quote, indent, fence)) is not None:
+                    out += [quote.rstrip(), quote + " " * indent + placeholder]
+                    # A quote's last line left blank (">") would leave a newline in the placeholder's paragraph.
+                    if end + 1 < len(lines) and lines[end + 1].startswith(quote.rstrip()):
+                        out.append(quote.rstrip())
+                    i, blank = end + 1, True
+                    continue
+            out.append(line)
+            i, blank = i + 1, not body.strip()
+        return out
+
+    @staticmethod
+    def _closing(lines: list[str], start: int, quote: str, column: int, fence: re.Match[str]) -> int | None:
+        """The line closing the fence opened at `start`, or None: unclosed, or a line ends its item or quote."""
+        if not quote and not fence["indent"]:  # fenced_code's own closing line: the same fence, at column 0
+            close = re.compile(f"^{re.escape(fence['fence'])}[ ]*$")
+        else:
+            close = re.compile(f"^[ ]*{re.escape(fence['fence'][0])}{{{len(fence['fence'])},}}[ ]*$")
+        for i in range(start + 1, len(lines)):
+            line = lines[i]
+            if quote and not line.startswith(quote) and line.rstrip() != quote.rstrip():
+                return None
+            rest = line[len(quote) :]
+            if not rest.strip():
+                continue
+            if _indent(rest) < column:
+                return None
+            if close.match(rest) and _indent(rest) - column <= 3:
+                return i
+        return None
+
+    def _stash(self, lines: list[str], quote: str, indent: int, fence: re.Match[str]) -> str | None:
+        """The placeholder fenced_code stores for these lines dedented, or None if it does not take them."""
+        body = [line[len(quote) :] for line in lines[1:-1]]
+        dedented = [fence["fence"] + fence["info"], *(line[min(indent, _indent(line)) :] for line in body)]
+        result = self.md.preprocessors["fenced_code_block"].run([*dedented, fence["fence"]])
+        kept = [line for line in result if line.strip()]
+        return kept[0] if len(kept) == 1 else None  # else the opening and closing lines at least
+
+
 class ListIndentation(Extension):
     """Replaces sane_lists' list processors (so it comes after "sane_lists") and the list indentation one."""
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
         columns = _Columns()
+        # After whitespace is normalised (30), before fenced_code (25) takes the fences at column 0.
+        md.preprocessors.register(_NestedFences(md), "nested_fences", 28)
         md.parser.blockprocessors.register(_ItemContinuation(md.parser, columns), "indent", 90)
         md.parser.blockprocessors.register(_OListProcessor(md.parser, columns), "olist", 40)
         md.parser.blockprocessors.register(_UListProcessor(md.parser, columns), "ulist", 30)

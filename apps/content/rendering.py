@@ -8,6 +8,7 @@ The leftmost opening wins, so "$a$$b$" is two inline formulas and "$$x$$ and $$y
 A display formula alone on its line(s) is a block of its own, where Markdown puts that line: inside a list item
 (the list goes on after it), a quote or a footnote as at the top level. List items take what is indented to their
 text, as on GitHub (2 spaces under "- ", 3 under "1. "), not only Python-Markdown's 4 (markdown_lists.py).
+A fence indented in a list item (or in a quote) is a code block there, as one at the left margin is.
 A `|` inside math does not end a table cell, as one inside a code span does not.
 Math in a link's URL or title, an autolink or a raw HTML attribute is text as written: never typeset there.
 

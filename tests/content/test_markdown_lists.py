@@ -158,3 +158,81 @@ def test_lists_indented_as_commonmark_indents_them(source, outline):
 def test_a_display_formula_in_a_footnote_stays_in_the_footnote():
     html = render("See[^1].\n\n[^1]: note\n    $$x$$").html
     assert _outline(html[html.index('<div class="footnote">') :]) == "<hr><ol><li><p>note</p>[x]<p>↩</p></li></ol>"
+
+
+FENCES = """Steps:
+
+1. Install:
+
+   ```bash
+   pip install torch
+   ```
+
+2. Run it.
+
+- item
+
+  ```python
+  x = 1
+  ```"""
+
+
+@pytest.mark.parametrize(
+    ("source", "html"),
+    [
+        # As reported: the language word was shown as code and the block as an inline code span.
+        (
+            FENCES,
+            "<p>Steps:</p>\n<ol>\n<li>\n<p>Install:</p>\n"
+            '<pre><code class="language-bash">pip install torch\n</code></pre>\n</li>\n'
+            "<li>\n<p>Run it.</p>\n</li>\n</ol>\n<ul>\n<li>\n<p>item</p>\n"
+            '<pre><code class="language-python">x = 1\n</code></pre>\n</li>\n</ul>',
+        ),
+        # Under a 4-space list, right after the item's text, with a blank line and markup inside.
+        (
+            "- a\n    ```\n    <b>&amp;</b>\n\n    y\n    ```\n- b",
+            "<ul>\n<li>\n<p>a</p>\n<pre><code>&lt;b&gt;&amp;amp;&lt;/b&gt;\n\ny\n</code></pre>\n</li>\n<li>\n<p>b</p>\n"
+            "</li>\n</ul>",
+        ),
+        # Math inside stays literal, as in a fence at the left margin.
+        (
+            "1. a\n\n   ```\n   $$x$$ and $y$\n   ```",
+            "<ol>\n<li>\n<p>a</p>\n<pre><code>$$x$$ and $y$\n</code></pre>\n</li>\n</ol>",
+        ),
+        # At the left margin, exactly as before.
+        ("```python\ny = $$x$$\n```", '<pre><code class="language-python">y = $$x$$\n</code></pre>'),
+        ("Use print:\n```\nx = 1\n\nprint(x)\n```", "<p>Use print:</p>\n<pre><code>x = 1\n\nprint(x)\n</code></pre>"),
+        # Code by indentation stays code, backticks and all.
+        ("    ```\n    x\n    ```", "<pre><code>```\nx\n```\n</code></pre>"),
+        (
+            "- a\n\n        ```\n        x\n        ```",
+            "<ul>\n<li>\n<p>a</p>\n<pre><code>```\nx\n```\n</code></pre>\n</li>\n</ul>",
+        ),
+        # In a quote, as GitHub has it.
+        (
+            "> so\n> ```py\n> q = 1\n> ```",
+            '<blockquote>\n<p>so</p>\n<pre><code class="language-py">q = 1\n</code></pre>\n</blockquote>',
+        ),
+    ],
+)
+def test_a_fence_in_a_list_item_or_quote_is_a_code_block(source, html):
+    """fenced_code finds fences at the left margin only: one indented in an item or quoted was inline code."""
+    assert render(source).html == html
+
+
+@pytest.mark.parametrize(
+    ("source", "outline"),
+    [
+        (
+            "1. a\n   - b\n\n     ```sh\n     ls $HOME\n     ```\n   - c\n2. d",
+            "<ol><li><p>a</p><ul><li><p>b</p><pre>ls $HOME</pre></li><li><p>c</p></li></ul></li><li><p>d</p></li></ol>",
+        ),
+        (
+            "10. a\n\n    ```\n    x\n    ```\n11. b",
+            '<ol start="10"><li><p>a</p><pre>x</pre></li><li><p>b</p></li></ol>',
+        ),
+        ("- a\n\n  ~~~\n  ```\n  ~~~\n- b", "<ul><li><p>a</p><pre>```</pre></li><li><p>b</p></li></ul>"),
+    ],
+)
+def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
+    assert _outline(render(source).html) == outline
