@@ -13,8 +13,8 @@ from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.quiz.authored import question_echoes
 
+from .casing import case_clashes
 from .problems import echo_problem
-from .transfer import case_clashes
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024

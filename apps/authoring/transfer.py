@@ -4,7 +4,7 @@ Parsing is text in, validated dict out, and every error names where it is: `card
 `row 5, field question` in CSV. It reports all of a file's problems at once (problems.py); only a file that
 is not an export at all (not JSON, no header, too many cards) is refused with its one problem. It reads no
 table; its one query asks PostgreSQL how it lowercases the aliases, since the database, not Python, decides
-which of them clash (see db_lower).
+which of them clash (casing.db_lower).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from django.db import connection
 from django.utils.text import slugify
 
 from apps.content.answers import normal_text, right_answers
 from apps.content.limits import MAX_MARKDOWN
 from apps.quiz.authored import question_echoes
 
+from .casing import case_clashes
 from .problems import Found, TransferError, Where, echo_problem
 
 FORMAT = "mlcourse-deck"
@@ -47,43 +47,6 @@ MAX_CARDS = 2_000
 
 def _too_many(count: int) -> str:
     return f"a deck file holds at most {MAX_CARDS:,} cards; this one has {count:,}"
-
-
-# --- letter case as the database sees it ---------------------------------------------------
-
-
-def db_lower(texts: Sequence[str]) -> list[str]:
-    """Each text as PostgreSQL's lower() has it, in one query.
-
-    The alias constraint (UniqueConstraint(Lower("text"), "card")) compares with PostgreSQL's lower(), which
-    differs from str.lower(): 'İ'.lower() is 'i' + a combining dot in Python, plain 'i' in PostgreSQL. Alias.text
-    has the database's default collation, and so do these texts. They must hold no NUL (checked before).
-    """
-    if not texts:
-        return []
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT lower(t) FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i", [list(texts)])
-        return [row[0] for row in cursor.fetchall()]
-
-
-def case_clashes(groups: Sequence[Sequence[str]]) -> list[tuple[int, str, str]]:
-    """For each group the database would refuse, (its index, the first text, the later one it clashes with).
-
-    Two texts clash when PostgreSQL's lower() makes them equal. One query for all the groups.
-    """
-    lowered = iter(db_lower([text for group in groups for text in group]))
-    clashes = []
-    for index, group in enumerate(groups):
-        seen: dict[str, str] = {}
-        clash = None
-        for text in group:
-            key = next(lowered)
-            if clash is None and key in seen:
-                clash = (index, seen[key], text)
-            seen.setdefault(key, text)
-        if clash is not None:
-            clashes.append(clash)
-    return clashes
 
 
 # --- writing -----------------------------------------------------------------------------
