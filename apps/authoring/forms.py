@@ -10,7 +10,7 @@ from django.forms.models import BaseInlineFormSet
 
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
-from apps.content.rendering import Rendered, formula_excerpt, render
+from apps.content.rendering import Rendered, formula_refusal, render
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
@@ -40,8 +40,7 @@ class RenderedForm(forms.ModelForm):
                 continue
             self.rendered[text] = result = render(text)
             for formula, message in result.errors:
-                params = {"formula": formula_excerpt(formula), "message": message}
-                self.add_error(name, ValidationError("KaTeX cannot typeset %(formula)s: %(message)s", params=params))
+                self.add_error(name, ValidationError(formula_refusal(formula, message), code="formula"))
         return data
 
     def save(self, commit: bool = True):

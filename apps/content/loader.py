@@ -333,13 +333,11 @@ def _check_unique(deck: ParsedDeck) -> None:
         seen[card.key] = card.line
 
 
-def formula_refused(*, path: str, card: ParsedCard, field: str, formula: str, message: str) -> LoaderError:
+def formula_refused(*, path: str, card: ParsedCard, field: str, problem: str) -> LoaderError:
     """The error for a formula KaTeX cannot typeset, at the line of the card's text that holds it (content_load
     raises it)."""
     where = f"the {field} of the question" if field != "question" else "the question"
-    return LoaderError(
-        path, card.line_of(field), f"{where} {_excerpt(card.question)}: KaTeX cannot typeset {formula}: {message}"
-    )
+    return LoaderError(path, card.line_of(field), f"{where} {_excerpt(card.question)}: {problem}")
 
 
 def _excerpt(text: str, length: int = 60) -> str:

@@ -44,6 +44,11 @@ def formula_excerpt(tex: str, length: int = 80) -> str:
     return flat if len(flat) <= length else f"{flat[:length]}… ({len(flat) - length:,} more characters)"
 
 
+def formula_refusal(formula: str, message: str) -> str:
+    """How a form and the seed loader name a formula KaTeX refused (`formula` as written, from Rendered.errors)."""
+    return f"KaTeX cannot typeset {formula_excerpt(formula)}: {message}"
+
+
 # What marks a formula KaTeX could not parse in stored HTML.
 MATH_ERROR_MARK = 'class="katex-error"'
 

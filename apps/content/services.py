@@ -10,7 +10,7 @@ from apps.common.db import name_lock, rollback_dry_run
 
 from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
-from .rendering import MATH_ERROR_MARK, Rendered, formula_excerpt, render
+from .rendering import MATH_ERROR_MARK, Rendered, formula_refusal, render
 
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
@@ -258,15 +258,11 @@ def _rendered_or_refused(card: Card, *, parsed: ParsedDeck, item: ParsedCard, di
         text = getattr(card, name)
         rendered[text] = render(text)
         for formula, message in rendered[text].errors:
-            raise formula_refused(
-                path=parsed.path, card=item, field=name, formula=formula_excerpt(formula), message=message
-            )
+            raise formula_refused(path=parsed.path, card=item, field=name, problem=formula_refusal(formula, message))
     for distractor in item.distractors if distractors else ():
         rendered[distractor.text] = render(distractor.text)
         for formula, message in rendered[distractor.text].errors:
-            raise LoaderError(
-                distractor.path, distractor.line, f"KaTeX cannot typeset {formula_excerpt(formula)}: {message}"
-            )
+            raise LoaderError(distractor.path, distractor.line, formula_refusal(formula, message))
     return rendered
 
 
