@@ -85,7 +85,7 @@ def _preview(data) -> dict:
     try:
         for name in PREVIEW_FIELDS:
             preview[f"{name}_html"] = typeset(str(data.get(name, "")))
-        preview["distractors_html"] = [typeset(text) for text in sent if text.strip()][:PREVIEW_DISTRACTORS]
+        preview["distractors_html"] = [typeset(text) for text in [t for t in sent if t.strip()][:PREVIEW_DISTRACTORS]]
     except KatexUnavailableError:
         return {"unavailable": True}
     preview["style_urls"] = _preview_style_urls(styles)

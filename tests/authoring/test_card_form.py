@@ -72,6 +72,17 @@ def test_preview_shows_the_distractors_being_typed_and_leaves_out_deleted_ones(c
     assert "katex" not in options  # the deleted one
 
 
+def test_preview_typesets_only_the_distractors_it_shows(client, instructor, htmx, typeset):
+    """The preview runs whenever typing pauses: distractors past the ones it shows are not typeset for nothing."""
+    client.force_login(instructor)
+    data = {"question": "Q?", "answer": "A", "short_answer": "A", "explanation": ""}
+    data.update({f"distractors-{n}-text": f"$y_{{{n}}}$" for n in range(25)})
+    html = client.post(reverse("admin:content_card_preview"), data, **htmx).content.decode()
+    options = html.split("Distractors, the wrong options", 1)[1].split("</ul>", 1)[0]
+    assert options.count("<li") == 20
+    assert sorted(typeset) == sorted(f"y_{{{n}}}" for n in range(20))
+
+
 def test_the_distractors_field_updates_the_preview_as_the_author_types(client, instructor):
     card = make_card(answer="Fine")
     card_save(card=card, distractors=["Ratio $\\frac{1}{2}$"])
