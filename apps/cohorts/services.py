@@ -57,13 +57,10 @@ def _name_free(
     User = get_user_model()  # noqa: N806 - Django's idiom
     pks = sorted({teacher.pk for teacher in teachers})
     list(User.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk", flat=True))
-    holders = (
-        Cohort.instructors.through.objects.filter(user_id__in=pks, cohort__name__iexact=name)
-        .exclude(cohort_id=cohort.pk if cohort is not None else None)
-        .order_by("user__username")
-        .values_list("user_id", "user__username")
-    )
-    names = dict(holders)
+    holders = Cohort.instructors.through.objects.filter(user_id__in=pks, cohort__name__iexact=name)
+    if cohort is not None:  # renaming: its own name is not taken
+        holders = holders.exclude(cohort=cohort)
+    names = dict(holders.order_by("user__username").values_list("user_id", "user__username"))
     if asking.pk in names:
         raise CohortError(f"You already have a cohort named “{name}”. Choose another name.", field="name")
     if names:
