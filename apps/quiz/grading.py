@@ -26,10 +26,10 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   precision"; directions.py), splitting what the answer copies ("split the model"; bindings.py), a denial of
   what the answer affirms ("does not enable interoperability"; polarity.py), whose words earn nothing. An
   expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments
-  follow the shape of the question: a fragment naming two or more key terms and nothing off target is at least
-  PARTIAL however short, and a question asking two things ("what is X and why ...", "compare A and B") answered
-  from one sentence of the model answer only (judged by the terms that belong to that sentence alone) is at most
-  PARTIAL.
+  follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
+  one distinctive term such as "systolic arrays"), is at least PARTIAL however short, and a question asking two
+  things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
+  (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
+FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 
 
 class Verdict(StrEnum):
@@ -286,8 +287,11 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
 
 
 def _focused(result: Coverage, index: ResponseIndex) -> bool:
-    """Two or more key terms named and nothing else of substance: a fragment of the answer, not a guess."""
-    return len(result.matched) >= FOCUSED_TERMS and len(index.content) >= 2 and result.precision >= 1.0
+    """Two or more words, each earning a key term, and nothing else of substance: a fragment of the answer, not a
+    guess. One word alone ("gradients") is too little to tell."""
+    if result.precision < 1.0 or len(index.content) < 2:
+        return False
+    return len(result.matched) >= FOCUSED_TERMS or result.matched_weight >= FOCUSED_WEIGHT
 
 
 def _penalty(result: Coverage, index: ResponseIndex, profile: Profile) -> float:

@@ -751,7 +751,11 @@ def test_a_right_expression_in_a_wrong_statement_is_not_enough():
         (DATA_PARALLEL, "Splitting the data across GPUs.", PARTIAL),
         (BF16, "BF16 has a wider range than FP16.", PARTIAL),
         (DISTILLATION, "The teacher is the big model and the student is the small model.", PARTIAL),
+        ("How do GPUs and TPUs differ", "TPUs use systolic arrays.", PARTIAL),
+        ("How do GPUs and TPUs differ", "GPUs have tensor cores.", PARTIAL),
         # one off-target word, or a single term, is no focused fragment
+        ("What does the all-reduce", "All-reduce reduces all the gradients.", INCORRECT),
+        ("How do GPUs and TPUs differ", "TPUs use systolic arrays and blockchains.", INCORRECT),
         (DATA_PARALLEL, "Splitting the data across GPUs using Kafka.", INCORRECT),
         (MIXED, "It combines INT8 and FP64.", INCORRECT),
         (DATA_PARALLEL, "banana kettle", INCORRECT),
