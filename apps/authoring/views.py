@@ -21,7 +21,7 @@ from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
 from apps.quiz.grading import grade
-from apps.quiz.models import Answer
+from apps.quiz.models import Answer, Verdict
 from apps.quiz.services import grading_card
 
 from .diffs import version_changes
@@ -173,7 +173,8 @@ def try_grader(request: HttpRequest, pk: int) -> HttpResponse:
             key_terms=[term.term for term in card.key_terms.all()],
         )
         result = grade(gradable, form.cleaned_data["response"])
-    context = {"form": form, "result": result, "card": card}
+    label = Verdict(result.verdict).label if result else ""  # the words the student's pages use
+    context = {"form": form, "result": result, "card": card, "verdict_label": label}
     if request.htmx:
         return render(request, "authoring/grader_result.html", context, status=200 if result else 422)
     context.update(admin.site.each_context(request), title=f"Try the grader: {card}")

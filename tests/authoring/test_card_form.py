@@ -281,6 +281,8 @@ def test_try_the_grader_uses_the_real_grader(client, instructor, htmx):
     assert "Correct" in html and "Typo tolerated" in html
     html = client.post(url, {"response": "model parallelism"}, **htmx).content.decode()
     assert "Incorrect" in html
+    html = client.post(url, {"response": "data parallelism or model parallelism"}, **htmx).content.decode()
+    assert "<strong>Partly correct</strong>" in html  # as the student's pages name it
     page = client.post(url, {"response": "Data parallelism"})
     assert page.status_code == 200 and "Back to the card" in page.content.decode()
     refused = client.post(url, {"response": ""}, **htmx)

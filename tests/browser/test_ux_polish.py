@@ -109,7 +109,7 @@ def test_an_override_does_not_leave_the_graders_contradicting_feedback_as_the_ve
     _, session = seed_cohort()
     sign_in(page, "alice", f"/quiz/{session.pk}/q/1/")
     feedback = page.locator(".feedback-text")
-    expect(page.locator(".verdict")).to_contain_text("Not quite")
+    expect(page.locator(".verdict")).to_contain_text("Incorrect")
     note = feedback.inner_text().strip()
     assert note  # what the grader missed
     page.get_by_role("button", name="I was right").click()

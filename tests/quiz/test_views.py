@@ -153,7 +153,7 @@ def test_htmx_post_returns_only_the_feedback_partial(student_client, student, ht
     assert title == f"<title>Feedback on question 1 · {session.title} · mlcourse</title>"  # htmx sets the window's
     assert stage.startswith('<div id="stage"') and "<html" not in html
     assert "no clue" in html and "Tool number 0" in html
-    assert html.count("Not quite") == 1  # the verdict heading; the grader's note under it does not repeat it
+    assert html.count("Incorrect") == 1  # the verdict heading; the grader's note under it does not repeat it
     assert f'data-hx-get="{session.get_absolute_url()}"' in html
     assert Answer.objects.get().response == "no clue"
 
