@@ -13,6 +13,7 @@ from .typos import is_typo
 
 _PARENTHETICAL = re.compile(r"^(.*?)\s*\(([^()]+)\)\s*(.*)$", re.DOTALL)
 _ACRONYM = re.compile(r"[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*|[A-Z]{2,}[0-9]*")
+_VERSION = re.compile(r"v\d+(?:(?:alpha|beta)\d*)?(?:\.\d+)*")  # Kubernetes and REST API versions
 _HEDGES = frozenset({"or", "nor", "vs", "versus"})
 
 
@@ -183,6 +184,8 @@ class _Context:
     def allowed(self, token: Token) -> bool:
         norm = token.norm
         if norm in FILLER or norm in GENERIC_HEADS or norm in NEGATORS or norm in self.question_norms:
+            return True
+        if _VERSION.fullmatch(norm):  # an API version names no other term: "batch/v1 Job" is a Job
             return True
         return len(norm) >= 4 and any(is_typo(norm, q) for q in self.question_norms if len(q) >= 4)
 

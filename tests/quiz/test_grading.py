@@ -562,10 +562,13 @@ DISTILLATION = "What is knowledge distillation"
         (JOB, "K8s Job", CORRECT),
         (JOB, "k8s jobs", CORRECT),
         (JOB, "a kube Job", CORRECT),
+        (JOB, "a batch/v1 Job", CORRECT),  # its API group and version, as a manifest names it
         (DDP, "torch DDP", CORRECT),
         (DDP, "Torch Distributed Data Parallel", CORRECT),
         # the abbreviation stands for the tool, never for a different term next to it
         (JOB, "K8s CronJob", INCORRECT),
+        (JOB, "batch/v1 CronJob", INCORRECT),
+        (JOB, "apps/v1 Deployment", INCORRECT),
         (JOB, "k8s Deployment", INCORRECT),
         (JOB, "K8s", INCORRECT),
         (DDP, "torch DataParallel", INCORRECT),
