@@ -28,7 +28,7 @@ sum, add, total, aggregate, accumulate, combine
 synchronize, sync, consistent, in sync, coordinate
 identical, same, equal, consistent
 reduce, lower, decrease, shrink, cut, smaller, fewer, minimize, save, lessen, compress
-increase, raise, boost, higher, larger, bigger, improve, maximize, grow
+increase, raise, boost, higher, larger, bigger, improve, better, maximize, grow
 large, big, huge, bigger, larger, massive, giant
 small, tiny, little, smaller, lightweight, compact
 store, save, keep, persist, retain, hold, preserve
@@ -72,7 +72,7 @@ fp32, float32, single precision, full precision, 32bit, 32 bit
 fp16, float16, half precision, 16bit, 16 bit
 bf16, bfloat16, brain float, 16bit, 16 bit
 int8, 8bit, 8 bit
-accuracy, quality, performance
+accuracy, accurate, quality, performance
 fusion, fuse, merge, fused
 operator, op, operation
 batch, group, bundle, combine, collect

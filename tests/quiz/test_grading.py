@@ -618,6 +618,14 @@ def test_compound_and_spaced_synonyms_are_one_entry():
 
 
 @pytest.mark.parametrize(
+    "response",
+    ["QAT gives higher accuracy.", "QAT gives better accuracy.", "QAT is more accurate, at the same bit-width."],
+)
+def test_everyday_words_for_the_answers_comparison_earn_its_terms(response):
+    assert grade(card("Contrast post-training quantization"), response).verdict is PARTIAL
+
+
+@pytest.mark.parametrize(
     ("prefix", "response", "verdict", "clash"),
     [
         (MIXED, "It combines 16-bit and 32-bit floats.", PARTIAL, ""),
