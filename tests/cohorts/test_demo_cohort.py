@@ -1,13 +1,17 @@
-"""`make run`'s demo cohort: the demo student's earlier answers count in its item statistics."""
+"""`make run`'s demo cohort: the demo student's earlier answers count in its item statistics, and classmates
+with three weeks of answers fill its dashboards."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from apps.cohorts.analytics import cohort_items
+from apps.cohorts.analytics import cohort_items, cohort_matrix
+from apps.cohorts.demo import CLASSMATES
 from apps.cohorts.models import Cohort
 from apps.quiz import services as quiz
+from apps.quiz.models import Answer, QuizSession
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -16,18 +20,42 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_student_s_earlier_answers_count_in_the_demo_cohort(settings):
     settings.DEBUG = True
     call_command("create_demo_accounts", verbosity=0)
-    from django.contrib.auth import get_user_model
-
     student = get_user_model().objects.get(username="student")
     deck = make_deck()
     make_card(deck=deck, answer="Job")
     session = quiz.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
     quiz.answer_submit(user=student, session_id=session.pk, position=1, submission=quiz.Submission(response="Job"))
 
-    call_command("create_demo_cohort", verbosity=0)
-    call_command("create_demo_cohort", verbosity=0)  # run again by a second `make run`: nothing doubles
+    call_command("create_demo_cohort", classmates=0, verbosity=0)
+    call_command("create_demo_cohort", classmates=0, verbosity=0)  # run again by a second `make run`: nothing doubles
 
     cohort = Cohort.objects.get(instructors__username="instructor")
     rows, _ = cohort_items(cohort=cohort)
     answered = [row for row in rows if row.attempts]
     assert [(row.attempts, row.students) for row in answered] == [(1, 1)]
+
+
+def test_classmates_give_the_demo_dashboards_a_class_at_work(settings):
+    settings.DEBUG = True
+    call_command("create_demo_accounts", verbosity=0)
+    deck = make_deck()
+    for n in range(12):
+        make_card(deck=deck, question=f"Which tool number {n}?", answer=f"Tool number {n}", short_answer=f"Tool {n}")
+
+    call_command("create_demo_cohort", verbosity=0)
+    recorded = Answer.objects.count()
+    call_command("create_demo_cohort", verbosity=0)  # a second `make run` adds no history
+
+    assert Answer.objects.count() == recorded > 100
+    cohort = Cohort.objects.get(instructors__username="instructor")
+    _, rows = cohort_matrix(cohort=cohort)
+    by_name = {row.username: row for row in rows}
+    assert set(by_name) == {"student"} | {c.username for c in CLASSMATES}
+    assert by_name["student"].cells[0].answers == 0  # the demo student's own first quiz is still to come
+    assert by_name["ada"].accuracy > 0.8 > by_name["edsger"].accuracy
+    assert "inactive" in by_name["ken"].flags and "inactive" not in by_name["ada"].flags
+    assert "low_accuracy" in by_name["edsger"].flags
+    # Every quiz was taken to its end, one answer per question, as a student would through the quiz pages.
+    sessions = QuizSession.objects.exclude(user__username="student")
+    assert all(s.finished_at and s.answered_count == s.item_count for s in sessions)
+    assert not get_user_model().objects.get(username="ada").has_usable_password()
