@@ -162,7 +162,8 @@ class _NestedFences(Preprocessor):
     """A fence indented in a list item (to its text, as on GitHub) or inside a quote is a code block, as one at
     the left margin is: fenced_code finds fences at column 0 only, and made the language word and the code an
     inline code span. Each such fence is handed to fenced_code dedented, and its placeholder put where the fence
-    was, indented as it was, between blank lines, so the list or quote holds it. Fences at column 0 are left to
+    was, indented as it was, between blank lines, so the list or quote holds it; a fence opened on an item's own
+    line ("1. ```bash") becomes that item's text, its code block. Fences at column 0 are left to
     fenced_code as before, and what is code by indentation (4 past Python-Markdown's 4 a level) stays code."""
 
     def run(self, lines: list[str]) -> list[str]:
@@ -182,6 +183,16 @@ class _NestedFences(Preprocessor):
             if not quote and item and indent < code:
                 spaces = len(item["spaces"])
                 items.append(len(item["marker"]) + (spaces if spaces <= 4 else 1))
+                # A fence opened on the item's own line ("1. ```bash"), as GitHub reads it: the item's code block.
+                opening = _FENCE.match(" " * items[-1] + body[item.end("spaces") :]) if spaces <= 4 else None
+                end = self._closing(lines, i, quote, items[-1], opening) if opening else None
+                if end is not None and (placeholder := self._stash(lines[i : end + 1], "", items[-1], opening)):
+                    out.append(body[: item.end("spaces")] + placeholder)
+                    following = lines[end + 1] if end + 1 < len(lines) else ""
+                    if following.strip() and _indent(following) >= items[-1] and not _MARKER.match(following):
+                        out.append("")  # the item's text goes on after its code: a paragraph of its own
+                    i, blank = end + 1, False
+                    continue
             elif fence and indent < code:
                 end = self._closing(lines, i, quote, column, fence)
                 if end is None:

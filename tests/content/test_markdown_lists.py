@@ -232,6 +232,11 @@ def test_a_fence_in_a_list_item_or_quote_is_a_code_block(source, html):
             '<ol start="10"><li><p>a</p><pre>x</pre></li><li><p>b</p></li></ol>',
         ),
         ("- a\n\n  ~~~\n  ```\n  ~~~\n- b", "<ul><li><p>a</p><pre>```</pre></li><li><p>b</p></li></ul>"),
+        # Opened on the item's own line, as GitHub reads it: the item is the code block.
+        ("1. ```bash\n   pip install torch\n   ```\n2. b", "<ol><li><pre>pip install torch</pre></li><li>b</li></ol>"),
+        ("- ```\n  x\n  ```\n  then this\n- b", "<ul><li><pre>x</pre><p>then this</p></li><li><p>b</p></li></ul>"),
+        # Unclosed: the line as written, not a code block swallowing the rest of the list.
+        ("- ```py\n  x\n- b", "<ul><li>```py x</li><li>b</li></ul>"),
     ],
 )
 def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
