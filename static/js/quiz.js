@@ -85,6 +85,7 @@
   window.addEventListener("load", function () { window.requestAnimationFrame(keepQuestionInSight); });
 
   document.addEventListener("keydown", function (event) {
+    if (event.key !== " ") cancelConfirm(); // any other key: the student went on with the question
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const root = stage();
     if (!root) return;
@@ -132,12 +133,41 @@
         follow(next);
       } else if (reveal) {
         event.preventDefault();
+        // A shown answer scores 0 and cannot be taken back, and Space is also how many people scroll: the
+        // first press only asks, the second within a few seconds shows the answer.
+        if (!confirming(form)) {
+          askToConfirm(form);
+          return;
+        }
+        cancelConfirm();
         // A click, not requestSubmit(reveal): htmx 2 sends a submit button's name and value only for the
         // button it saw clicked or focused, so the POST would lack reveal=1 and be refused as unanswered.
         reveal.click();
       }
     }
   });
+
+  const CONFIRM_MS = 4000;
+  let armed = null; // { form, until, timer }
+
+  function confirming(form) {
+    return armed !== null && armed.form === form && Date.now() < armed.until;
+  }
+
+  function askToConfirm(form) {
+    cancelConfirm();
+    const note = form.querySelector("[data-reveal-confirm]");
+    if (note) note.textContent = "Press Space again to show the answer (a shown answer scores 0).";
+    armed = { form: form, until: Date.now() + CONFIRM_MS, timer: window.setTimeout(cancelConfirm, CONFIRM_MS) };
+  }
+
+  function cancelConfirm() {
+    if (armed === null) return;
+    window.clearTimeout(armed.timer);
+    const note = armed.form.querySelector("[data-reveal-confirm]");
+    if (note) note.textContent = "";
+    armed = null;
+  }
 
   // After HTMX swaps in a new question or its feedback, swap-focus.js moves focus to its heading
   // ([data-focus]) so screen readers announce it; a free-recall question goes on to its answer box. A question

@@ -98,13 +98,17 @@ def test_signed_in_again_in_another_tab_check_answer_says_the_page_expired(
 
 
 @pytest.mark.parametrize("mode", ["choice", "recall"])
-def test_space_on_a_fresh_question_shows_the_answer(live_server, page, sign_in, transactional_db, mode):
+def test_space_pressed_twice_on_a_fresh_question_shows_the_answer(live_server, page, sign_in, transactional_db, mode):
     quiz = _quiz(mode=mode, cards=5)  # five cards: enough answers for four options
     _open_quiz(page, sign_in, quiz)
     expect(page.locator(".question-heading")).to_contain_text("multiple choice" if mode == "choice" else "free recall")
     page.evaluate("window.__sameDocument = true")
     # Focus on the question, as after a click on it (Space in the answer box is a space, not a shortcut).
     page.locator(".question-heading").click()
+    page.keyboard.press("Space")
+    # One press, as when scrolling out of habit, only asks: the question is not given up.
+    expect(page.get_by_role("status")).to_contain_text("Press Space again to show the answer")
+    assert not Answer.objects.exists()
     page.keyboard.press("Space")
 
     expect(page.locator(".verdict")).to_contain_text("Answer shown")
@@ -113,6 +117,20 @@ def test_space_on_a_fresh_question_shows_the_answer(live_server, page, sign_in, 
     assert page.evaluate("window.__sameDocument === true"), "the answer came with a page load, not HTMX"
     answer = Answer.objects.get()
     assert answer.revealed and answer.item.position == 1
+
+
+def test_a_single_space_then_another_key_leaves_the_question_unanswered(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.locator(".question-heading").click()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("status")).to_contain_text("Press Space again")
+    page.keyboard.press("2")  # the student picks an option instead
+    expect(page.get_by_role("status")).to_have_text("")
+    page.locator(".question-heading").click()
+    page.keyboard.press("Space")  # asks again rather than showing the answer
+    expect(page.get_by_role("status")).to_contain_text("Press Space again")
+    page.wait_for_timeout(300)
+    assert not Answer.objects.exists()
 
 
 def test_without_javascript_back_after_an_answer_shows_the_quiz_as_it_is_now(
@@ -182,6 +200,8 @@ def test_space_scrolls_a_long_question_before_it_shows_the_answer(live_server, p
 
     page.get_by_role("button", name="Show answer").scroll_into_view_if_needed()
     page.locator(".question-heading").evaluate("(h) => h.focus({preventScroll: true})")
+    page.keyboard.press("Space")
+    expect(page.get_by_role("status")).to_contain_text("Press Space again")
     page.keyboard.press("Space")
     expect(page.locator(".verdict")).to_contain_text("Answer shown")
     assert Answer.objects.get().revealed
