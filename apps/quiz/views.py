@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
-from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRefresh, replace_url
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get
@@ -59,10 +59,14 @@ def _feedback(request: HttpRequest, quiz: QuizSession, question, *, already_answ
     the first one counts. Without HTMX that page is the POST's answer: the note would not survive a redirect,
     and a POST that changed nothing has nothing a reload could repeat.
     """
+    url = reverse("quiz:item", args=[quiz.pk, question.position])
     if not request.htmx and not already_answered:
-        return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
+        return HttpResponseSeeOther(url)
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
-    return _render_stage(request, {**context, "already_answered": already_answered})
+    response = _render_stage(request, {**context, "already_answered": already_answered})
+    # The address bar follows the stage, so that a reload shows this feedback (its override buttons included)
+    # rather than the next question. Replaced, not pushed: Back would bring back an answered question's form.
+    return replace_url(response, url) if request.htmx else response
 
 
 def _differs(form: AnswerForm, answer) -> bool:
@@ -114,10 +118,11 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
     if item is None:
-        return _render_stage(
-            request, {"session": quiz, "state": "summary", "items": selectors.session_items(session=quiz)}
-        )
-    return _render_stage(request, {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)})
+        context = {"session": quiz, "state": "summary", "items": selectors.session_items(session=quiz)}
+    else:
+        context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
+    response = _render_stage(request, context)
+    return replace_url(response, quiz.get_absolute_url()) if request.htmx else response
 
 
 @login_required

@@ -73,6 +73,12 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, s
     modes.append(_answer_current_question(page, use_keyboard=False))
     assert set(modes) == {"choice", "recall"}, modes  # mixed alternates the two kinds
 
+    # A reload on the feedback keeps it (its corrections too); one on the next question resumes there.
+    page.reload()
+    expect(page.locator(".verdict")).to_be_visible()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 4 · 2 answered")
+    page.get_by_role("link", name="Next question").click()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 3 of 4")
     page.reload()
     expect(page.locator(".quiz-progress")).to_contain_text("Question 3 of 4")
     page.wait_for_load_state("load")

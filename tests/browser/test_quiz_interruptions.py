@@ -119,6 +119,21 @@ def test_space_pressed_twice_on_a_fresh_question_shows_the_answer(live_server, p
     assert answer.revealed and answer.item.position == 1
 
 
+def test_reloading_on_the_feedback_shows_it_again_with_its_corrections(live_server, page, sign_in, transactional_db):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+    page.get_by_label("Your answer").fill("no clue")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_contain_text("Incorrect")
+    page.reload()
+    expect(page.locator(".verdict")).to_contain_text("Incorrect")  # not question 2: the feedback is still here
+    expect(page.get_by_role("button", name="I was right")).to_be_visible()
+    page.get_by_role("link", name="Next question").click()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+    page.reload()
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+
+
 def test_a_single_space_then_another_key_leaves_the_question_unanswered(live_server, page, sign_in, transactional_db):
     _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
     page.locator(".question-heading").click()
@@ -181,7 +196,7 @@ def test_end_the_quiz_here_asks_first(live_server, page, sign_in, transactional_
 
     page.get_by_role("link", name="End the quiz here").click()
     page.get_by_role("button", name="End the quiz").click()
-    expect(page.locator(".summary")).to_contain_text("0 of 2 questions answered")
+    expect(page.locator(".summary")).to_contain_text("You ended the quiz before answering any of its 2 questions")
 
 
 def test_space_scrolls_a_long_question_before_it_shows_the_answer(live_server, page, sign_in, transactional_db):

@@ -156,6 +156,10 @@ def test_htmx_post_returns_only_the_feedback_partial(student_client, student, ht
     assert html.count("Incorrect") == 1  # the verdict heading; the grader's note under it does not repeat it
     assert f'data-hx-get="{session.get_absolute_url()}"' in html
     assert Answer.objects.get().response == "no clue"
+    # The address bar follows: a reload shows this feedback, and "Next" puts the quiz's own address back.
+    assert response["HX-Replace-Url"] == reverse("quiz:item", args=[session.pk, 1])
+    following = student_client.get(session.get_absolute_url(), **htmx)
+    assert following["HX-Replace-Url"] == session.get_absolute_url()
 
 
 def test_feedback_shows_the_score_and_the_rendered_explanation(student_client, student, htmx):
@@ -450,6 +454,19 @@ def test_summary_lists_each_question_with_its_verdict_and_card_link(student_clie
     for item in session.items.all():
         assert f'href="{item.card.get_absolute_url()}?answers=shown"' in html  # the card, its answer open
     assert html.count('class="badge badge-correct"') == 1 and html.count('class="badge badge-incorrect"') == 1
+    for position in (1, 2):  # each answer's feedback, with its "I was right" / "I was wrong", is a click away
+        assert f'href="{reverse("quiz:item", args=[session.pk, position])}">See your answer' in html
+    assert "ended the quiz" not in html
+
+
+def test_the_summary_of_a_quiz_ended_early_says_what_its_score_covers(student_client, student):
+    session = _session(student, size=4)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    student_client.post(reverse("quiz:finish", args=[session.pk]))
+    html = student_client.get(session.get_absolute_url()).content.decode()
+    assert "Your results: 100\u00a0%" in html
+    assert "You ended the quiz early: the score is over the 1 question you answered, not all 4." in html
+    assert html.count("Not answered") == 3
 
 
 def test_summary_names_a_shown_answer_as_the_feedback_did_and_scores_it_zero(student_client, student):
