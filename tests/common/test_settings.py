@@ -115,3 +115,13 @@ def test_an_empty_variable_keeps_the_secure_default():
     # `SECURE_SSL_REDIRECT=` in an env file once meant "off", silently serving production over plain HTTP.
     result = _manage("check", "--deploy", "--fail-level", "WARNING", SECURE_SSL_REDIRECT="", **PRODUCTION)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("command", ["load_content", "migrate", "check_grading fixtures/grading-sample.csv"])
+def test_a_database_that_cannot_be_reached_is_one_line_not_a_traceback(command):
+    # Once a 60-line traceback ending in "OperationalError: connection failed".
+    result = _manage(*command.split(), DEBUG="1", DATABASE_URL="postgres://root@127.0.0.1:1/mlcourse_absent")
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("manage.py: cannot connect to the database (mlcourse_absent): ")
+    assert "port 1 failed" in result.stderr
