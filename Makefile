@@ -34,7 +34,7 @@ setup: install
 
 run: setup
 	@echo "Serving on http://$(HOST):$(PORT)/  (demo accounts: student / learn-ml-2026, instructor / teach-ml-2026)"
-	$(MANAGE) runserver $(HOST):$(PORT)
+	LOG_FORMAT=$${LOG_FORMAT:-text} $(MANAGE) runserver $(HOST):$(PORT)
 
 ## Debian's Chromium for the browser tests, when it is missing and we may install it.
 browser:

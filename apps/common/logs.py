@@ -37,6 +37,17 @@ class DisallowedHostFilter(logging.Filter):
         return True
 
 
+class ClientErrorFilter(logging.Filter):
+    """A 4xx answer (a forbidden page, a missing one) logged without its traceback: Django attaches the
+    PermissionDenied or Http404 that produced it, which says nothing the line does not, and 40 lines per refused
+    request buried the real errors."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", 500) < 500:
+            record.exc_info = record.exc_text = None
+        return True
+
+
 class EmptyListeningAtFilter(logging.Filter):
     """Drops gunicorn's "Listening at:  (pid)" line, empty with reuse_port (each worker binds its own socket,
     so the master has no listener to name); gunicorn.conf.py's on_starting logs the addresses instead."""
@@ -53,6 +64,7 @@ def logging_config(log_format: str, level: str, loggers: dict | None = None) -> 
         "filters": {
             "request_id": {"()": RequestIdFilter},
             "disallowed_host": {"()": DisallowedHostFilter},
+            "client_error": {"()": ClientErrorFilter},
             "empty_listening_at": {"()": EmptyListeningAtFilter},
         },
         "formatters": {
@@ -72,6 +84,11 @@ def logging_config(log_format: str, level: str, loggers: dict | None = None) -> 
         },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
+            # Django's own default config gives "django" a console handler of its own under DEBUG: every line of
+            # it came out twice, once as plain text. Only the root handler, in LOG_FORMAT (runserver's request
+            # lines too, which had a handler and format of their own).
+            "django": {"handlers": [], "propagate": True},
+            "django.request": {"filters": ["client_error"]},
             "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
             **(loggers or {}),
         },

@@ -210,3 +210,15 @@ def test_a_request_for_an_unknown_host_is_one_warning_line(client, caplog):
     (record,) = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert "scanner.example" in record.getMessage()
+
+
+def test_a_refused_page_is_one_log_line_without_a_traceback(client, student, caplog):
+    client.force_login(student)
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("cohorts:create"))
+    assert response.status_code == 403
+    (record,) = [r for r in caplog.records if r.name == "django.request"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "/cohorts/new/" in record.getMessage()
+    # Django's default config gave "django" a console handler of its own: each line came out twice under DEBUG.
+    assert logging.getLogger("django").handlers == []
