@@ -101,7 +101,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "apps.accounts.backends.CaseInsensitiveModelBackend",
 ]
 
 ROOT_URLCONF = "mlcourse.urls"
@@ -234,6 +234,7 @@ SIGNUP_RATE = env_rate("SIGNUP_RATE", "100/h")
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "apps.accounts.backends.lockout_username"
 # A success forgets the failures of that name at that address (the lock's own key), no one else's guesses.
 AXES_RESET_ON_SUCCESS = True
 # Off, so a try while locked out is refused without being counted: the page says how long the pause lasts,

@@ -90,7 +90,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
         return redirect(safe_next(request))
     status = 422 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)

@@ -193,3 +193,23 @@ def test_an_address_axes_lets_through_is_neither_counted_nor_paused(client, stud
     for n in range(6):
         assert _sign_in(client, f"name{n}", "guess", ip=CLASSROOM).status_code == 422
     assert _sign_in(client, "alice", PASSWORD, ip=CLASSROOM).status_code == 302
+
+
+def test_a_name_signs_in_whatever_its_letter_case(client, student):
+    # Sign-up refuses "Alice" beside "alice"; sign-in refused "Alice" for alice's right password.
+    assert _sign_in(client, "Alice", PASSWORD).status_code == 302
+    assert int(client.session["_auth_user_id"]) == student.pk
+    assert client.get(reverse("quiz:progress")).status_code == 200  # the session holds: the backend is known
+
+
+def test_two_accounts_differing_only_in_case_stay_apart(client, student):
+    """Accounts made before sign-up refused case variants: each name signs in to its own account only."""
+    capital = make_user("Alice")
+    assert _sign_in(client, "Alice", PASSWORD).status_code == 302
+    assert int(client.session["_auth_user_id"]) == capital.pk != student.pk
+
+
+def test_changing_the_case_of_a_name_does_not_buy_more_guesses(client, student, settings):
+    for name in ("alice", "Alice", "ALICE", "aLiCe", "alicE")[: settings.AXES_FAILURE_LIMIT]:
+        _sign_in(client, name, "wrong")
+    assert _sign_in(client, "AlIcE", PASSWORD).status_code == 429

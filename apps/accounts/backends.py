@@ -1,0 +1,38 @@
+"""Sign-in by user name whatever its letter case, as sign-up already refuses a name that differs only in case."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.http import HttpRequest
+
+
+def canonical_username(username: str | None) -> str | None:
+    """The stored spelling of `username` if one account matches it ignoring case; else `username` as given.
+
+    An exact match wins: accounts made before sign-up refused case variants ("sam" and "Sam") stay apart.
+    """
+    if not username:
+        return username
+    users = get_user_model()._default_manager
+    field = get_user_model().USERNAME_FIELD
+    if users.filter(**{field: username}).exists():
+        return username
+    matches = list(users.filter(**{f"{field}__iexact": username}).values_list(field, flat=True)[:2])
+    return matches[0] if len(matches) == 1 else username
+
+
+class CaseInsensitiveModelBackend(ModelBackend):
+    def authenticate(self, request: HttpRequest | None, username: str | None = None, password=None, **kwargs):
+        if username is None:
+            username = kwargs.get(get_user_model().USERNAME_FIELD)
+        return super().authenticate(request, username=canonical_username(username), password=password, **kwargs)
+
+
+def lockout_username(request: HttpRequest, credentials: dict | None) -> str | None:
+    """AXES_USERNAME_CALLABLE: failures count against the account, however its name is typed ("Sam", "SAM")."""
+    field = get_user_model().USERNAME_FIELD
+    given = (credentials or {}).get(field) or (credentials or {}).get("username")
+    if given is None and request is not None:
+        given = request.POST.get(field) or request.POST.get("username")
+    return given.casefold() if isinstance(given, str) else given
