@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
+from apps.common.forms import focus_first_error
 from apps.common.http import require_page_or_form
 
 from .forms import QueuedPasswordResetForm, SignupForm
@@ -26,6 +27,7 @@ class _RefusedIs422:
     """A form sent back with errors answers 422, as the site's other forms do, rather than Django's 200."""
 
     def form_invalid(self, form):
+        focus_first_error(form)
         response = super().form_invalid(form)
         response.status_code = 422
         return response
@@ -93,6 +95,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
         return redirect(safe_next(request))
     status = 422 if request.method == "POST" else 200
+    focus_first_error(form)
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -170,3 +172,22 @@ def test_demo_accounts_can_sign_in(client, settings):
         response = client.post(reverse("login"), {"username": username, "password": password})
         assert response.status_code == 302, username
     assert get_user_model().objects.get(username="instructor").is_staff
+
+
+def test_a_refused_sign_up_opens_on_the_field_in_error(client, db):
+    page = client.post(
+        reverse("signup"),
+        {"username": "newbie", "email": "newbie@example.com", "password1": "a-Long-pass-1", "password2": "other"},
+    ).content.decode()
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", page)
+    assert len(autofocused) == 1 and 'name="password2"' in autofocused[0]  # not the user name typed right
+
+
+def test_a_refused_password_change_opens_on_the_field_in_error(client, student):
+    client.force_login(student)
+    page = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": "a-Long-pass-1", "new_password2": "different-1"},
+    ).content.decode()
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", page)
+    assert len(autofocused) == 1 and 'name="new_password2"' in autofocused[0]
