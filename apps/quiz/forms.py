@@ -56,7 +56,8 @@ class AnswerForm(forms.Form):
         label="Your answer",
         required=False,
         strip=True,
-        widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_RESPONSE_LENGTH, "autocomplete": "off"}),
+        # No maxlength: the browser would cut a pasted answer silently; the form says how much is too much.
+        widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off"}),
     )
     option = forms.IntegerField(required=False, min_value=0)
     reveal = forms.BooleanField(required=False)

@@ -47,7 +47,12 @@
 
   // What describes the shortcuts is shown only where they work, and the answer box is described by its keys
   // only then: a hidden element named in aria-describedby is still read out.
+  // A phone's or tablet's on-screen keyboard: its Enter key is how a new line is typed, and there are no number
+  // keys or Space bar to speak of, so neither the Enter shortcut nor the list of shortcuts applies.
+  const touchOnly = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
   function showShortcutHelp(root) {
+    if (touchOnly) return;
     root.querySelectorAll("[data-needs-js][hidden]").forEach(function (element) {
       element.hidden = false;
     });
@@ -93,7 +98,7 @@
 
     // Enter in the answer box submits; Shift+Enter keeps its new line.
     if (event.key === "Enter" && event.target.matches && event.target.matches("[data-answer-box]")) {
-      if (!event.shiftKey && !event.isComposing) {
+      if (!event.shiftKey && !event.isComposing && !touchOnly) {
         event.preventDefault();
         submit(form, form && form.querySelector("[data-submit]"));
       }

@@ -131,3 +131,24 @@ def test_the_results_advertise_no_shortcuts(live_server, page, sign_in, transact
     expect(page.locator(".summary")).to_contain_text("Your results")
     page.wait_for_load_state("load")
     expect(shortcuts).to_be_hidden()
+
+
+def test_on_a_touch_screen_enter_starts_a_new_line_and_no_shortcuts_are_listed(
+    live_server, browser, sign_in, transactional_db
+):
+    quiz = _quiz()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    _open_quiz(page, sign_in, quiz)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    expect(page.get_by_text("Keyboard shortcuts")).to_be_hidden()  # no keys on an on-screen keyboard to list
+    box = page.get_by_label("Your answer")
+    box.click()
+    page.keyboard.type("Tool number 0")
+    page.keyboard.press("Enter")
+    page.keyboard.type("on two lines")
+    expect(box).to_have_value("Tool number 0\non two lines")
+    assert Answer.objects.count() == 0
+    page.get_by_role("button", name="Check answer").tap()
+    expect(page.locator(".verdict")).to_be_visible()
+    phone.close()

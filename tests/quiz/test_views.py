@@ -283,6 +283,16 @@ def test_bad_answers_get_a_form_error_and_change_nothing(student_client, student
     assert Answer.objects.count() == 0
 
 
+def test_an_over_long_answer_comes_back_whole_with_the_limit_said(student_client, student):
+    """The box has no maxlength: the browser cut a pasted 2,340-character answer to 2,000, mid-word, unsaid."""
+    session = _session(student)
+    assert "maxlength" not in student_client.get(session.get_absolute_url()).content.decode()
+    pasted = "gradient " * 260
+    page = _post_answer(student_client, session, response=pasted).content.decode()
+    assert "Your answer has 2,339 characters; the limit is 2,000." in page
+    assert pasted.strip() in page  # to be cut down by its author, not by the browser
+
+
 @pytest.mark.parametrize("option", ["7", "-1", "abc", ""])
 def test_an_option_that_is_not_one_of_the_four_is_refused(student_client, student, option):
     session = _session(student, mode="choice")
