@@ -45,6 +45,11 @@ def session_items(*, session: QuizSession) -> list[SessionItem]:
     return list(_items().filter(session=session).order_by("position"))
 
 
+def session_unfinished(*, user: AbstractBaseUser, deck: Deck | None) -> QuizSession | None:
+    """The user's latest quiz on `deck` (None: a review of due cards) still open, to offer it before another."""
+    return QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).order_by("-created_at").first()
+
+
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
     return list(QuizSession.objects.select_related("deck").filter(user=user).order_by("-created_at")[:limit])
 

@@ -96,7 +96,9 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
         return response
     counts = selectors.deck_study_counts(user=request.user, deck=deck)
     status = 422 if request.method == "POST" and form.errors else 200
-    return render(request, "quiz/start.html", {"deck": deck, "form": form, "counts": counts}, status=status)
+    unfinished = selectors.session_unfinished(user=request.user, deck=deck)
+    context = {"deck": deck, "form": form, "counts": counts, "unfinished": unfinished}
+    return render(request, "quiz/start.html", context, status=status)
 
 
 @login_required
@@ -108,7 +110,9 @@ def review(request: HttpRequest) -> HttpResponse:
         return response
     status = 422 if request.method == "POST" and form.errors else 200
     counts = selectors.review_outlook(user=request.user)
-    return render(request, "quiz/start.html", {"deck": None, "form": form, "counts": counts}, status=status)
+    unfinished = selectors.session_unfinished(user=request.user, deck=None)
+    context = {"deck": None, "form": form, "counts": counts, "unfinished": unfinished}
+    return render(request, "quiz/start.html", context, status=status)
 
 
 @login_required

@@ -565,3 +565,20 @@ def test_progress_uses_a_constant_number_of_queries(student_client, student, dja
         _history(student, _deck(3), 1)
     with django_assert_num_queries(8):
         student_client.get(reverse("quiz:progress"))
+
+
+def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, student, other_student):
+    deck = _deck()
+    start = reverse("quiz:start", args=[deck.slug])
+    assert "unfinished" not in student_client.get(start).content.decode()
+    session = _session(student, deck=deck, size=3)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    _session(other_student, deck=deck)  # someone else's is none of this student's business
+
+    page = student_client.get(start).content.decode()
+    assert "You have an unfinished quiz on this deck" in page and "1 of 3 questions answered" in page
+    assert f'href="{session.get_absolute_url()}">Resume it</a>' in page
+    assert ">Start a new quiz</button>" in page  # still possible, but no longer the obvious thing
+
+    student_client.post(reverse("quiz:finish", args=[session.pk]))
+    assert "unfinished" not in student_client.get(start).content.decode()
