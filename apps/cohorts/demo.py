@@ -82,7 +82,7 @@ def _history(
         for position in range(1, session.item_count + 1):
             item = quiz.item_for_answer(user=user, session_id=session.pk, position=position)
             at += timedelta(seconds=rng.randint(8, 70))
-            knows = rng.random() < min(0.97, classmate.skill + 0.12 * seen.get(item.card_id, 0))
+            knows = rng.random() < min(0.97, classmate.skill + 0.06 * seen.get(item.card_id, 0))
             seen[item.card_id] = seen.get(item.card_id, 0) + 1
             quiz.answer_record(user=user, item=item, submission=_submission(item, knows=knows, rng=rng), now=at)
             recorded += 1

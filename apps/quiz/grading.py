@@ -11,7 +11,7 @@ Layers, first decisive one wins:
    whose short answer names a term (a few words, no verb) stops before this layer: it wants the term; naming
    only the product the term belongs to ("PyTorch" for "PyTorch Distributed Data Parallel") is partly right.
 
-Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INCORRECT.
+Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INCORRECT, which scores 0.
 
 - exact target, or the formula the question asks for (also clamped to a range, "clamp(round(r/s) + z, qmin,
   qmax)", or its defining side alone, "round(r/s) + z"): 1.0; a target with a tolerated typo: 0.9;
@@ -279,6 +279,9 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         note = f"{note} {faults.note}".strip()
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
+    # An incorrect answer earns nothing: "Incorrect · 26 %" read as a contradiction, and its fraction of a point
+    # raised the quiz's score and the student's accuracy for a wrong answer.
+    score = score if verdict is not Verdict.INCORRECT else 0.0
     matched = (("the formula",) if bonus else ()) + result.matched
     words, verbs_ = profile.answer_words, profile.verbs
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))

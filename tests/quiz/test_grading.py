@@ -1353,3 +1353,16 @@ HYPER_TUNING = "What is hyperparameter tuning, and how"
 )
 def test_in_a_comparison_a_denial_of_the_other_thing_is_a_contrast(prefix, response, verdict):
     assert grade(card(prefix), response).verdict is verdict
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        ("What does the all-reduce operation", "I am not sure, something about GPUs"),
+        (DATA_PARALLEL, "Split the model across GPUs, each GPU a different layer."),
+    ],
+)
+def test_an_incorrect_answer_scores_nothing_whatever_it_touched_on(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT
+    assert result.score == 0.0  # once "Incorrect · 26 %", which added to the quiz's score
