@@ -57,7 +57,7 @@ from .keyterms import (
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import misattributed
-from .targets import TargetMatch, find_target, is_negated, is_term
+from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 
 logger = logging.getLogger(__name__)
@@ -159,6 +159,8 @@ def _grade(profile: Profile, text: str) -> Grade:
     pasted = repeats_question(content, profile.question_stems, profile.question_content)
     asking = text.rstrip().endswith("?")
     match = find_target(tokens, profile.targets, profile.question_norms, asking=asking) if profile.targets else None
+    if match is None and profile.targets and (named := unqualified(tokens)):
+        match = find_target(named, profile.targets, profile.question_norms, asking=asking)
     # A pasted question may contain the answer ("... run a one-time batch training job?"): no credit for that.
     if match is not None and not (pasted and all(t.norm in profile.question_norms for t in match.target.tokens)):
         return _target_grade(match)

@@ -254,6 +254,24 @@ class _Context:
         return False
 
 
+_QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.([A-Z]\w*)")
+
+
+def unqualified(tokens: list[Token]) -> list[Token] | None:
+    """The tokens with each qualified class name read as the class alone ("torch.nn.parallel.DistributedDataParallel"
+    as "DistributedDataParallel": its module path names no other term), or None if there is none."""
+    out, changed = [], False
+    for token in tokens:
+        match = _QUALIFIED.fullmatch(token.surface)
+        if match and token.parts:
+            name = match[1]
+            out.append(Token(token.parts[-1], name, (), token.boundary, True))
+            changed = True
+        else:
+            out.append(token)
+    return out if changed else None
+
+
 def find_target(
     tokens: list[Token], targets: tuple[Target, ...], question_norms: frozenset[str], *, asking: bool = False
 ) -> TargetMatch | None:

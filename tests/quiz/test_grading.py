@@ -565,6 +565,7 @@ DISTILLATION = "What is knowledge distillation"
         (JOB, "a batch/v1 Job", CORRECT),  # its API group and version, as a manifest names it
         (DDP, "torch DDP", CORRECT),
         (DDP, "Torch Distributed Data Parallel", CORRECT),
+        (DDP, "torch.nn.parallel.DistributedDataParallel", CORRECT),  # the class by its module path
         # the abbreviation stands for the tool, never for a different term next to it
         (JOB, "K8s CronJob", INCORRECT),
         (JOB, "batch/v1 CronJob", INCORRECT),
