@@ -1065,6 +1065,8 @@ def test_negation_in_a_prose_answer_is_not_read_as_ruling_out_a_key_term(prefix,
         # the main claim right, a secondary one reversed: partly right
         (QUANTIZATION, "It reduces precision to INT8, which increases the memory bandwidth", PARTIAL, "'increases"),
         (BF16, "BF16 has the same exponent range as FP32 but more precision than FP16", PARTIAL, "'more precision'"),
+        # the answer's "to improve ... throughput" and "added per-request latency" are claims too
+        ("What is dynamic batching", "Batching requests: it lowers latency, costing throughput.", INCORRECT, "lowers"),
     ],
 )
 def test_a_claim_that_goes_the_other_way_than_the_answer_costs_credit(prefix, response, verdict, phrase):
