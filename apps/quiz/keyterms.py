@@ -120,7 +120,7 @@ def part_echoes(question: str, answer: str) -> tuple[frozenset[str], ...]:
 @lru_cache(maxsize=512)
 def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
-    qstems = question_stems(question) | _spelled_out(question, answer)
+    qstems = question_stems(question) | spelled_out(question, answer)
     found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
     either: list[tuple[str, str]] = []
     for number, (position, part) in enumerate(_parts(answer)):
@@ -182,7 +182,8 @@ def _either(terms: list[KeyTerm]) -> KeyTerm:
     )  # fmt: skip
 
 
-def _spelled_out(question: str, answer: str) -> frozenset[str]:
+@lru_cache(maxsize=512)
+def spelled_out(question: str, answer: str) -> frozenset[str]:
     """Stems of the words the answer spells an acronym of the question out with: they only name what the
     question names ("Open Neural Network Exchange" for "What is ONNX?"), so they are no key terms."""
     asked = {token.norm for token in tokenize(fold(question))}

@@ -15,7 +15,7 @@ from .directions import Claim, claims, conversions, numbers, openings
 from .faults import defining_sentence
 from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
-from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
+from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, spelled_out
 from .mathnorm import Formula
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .roles import Roles, ownership
@@ -72,7 +72,9 @@ class Profile:
 def card_profile(
     question: str, answer: str, short_answer: str, kind: str, aliases: tuple[str, ...], authored: tuple[str, ...]
 ) -> Profile:
-    qstems = question_stems(question)
+    # The words the answer spells the question's acronym out with ("Open Neural Network Exchange" for ONNX) name
+    # what the question names: in a response as in the answer, they are neither key terms nor off-target words.
+    qstems = question_stems(question) | spelled_out(question, answer)
     question_tokens = tokenize(fold(plain_from_tex(question)))
     qnorms = frozenset(t.norm for t in question_tokens) | frozenset(p for t in question_tokens for p in t.parts)
     short = short_answer.strip()

@@ -328,6 +328,14 @@ def test_the_acronym_spelled_out_either_way_only_names_it_again(answer):
     assert result.verdict is INCORRECT, result
 
 
+def test_the_acronym_spelled_out_in_a_response_is_no_off_target_word():
+    # Once "Incorrect": the four spelled-out words counted as content that earned nothing.
+    result = grade(
+        card("What is ONNX and what problem"), "Open Neural Network Exchange, for interoperability between frameworks"
+    )
+    assert result.verdict is PARTIAL, result
+
+
 def test_coverage_feedback_names_covered_and_missing_terms():
     result = grade(card(DATA_PARALLEL), "Each GPU has a copy of the model and its own shard of the data.")
     assert result.verdict is PARTIAL
