@@ -38,7 +38,8 @@ def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(
     answer_box.fill("")
     answer_box.press_sequentially("The ratio $\\frac{a}{b}$ scaled.")
     preview = teacher.locator("#card-preview")
-    expect(preview.locator(".katex mfrac")).to_have_count(1)
+    # The answer's section: the card's distractors are previewed too, and the seed's hold fractions of their own.
+    expect(preview.locator("section", has_text="The ratio").locator(".katex mfrac")).to_have_count(1)
     expect(preview).to_contain_text("The ratio")
     assert Card.objects.get(pk=card.pk).answer == old_answer  # previewing saved nothing
     teacher.get_by_role("button", name="Save", exact=True).first.click()

@@ -228,8 +228,10 @@ def test_load_content_loads_both_seeds_by_default():
 @pytest.mark.django_db
 def test_second_load_reports_everything_unchanged_and_writes_nothing(typeset):
     _load()
-    # Each formula of each card text typeset once: checking the TeX and storing the HTML share the work.
+    # Each formula of each card text and seed distractor typeset once: checking the TeX and storing the HTML share
+    # the work.
     texts = [getattr(card, name) for card in Card.objects.all() for name in Card.RENDERED_FIELDS]
+    texts += Distractor.objects.values_list("text", flat=True)
     assert len(typeset) == sum(len(find_math(text)) for text in texts) > 0
     typeset.clear()
     with CaptureQueriesContext(connection) as queries:
@@ -392,7 +394,7 @@ def test_rerender_content_restores_stored_html():
 
     out = StringIO()
     call_command("rerender_content", stdout=out)
-    assert "59 changed" in out.getvalue()  # 37 cards, the seed's 21 distractors and this one
+    assert "149 changed" in out.getvalue()  # 37 cards, the seeds' 21 + 90 distractors and this one
     affine.refresh_from_db()
     distractor.refresh_from_db()
     assert 'class="katex"' in affine.answer_html and 'class="katex"' in distractor.text_html
