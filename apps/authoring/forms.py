@@ -4,7 +4,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import CharField, Value
+from django.db.models import CharField, Max, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
@@ -67,7 +67,13 @@ class CardAdminForm(RenderedForm):
             "explanation": forms.Textarea(attrs={"rows": 4}),
         }
 
-    def clean_position(self) -> int:
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "position" in self.fields:  # not in a view-only form
+            self.fields["position"].required = False
+            self.fields["position"].help_text = "Its place in the deck. Leave it empty to add the card at the end."
+
+    def clean_position(self) -> int | None:
         position = self.cleaned_data["position"]
         if position is not None and position < 1:
             raise ValidationError("Positions start at 1.", code="position")
@@ -75,10 +81,33 @@ class CardAdminForm(RenderedForm):
 
     def clean(self):
         data = super().clean()
+        deck = data.get("deck")
+        if deck is not None and "position" in data:
+            self._place(data, deck)
         if "_preview" in self.data:
             # Keeps the admin on the form, with everything as typed, and nothing saved.
             raise ValidationError(PREVIEW_NOTICE, code="preview")
         return data
+
+    def _place(self, data: dict, deck: Deck) -> None:
+        """An empty position is the end of the deck; a taken one says which card holds it and what is free."""
+        others = Card.objects.filter(deck=deck).exclude(pk=self.instance.pk)
+        end = (others.aggregate(last=Max("position"))["last"] or 0) + 1
+        position = data["position"]
+        if position is None:
+            data["position"] = self.instance.position = end
+            return
+        holder = others.filter(position=position).only("question_text").first()
+        if holder is not None:
+            self.add_error(
+                "position",
+                ValidationError(
+                    "Position %(position)s of %(deck)s is taken by “%(holder)s”. The next free one is %(end)s, or "
+                    "leave it empty to add the card at the end.",
+                    code="position_taken",
+                    params={"position": position, "deck": deck, "holder": holder.question_text[:60], "end": end},
+                ),
+            )
 
 
 class DistractorForm(RenderedForm):

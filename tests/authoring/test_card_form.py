@@ -11,7 +11,7 @@ from django.urls import reverse
 from apps.content.models import Card, StyleRule
 from apps.content.rendering import render
 from apps.content.services import card_save
-from tests.factories import make_card
+from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -432,6 +432,32 @@ def test_position_zero_is_a_form_error_in_words(client, instructor):
     response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, position=0))
     html = unescape(response.content.decode())
     assert "Positions start at 1." in html and "is violated" not in html
+
+
+def test_an_empty_position_puts_the_card_at_the_end_of_its_deck(client, instructor):
+    deck = make_deck()
+    for _ in range(3):
+        make_card(deck=deck)
+    moving = make_card()  # in another deck, at its position 1
+    client.force_login(instructor)
+    response = client.post(
+        reverse("admin:content_card_change", args=[moving.pk]), _form_data(moving, deck=deck.pk, position="")
+    )
+    assert response.status_code == 302
+    moving.refresh_from_db()
+    assert (moving.deck_id, moving.position) == (deck.pk, 4)
+
+
+def test_a_taken_position_names_the_card_holding_it_and_the_next_free_one(client, instructor):
+    deck = make_deck(title="Serving")
+    make_card(deck=deck, question="What is dynamic batching?")
+    make_card(deck=deck)
+    moving = make_card()
+    client.force_login(instructor)
+    data = _form_data(moving, deck=deck.pk, position=1)
+    html = unescape(client.post(reverse("admin:content_card_change", args=[moving.pk]), data).content.decode())
+    assert "Position 1 of Serving is taken by “What is dynamic batching?”. The next free one is 3" in html
+    assert "already exists" not in html  # not Django's "Card with this Deck and Position already exists."
 
 
 def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(client, instructor, katex_down):
