@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.decorators import permission_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Avg, Count
@@ -190,7 +191,10 @@ def revert(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     if new.number == target.number or new.pk == target.pk:
         messages.info(request, f"The card already has the content of version {target.number}.")
     else:
-        messages.success(request, f"Reverted to version {target.number}; saved as version {new.number}.")
+        said = f"Reverted to version {target.number}; saved as version {new.number}."
+        # In the card's admin History too, beside the edits made through its form.
+        LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
+        messages.success(request, said)
     return redirect(reverse("admin:content_card_change", args=[card.pk]))
 
 

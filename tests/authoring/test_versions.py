@@ -62,6 +62,8 @@ def test_revert_through_the_admin(client, instructor):
     card.refresh_from_db()
     assert card.answer == "First"
     assert client.get(reverse("admin:content_card_revert", args=[card.pk, 1])).status_code == 405
+    history = client.get(reverse("admin:content_card_history", args=[card.pk])).content.decode()
+    assert "Reverted to version 1; saved as version 3." in history  # in the admin's History, by whom and when
 
 
 def test_answers_keep_the_version_they_were_given_against(client, student, instructor):
