@@ -199,7 +199,8 @@ def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
 @admin.register(Deck)
 class DeckAdmin(RenderedFormAdmin):
     form = DeckAdminForm
-    list_display = ("title", "slug", "cards", "answers", "accuracy", "last_change")
+    list_display = ("title", "slug", "published", "cards", "answers", "accuracy", "last_change")
+    list_filter = ("published",)
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}
     readonly_fields = ("source",)

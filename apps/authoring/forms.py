@@ -54,7 +54,7 @@ class RenderedForm(forms.ModelForm):
 class DeckAdminForm(RenderedForm):
     class Meta:
         model = Deck
-        fields = ("title", "slug", "description")
+        fields = ("title", "slug", "published", "description")
 
 
 class CardAdminForm(RenderedForm):

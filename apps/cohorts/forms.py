@@ -35,7 +35,10 @@ def due_date_range(today: date | None = None) -> tuple[date, date]:
 
 
 class AssignmentForm(forms.Form):
-    deck = forms.ModelChoiceField(queryset=Deck.objects.order_by("title"), empty_label="Choose a deck")
+    # Published decks only: a student could not open a draft assigned to them.
+    deck = forms.ModelChoiceField(
+        queryset=Deck.objects.filter(published=True).order_by("title"), empty_label="Choose a deck"
+    )
     due_date = forms.DateField(required=False, label="Due date", widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, **kwargs) -> None:

@@ -105,6 +105,11 @@ class Deck(RenderedFields, models.Model):
     description = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     description_html = models.TextField(blank=True, editable=False)
     source = models.CharField(max_length=255, blank=True, help_text="Seed file this deck was loaded from.")
+    published = models.BooleanField(
+        default=True,
+        help_text="Students see the deck and can quiz it. Clear this to work on a deck (or hide one) out of their "
+        "sight; instructors still see it, marked as a draft.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

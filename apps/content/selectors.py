@@ -9,22 +9,29 @@ from django.shortcuts import get_object_or_404
 from .models import Card, Deck, StyleRule
 
 
-def deck_list() -> QuerySet[Deck]:
-    return Deck.objects.annotate(
+def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
+    """The decks students see; `drafts` adds the unpublished ones (for those who author decks)."""
+    decks = Deck.objects.all() if drafts else Deck.objects.filter(published=True)
+    return decks.annotate(
         card_count=Count("cards", filter=Q(cards__archived=False)),
         flashcard_count=Count("cards", filter=Q(cards__kind=Card.Kind.FLASHCARD, cards__archived=False)),
     ).order_by("title")
 
 
-def deck_get(*, slug: str) -> Deck:
-    return get_object_or_404(deck_list(), slug=slug)
+def deck_get(*, slug: str, drafts: bool = False) -> Deck:
+    return get_object_or_404(deck_list(drafts=drafts), slug=slug)
+
+
+def sees_drafts(user) -> bool:
+    """Whoever may change decks sees the unpublished ones too."""
+    return user.has_perm("content.change_deck")
 
 
 def deck_cards(*, deck: Deck) -> QuerySet[Card]:
     return deck.cards.filter(archived=False).order_by("position")
 
 
-def card_get(*, slug: str, pk: int) -> Card:
+def card_get(*, slug: str, pk: int, drafts: bool = False) -> Card:
     """The card with its deck and the ids of its neighbours, in one query.
 
     The neighbours are the nearest cards that are not archived, so browsing a deck never lands on one. An
@@ -34,8 +41,9 @@ def card_get(*, slug: str, pk: int) -> Card:
     siblings = Card.objects.filter(deck=OuterRef("deck"), archived=False)
     previous_id = siblings.filter(position__lt=OuterRef("position")).order_by("-position").values("pk")[:1]
     next_id = siblings.filter(position__gt=OuterRef("position")).order_by("position").values("pk")[:1]
+    cards = Card.objects if drafts else Card.objects.filter(deck__published=True)
     return get_object_or_404(
-        Card.objects.select_related("deck").annotate(previous_id=Subquery(previous_id), next_id=Subquery(next_id)),
+        cards.select_related("deck").annotate(previous_id=Subquery(previous_id), next_id=Subquery(next_id)),
         deck__slug=slug,
         pk=pk,
     )

@@ -10,12 +10,14 @@ from .styles import version_remember
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "content/home.html", {"decks": selectors.deck_list()})
+    return render(
+        request, "content/home.html", {"decks": selectors.deck_list(drafts=selectors.sees_drafts(request.user))}
+    )
 
 
 @require_safe
 def deck_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    deck = selectors.deck_get(slug=slug)
+    deck = selectors.deck_get(slug=slug, drafts=selectors.sees_drafts(request.user))
     show_answers = request.GET.get("answers") == "shown"
     return render(
         request,
@@ -29,7 +31,12 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     # Closed by default, so a student can test themselves; a quiz's summary links here with it open.
     show_answer = request.GET.get("answers") == "shown"
     return render(
-        request, "content/card.html", {"card": selectors.card_get(slug=slug, pk=pk), "show_answer": show_answer}
+        request,
+        "content/card.html",
+        {
+            "card": selectors.card_get(slug=slug, pk=pk, drafts=selectors.sees_drafts(request.user)),
+            "show_answer": show_answer,
+        },
     )
 
 

@@ -21,8 +21,8 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
     """A new quiz's cards in the order asked: a deck's by `order`, or every deck's cards due now."""
     due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
     cards = Card.objects.filter(archived=False).annotate(state_due=Subquery(due)).only("position", *_OPTION_FIELDS)
-    if deck is None:
-        return cards.filter(state_due__lte=now).order_by("state_due", "deck_id", "position")
+    if deck is None:  # a review: of the decks students see
+        return cards.filter(state_due__lte=now, deck__published=True).order_by("state_due", "deck_id", "position")
     cards = cards.filter(deck=deck)
     if order == QuizSession.Order.RANDOM:
         return sorted(cards, key=lambda _card: rng.random())

@@ -70,8 +70,9 @@ class DeckProgress:
 
 
 def cards_studied(*, user: AbstractBaseUser) -> QuerySet[CardState]:
-    """The user's memory states of cards still in quizzes (a state exists once a card is answered)."""
-    return CardState.objects.filter(user=user, card__archived=False)
+    """The user's memory states of cards still in quizzes, of published decks (a state exists once a card is
+    answered)."""
+    return CardState.objects.filter(user=user, card__archived=False, card__deck__published=True)
 
 
 def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeckProgress]:

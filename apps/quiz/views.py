@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh, replace_url
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
-from apps.content.selectors import deck_get
+from apps.content.selectors import deck_get, sees_drafts
 
 from . import selectors, services
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
@@ -90,7 +90,7 @@ def _differs(form: AnswerForm, answer) -> bool:
 @never_cache
 @require_page_or_form
 def start(request: HttpRequest, slug: str) -> HttpResponse:
-    deck = deck_get(slug=slug)
+    deck = deck_get(slug=slug, drafts=sees_drafts(request.user))  # an author may try out a draft
     form = StartForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=deck)):
         return response
