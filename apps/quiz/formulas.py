@@ -206,6 +206,19 @@ def _stand_in(formula: Formula, reference: Formula) -> bool:
     return False
 
 
+def _relabelled(formula: Formula, reference: Formula) -> bool:
+    """The reference with one of its one-letter symbols written as another letter it does not use: "q =
+    round(x/s) + z" for "q = round(r/s) + z", the real value called x. One letter only: with two, "round(x/y)"
+    would match whatever the letters stand for."""
+    own = {n.name for n in _vars(formula.tree)}
+    theirs = {n.name for n in _vars(reference.tree)}
+    unknown, missing = own - theirs, theirs - own
+    if len(unknown) != 1 or len(missing) != 1 or any(len(name) != 1 for name in unknown | missing):
+        return False
+    swapped = renamed(formula, {next(iter(unknown)): next(iter(missing))})
+    return swapped is not formula and swapped.canonical == reference.canonical
+
+
 def _vars(node: Node) -> list[Node]:
     return [node] if node.kind == "var" else [v for a in node.args for v in _vars(a)]
 
@@ -285,7 +298,7 @@ def check_formulas(
     """Compare the response's formulas with the answer's; `core` are the ones the question asks for."""
     for formula, _ in found:
         for reference in core:
-            if formula.canonical == reference.canonical:
+            if formula.canonical == reference.canonical or _relabelled(formula, reference):
                 return FormulaCheck("correct", formula.shown, reference.shown)
     # The formula clamped to the integer range, as implementations write it: a more complete answer.
     for formula, _ in found:

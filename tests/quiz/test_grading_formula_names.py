@@ -40,6 +40,21 @@ def test_a_wrong_formula_with_names_is_wrong_and_quoted_as_written(response, sho
     assert f"Your formula {shown} does not match" in result.feedback
 
 
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # the real value by another letter, as many textbooks write it
+        ("q = round(x/s) + z", Verdict.CORRECT),
+        ("q = round(x / scale + zero_point)", Verdict.CORRECT),
+        # a letter in another place, or two letters changed, is another formula
+        ("q = round(s/x) + z", Verdict.INCORRECT),
+        ("q = round(x/y) + z", Verdict.INCORRECT),
+    ],
+)
+def test_one_symbol_by_another_letter_is_the_same_formula(response, verdict):
+    assert grade(card(AFFINE), response).verdict is verdict
+
+
 def test_the_glossary_of_an_answer():
     names = glossary(r"$q = \mathrm{round}(r/s) + z$, where $s$ is the scale and z the zero-point.")
     assert names["scale"] == "s" and names["zeropoint"] == "z"
