@@ -3,6 +3,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import QueryDict
 from django.utils import formats, timezone
 
 from apps.content.models import Deck
@@ -19,8 +21,20 @@ class CohortForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
+    def __init__(self, *args, owner: str = "", **kwargs) -> None:
+        """`owner`: the owner's user name when someone else edits the cohort. The owner stays one of its
+        instructors, so is not in the field to be deleted from it, and is always among the names sent on."""
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        if owner:
+            self.fields["instructors"].help_text = (
+                f"User names, separated by commas. You stay an instructor of the cohort, "
+                f"and so does {owner}, its owner."
+            )
+
     def usernames(self) -> list[str]:
-        return [name.strip() for name in self.cleaned_data["instructors"].split(",") if name.strip()]
+        names = [name.strip() for name in self.cleaned_data["instructors"].split(",") if name.strip()]
+        return [*names, self.owner] if self.owner else names
 
 
 def due_date_range(today: date | None = None) -> tuple[date, date]:
@@ -66,6 +80,14 @@ class JoinForm(forms.Form):
     )
 
 
-def cohort_form_initial(cohort: Cohort, editor) -> dict:
-    others = cohort.instructors.exclude(pk=editor.pk).order_by("username").values_list("username", flat=True)
-    return {"name": cohort.name, "instructors": ", ".join(others)}
+def cohort_manage_form(*, cohort: Cohort, editor: AbstractBaseUser, data: QueryDict | None = None) -> CohortForm:
+    """The cohort's name and instructors as `editor` may change them: everyone but the editor, and but the owner
+    when the editor is someone else (the page names the owner beside the form)."""
+    owner = cohort.owner
+    kept = owner.get_username() if owner is not None and owner.pk != editor.pk else ""
+    others = cohort.instructors.exclude(pk=editor.pk)
+    if kept:
+        others = others.exclude(pk=owner.pk)
+    usernames = others.order_by("username").values_list("username", flat=True)
+    initial = {"name": cohort.name, "instructors": ", ".join(usernames)}
+    return CohortForm(data, initial=initial, owner=kept)

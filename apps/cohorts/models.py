@@ -23,6 +23,11 @@ class Cohort(models.Model):
     name = models.CharField(max_length=120)
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
     instructors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="teaching_cohorts")
+    # The instructor who created it, always one of its instructors: a co-instructor cannot take them off it.
+    # Null only once their account is deleted (or for a cohort that had no instructor when owners came in).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="owned_cohorts"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

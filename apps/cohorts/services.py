@@ -31,14 +31,15 @@ def can_create_cohorts(user: AbstractBaseUser) -> bool:
 
 
 def cohort_create(*, name: str, instructor: AbstractBaseUser, instructor_usernames: Sequence[str] = ()) -> Cohort:
-    """A cohort taught by `instructor` and the instructors named; nothing is created if a name is refused."""
+    """A cohort owned by `instructor`, taught by them and the instructors named; nothing is created if a name is
+    refused."""
     if not can_create_cohorts(instructor):
         raise CohortError("Only instructors can create cohorts.")
     others = _instructors_named(instructor_usernames)
     name = _one_spaced(name)
     with transaction.atomic():
         _name_free(name=name, teachers=[*others, instructor], asking=instructor)
-        cohort = Cohort.objects.create(name=name)
+        cohort = Cohort.objects.create(name=name, owner=instructor)
         cohort.instructors.set([*others, instructor])
     return cohort
 
@@ -84,8 +85,21 @@ def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
 
 
 def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
-    """Renames the cohort and sets its instructors; the editor always stays one of them."""
-    others = _instructors_named(instructor_usernames)
+    """Renames the cohort and sets its instructors to the editor and those named (everyone else, the owner
+    included). The editor always stays one of them, and so does the owner: leaving the owner out is refused,
+    whoever edits, since they would lose the cohort with no way back."""
+    owner = cohort.owner
+    named = {username.strip() for username in instructor_usernames if username.strip()}
+    kept = []
+    if owner is not None and owner.pk != editor.pk:
+        if owner.get_username() not in named:
+            raise CohortError(
+                f"{owner.get_username()} created {cohort.name} and owns it: they stay one of its instructors."
+            )
+        # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
+        named.discard(owner.get_username())
+        kept = [owner]
+    others = [*_instructors_named(sorted(named)), *kept]
     name = _one_spaced(name)
     with transaction.atomic():
         _name_free(name=name, teachers=[*others, editor], asking=editor, cohort=cohort)

@@ -14,7 +14,7 @@ from apps.common.http import HttpResponseSeeOther, render_page_or_partial, requi
 from apps.content.models import Deck
 
 from . import analytics, charts, exports, selectors, services
-from .forms import AssignmentForm, CohortForm, JoinForm, cohort_form_initial
+from .forms import AssignmentForm, CohortForm, JoinForm, cohort_manage_form
 from .models import Cohort
 
 PAGE_SIZE = 50
@@ -171,7 +171,7 @@ def export_items(request: HttpRequest, pk: int) -> HttpResponse:
 @require_page_or_form
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    form = CohortForm(request.POST or None, initial=cohort_form_initial(cohort, request.user))
+    form = cohort_manage_form(cohort=cohort, editor=request.user, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             services.cohort_update(
@@ -192,7 +192,7 @@ def _manage_page(request, cohort, *, form=None, assignment_form=None, status=200
     invite = request.build_absolute_uri(reverse("cohorts:invite", args=[cohort.join_code]))
     context = {
         "cohort": cohort,
-        "form": form or CohortForm(initial=cohort_form_initial(cohort, request.user)),
+        "form": form or cohort_manage_form(cohort=cohort, editor=request.user),
         "assignment_form": assignment_form or AssignmentForm(),
         "assignments": cohort.assignments.select_related("deck"),
         "memberships": analytics.members(cohort=cohort).select_related("student").order_by("student__username"),

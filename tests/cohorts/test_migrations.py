@@ -7,7 +7,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from apps.cohorts import services as cohorts
-from apps.cohorts.models import CohortResponseStat
+from apps.cohorts.models import Cohort, CohortResponseStat
 from apps.content.models import Distractor
 from apps.content.services import card_save
 from apps.quiz import services as quiz
@@ -62,5 +62,25 @@ def test_the_wrong_options_counted_before_get_the_html_their_students_were_shown
             ("choice", "Gone <b>"): "Gone &lt;b&gt;",
         }
         assert 'class="katex"' in shown
+    finally:
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_OWNER = [("cohorts", "0004_response_sample_html")]
+
+
+def test_existing_cohorts_are_owned_by_their_first_instructor_added():
+    _migrate(BEFORE_OWNER)
+    try:
+        old = MigrationExecutor(connection).loader.project_state(BEFORE_OWNER).apps.get_model("cohorts", "Cohort")
+        dave, carol = make_instructor("dave"), make_instructor("carol")
+        taught = old.objects.create(name="Taught", join_code="AAAA2222")
+        taught.instructors.add(dave.pk)  # dave first, then carol: dave stands for its creator
+        taught.instructors.add(carol.pk)
+        untaught = old.objects.create(name="Nobody left", join_code="BBBB3333")
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        owners = dict(Cohort.objects.values_list("name", "owner__username"))
+        assert owners == {"Taught": "dave", "Nobody left": None}
+        assert untaught.pk in Cohort.objects.filter(owner__isnull=True).values_list("pk", flat=True)
     finally:
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

@@ -1,0 +1,94 @@
+"""A cohort's owner, the instructor who created it, stays one of its instructors: a co-instructor cannot remove
+them (they would lose the cohort with no way back, a 404), while the owner may remove co-instructors."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from apps.cohorts import services
+from apps.cohorts.models import Cohort
+from tests.conftest import make_instructor
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def spring(instructor):
+    """Spring, created by carol (`instructor`), with dave as a co-instructor."""
+    make_instructor("dave")
+    return services.cohort_create(name="Spring", instructor=instructor, instructor_usernames=["dave"])
+
+
+def _field_value(html: str) -> str:
+    """What the "Other instructors" field holds when the page opens."""
+    field = re.search(r'<input\b[^>]*\bname="instructors"[^>]*>', html)[0]
+    value = re.search(r'\bvalue="([^"]*)"', field)
+    return unescape(value[1]) if value else ""
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def _usernames(cohort: Cohort) -> set[str]:
+    return set(cohort.instructors.values_list("username", flat=True))
+
+
+def test_creating_a_cohort_makes_its_creator_the_owner(spring, instructor):
+    assert spring.owner == instructor and _usernames(spring) == {"carol", "dave"}
+
+
+def test_a_co_instructor_sees_the_owner_named_and_cannot_remove_them(client, spring, instructor):
+    dave = spring.instructors.get(username="dave")
+    client.force_login(dave)
+    url = reverse("cohorts:manage", args=[spring.pk])
+    html = client.get(url).content.decode()
+    assert "Owner: carol , who created this cohort and stays one of its instructors." in _text(html)
+    assert _field_value(html) == ""  # carol is not in the field dave edits, so there is nothing to delete
+    # dave empties the field and saves, as the reviewer did: carol stays, and still opens her cohort.
+    response = client.post(url, {"name": "Spring", "instructors": ""})
+    assert response.status_code == 303
+    assert _usernames(spring) == {"carol", "dave"}
+    client.force_login(instructor)
+    assert client.get(reverse("cohorts:dashboard", args=[spring.pk])).status_code == 200
+    assert "Spring" in client.get(reverse("cohorts:list")).content.decode()
+
+
+def test_a_co_instructor_may_add_others_and_the_owner_stays(client, spring):
+    make_instructor("erin")
+    client.force_login(spring.instructors.get(username="dave"))
+    url = reverse("cohorts:manage", args=[spring.pk])
+    assert client.post(url, {"name": "Spring", "instructors": "erin"}).status_code == 303
+    assert _usernames(spring) == {"carol", "dave", "erin"}
+    assert _field_value(client.get(url).content.decode()) == "erin"
+
+
+def test_leaving_the_owner_out_is_refused_by_the_service_with_a_message(spring):
+    dave = spring.instructors.get(username="dave")
+    refusal = "carol created Spring and owns it: they stay one of its instructors"
+    with pytest.raises(services.CohortError, match=refusal):
+        services.cohort_update(cohort=spring, name="Renamed", instructor_usernames=[], editor=dave)
+    spring.refresh_from_db()
+    assert spring.name == "Spring" and _usernames(spring) == {"carol", "dave"}
+
+
+def test_the_owner_may_remove_a_co_instructor(client, spring, instructor):
+    client.force_login(instructor)
+    url = reverse("cohorts:manage", args=[spring.pk])
+    html = client.get(url).content.decode()
+    assert "Owner: you (carol)." in _text(html) and _field_value(html) == "dave"
+    assert client.post(url, {"name": "Spring", "instructors": ""}).status_code == 303
+    assert _usernames(spring) == {"carol"}
+    client.force_login(spring.owner.__class__.objects.get(username="dave"))
+    assert client.get(reverse("cohorts:dashboard", args=[spring.pk])).status_code == 404  # as before: only its own
+
+
+def test_an_owner_who_left_the_instructors_group_is_kept_when_a_co_instructor_saves(client, spring, instructor):
+    instructor.groups.clear()
+    client.force_login(spring.instructors.get(username="dave"))
+    response = client.post(reverse("cohorts:manage", args=[spring.pk]), {"name": "Spring 2", "instructors": ""})
+    assert response.status_code == 303 and _usernames(spring) == {"carol", "dave"}
