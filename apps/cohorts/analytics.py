@@ -80,6 +80,8 @@ class StudentRow:
     cells: list[Cell]
     last_activity: datetime | None = None
     flags: list[str] = field(default_factory=list)
+    full_name: str = ""  # first and last name, set in the admin (sign-up asks for neither): often empty
+    email: str = ""
 
     @property
     def accuracy(self) -> float | None:
@@ -119,6 +121,9 @@ def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[st
     return flags
 
 
+_STUDENT_FIELDS = ("student__username", "student__first_name", "student__last_name", "student__email")
+
+
 def cohort_matrix(
     *, cohort: Cohort, now: datetime | None = None, student_id: int | None = None
 ) -> tuple[list[AssignedDeck], list[StudentRow]]:
@@ -132,10 +137,11 @@ def cohort_matrix(
     enrolled = members(cohort=cohort) if student_id is None else members(cohort=cohort).filter(student_id=student_id)
     rows = {
         m.student_id: StudentRow(
-            m.student_id, m.student.get_username(), m.joined_at, [Cell(cards=d.cards) for d in decks]
+            m.student_id, m.student.get_username(), m.joined_at, [Cell(cards=d.cards) for d in decks],
+            full_name=m.student.get_full_name(), email=m.student.email,
         )
-        for m in enrolled.select_related("student").only("student_id", "joined_at", "student__username")
-    }
+        for m in enrolled.select_related("student").only("student_id", "joined_at", *_STUDENT_FIELDS)
+    }  # fmt: skip
     # The ids just read, not the subquery again: a student who joined since would have no row.
     member_ids = list(rows)
     archived = archived_cards_answered(users=member_ids, deck_ids=list(index))

@@ -20,7 +20,7 @@ def matrix_csv(
     *, cohort: Cohort, decks: list[analytics.AssignedDeck], rows: list[analytics.StudentRow], flag: str = ""
 ) -> HttpResponse:
     """The matrix's `rows` as given: the students the page lists under `flag` (a checked one), in its order."""
-    header = ["student", "joined", "last_activity", "accuracy", "flags"]
+    header = ["student", "name", "email", "joined", "last_activity", "accuracy", "flags"]
     for deck in decks:
         # Deck titles are typed by instructors, so the header is text from users like any cell.
         header += [safe_text(f"{deck.title} {metric}") for metric in ("attempted", "accuracy", "mastered")]
@@ -28,6 +28,8 @@ def matrix_csv(
     for row in rows:
         line = [
             safe_text(row.username),
+            safe_text(row.full_name),
+            safe_text(row.email),
             row.joined_at.isoformat(),
             row.last_activity.isoformat() if row.last_activity else "",
             _fraction(row.accuracy),

@@ -69,6 +69,11 @@ def _text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
+def _who(row: list[str]) -> str:
+    """The student a matrix row is about: the user name, before the full name and email that follow it."""
+    return row[0].split()[0]
+
+
 def _table_rows(html: str, classes: str) -> list[list[str]]:
     """The text of each cell of each body row of the (first) <table class="{classes}">."""
     table = re.search(rf'<table class="{classes}"[^>]*>(.*?)</table>', html, re.S)
@@ -241,7 +246,7 @@ def test_at_risk_filter(client, instructor):
     client.force_login(instructor)
     html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"flag": "inactive"}).content.decode()
     # A week in the cohort without an answer is inactive; having joined a moment ago is not.
-    assert [row[0] for row in _table_rows(html, "data matrix")] == ["idle"]
+    assert [_who(row) for row in _table_rows(html, "data matrix")] == ["idle"]
 
 
 @pytest.mark.parametrize(
@@ -256,7 +261,7 @@ def test_at_risk_filter(client, instructor):
 )
 def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, shown, badge):
     html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"flag": flag} if flag else {}).content.decode()
-    rows = {row[0]: row for row in _table_rows(html, "data matrix")}
+    rows = {_who(row): row for row in _table_rows(html, "data matrix")}
     assert sorted(rows) == shown
     if badge:
         assert all(badge in row[1] for row in rows.values())  # the column after the name
@@ -266,7 +271,7 @@ def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, s
     sorted_html = client.get(
         reverse("cohorts:dashboard", args=[hand.pk]), {"flag": flag, "sort": "-name"} if flag else {"sort": "-name"}
     ).content.decode()
-    assert [row[0] for row in _table_rows(sorted_html, "data matrix")] == sorted(shown, reverse=True)
+    assert [_who(row) for row in _table_rows(sorted_html, "data matrix")] == sorted(shown, reverse=True)
     if flag:
         assert f'href="?flag={flag}&amp;sort=name"' in sorted_html  # the Student column flips back, filter kept
         assert 'href="?flag=any&amp;sort=-name&amp;tab=matrix"' in sorted_html
@@ -274,7 +279,7 @@ def test_at_risk_filter_shows_exactly_the_flagged_students(client, hand, flag, s
 
 def test_an_unknown_filter_shows_every_student_unfiltered(client, hand):
     html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"flag": "bogus"}).content.decode()
-    assert sorted(row[0] for row in _table_rows(html, "data matrix")) == ["s1", "s2", "s3"]
+    assert sorted(_who(row) for row in _table_rows(html, "data matrix")) == ["s1", "s2", "s3"]
     assert "3 students" in _text(html) and "flagged" not in _text(html)
 
 
@@ -284,7 +289,7 @@ def test_at_risk_is_the_column_next_to_the_student_not_after_every_deck(client, 
     headers = _matrix_headers(html)
     assert headers[:4] == ["Student", "At risk", "Last activity", "Accuracy"]
     assert [header.split(" due ")[0] for header in headers[4:]] == ["Ops", "Empty"]  # then the decks, in due order
-    rows = {row[0]: row for row in _table_rows(html, "data matrix")}
+    rows = {_who(row): row for row in _table_rows(html, "data matrix")}
     assert rows["s2"][1].startswith("Inactive for 7 days Behind on a deck") and rows["s1"][1] == "—"
 
 
@@ -302,13 +307,13 @@ def test_a_due_date_shows_its_year_unless_it_is_this_year(client, hand):
     ops.due_date = date(2020, 1, 1)
     ops.save()
     html = client.get(url, {"flag": "behind"}).content.decode()
-    assert [row[0] for row in _table_rows(html, "data matrix")] == ["s2"]
+    assert [_who(row) for row in _table_rows(html, "data matrix")] == ["s2"]
     assert "Behind on a deck overdue or due within 3 days" in _table_rows(html, "data matrix")[0][1]
 
 
 def _page_cells(html: str) -> dict[str, list[str]]:
     """Each matrix row's cells after the student's name, by name: at risk, last activity, accuracy, then the decks'."""
-    return {row[0]: row[1:] for row in _table_rows(html.replace("\xa0", " "), "data matrix")}
+    return {_who(row): row[1:] for row in _table_rows(html.replace("\xa0", " "), "data matrix")}
 
 
 def _matrix_headers(html: str) -> list[str]:
@@ -335,14 +340,14 @@ def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
     assert response.content.startswith(codecs.BOM_UTF8)  # or Excel reads the UTF-8 in a legacy code page
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header, body = rows[0], rows[1:]
-    assert header[:5] == ["student", "joined", "last_activity", "accuracy", "flags"]
+    assert header[:7] == ["student", "name", "email", "joined", "last_activity", "accuracy", "flags"]
     assert len(body) == 5
     for line in body:
         on_page = page[line[0]]
         # After the name: at risk, last activity (in words), accuracy, then three per deck.
-        assert on_page[0] == (" ".join(analytics.FLAGS[key] for key in line[4].split()) or "—")
-        assert on_page[2] == _percent(line[3])
-        assert on_page[3:9] == [_percent(value) for value in line[5:11]]
+        assert on_page[0] == (" ".join(analytics.FLAGS[key] for key in line[6].split()) or "—")
+        assert on_page[2] == _percent(line[5])
+        assert on_page[3:9] == [_percent(value) for value in line[7:13]]
 
 
 def _csv_link(html: str) -> tuple[str, str]:
@@ -364,7 +369,7 @@ def _csv_link(html: str) -> tuple[str, str]:
 )
 def test_the_matrix_csv_link_exports_the_students_the_page_shows_in_its_order(client, hand, query, text, names):
     html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), query).content.decode()
-    assert [row[0] for row in _table_rows(html, "data matrix")] == names
+    assert [_who(row) for row in _table_rows(html, "data matrix")] == names
     link_text, href = _csv_link(html)
     assert link_text == text
     response = client.get(href)
@@ -663,7 +668,7 @@ def test_last_activity_reads_in_words_or_never(client, instructor):
     services.cohort_join(student=idle, code=cohort.join_code)
     client.force_login(instructor)
     html = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
-    rows = {row[0]: row for row in _table_rows(html, "data matrix")}
+    rows = {_who(row): row for row in _table_rows(html, "data matrix")}
     recent = " ".join(rows["student000"])
     assert re.search(r"\b(now|\d+ seconds? ago)\b", recent) and "0 minutes" not in recent  # timesince's "0 minutes"
     assert "never" in rows["idle"]
