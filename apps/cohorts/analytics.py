@@ -279,7 +279,13 @@ class ItemRow:
 
     @property
     def weak_discrimination(self) -> bool:
-        return self.discrimination is not None and self.discrimination < LOW_DISCRIMINATION
+        return self.discrimination is not None and 0 <= self.discrimination < LOW_DISCRIMINATION
+
+    @property
+    def negative_discrimination(self) -> bool:
+        """Students who do well overall get it wrong more often than those who do not: as Moodle says, check the
+        key (the answer, accepted answers, distractors) rather than read it as a weak card."""
+        return self.discrimination is not None and self.discrimination < 0
 
 
 _ITEM_TOTALS_SQL = """

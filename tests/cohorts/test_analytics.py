@@ -165,6 +165,14 @@ def test_item_statistics(cohort, any_number_of_students):
     assert [item.attempts for item in items if item.deck_title == "Empty"] == [0]
 
 
+def test_a_negative_discrimination_is_flagged_apart_from_a_weak_one(cohort, any_number_of_students):
+    stats = {item.question_text: item for item in analytics.cohort_items(cohort=cohort, limit=None)[0]}
+    q1, q2, q3 = stats["Q1?"], stats["Q2?"], stats["Q3?"]
+    assert q2.discrimination < 0 and q2.negative_discrimination and not q2.weak_discrimination
+    assert not q1.negative_discrimination and not q1.weak_discrimination  # 0.5
+    assert not q3.negative_discrimination and not q3.weak_discrimination  # no figure
+
+
 def test_items_sorted_hardest_first_and_paged(cohort, any_number_of_students):
     items, total = analytics.cohort_items(cohort=cohort, limit=2)
     assert total == 4 and [item.question_text for item in items] == ["Q3?", "Q2?"]

@@ -433,7 +433,9 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
         assert attempts.startswith(f"{row['attempts']} ({row['students']} student")
         assert facility.startswith(_percent(row["facility"]))
         assert discrimination.split(" ")[0] == _two_places(row["discrimination"])
-        assert ("weak" in discrimination) == (row["discrimination"] != "" and float(row["discrimination"]) < 0.2)
+        figure = None if row["discrimination"] == "" else float(row["discrimination"])
+        assert ("weak" in discrimination) == (figure is not None and 0 <= figure < 0.2)
+        assert ("check the key" in discrimination) == (figure is not None and figure < 0)
         assert overrides == _percent(row["override_rate"])
         typed, _, picked = wrong.partition("Wrong options picked:")
         assert re.findall(r"“[^”]*” × \d+", typed) == _as_listed(row["common_wrong_answers"])
@@ -447,6 +449,22 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
     assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
     assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
     assert page["Q3? Ops #3"][3] == "— no spread in scores"  # every student scored 0 on it: undefined, not 0
+
+
+def test_a_negative_discrimination_says_check_the_key_and_the_legend_says_why(client, hand, monkeypatch):
+    """Q2: s1, the strongest, got it right and s2, s3 wrong, yet s2 did better than s1 on the rest: below 0."""
+    monkeypatch.setattr(analytics, "MIN_DISCRIMINATION_STUDENTS", 2)
+    html = client.get(reverse("cohorts:dashboard", args=[hand.pk]), {"tab": "items"}).content.decode()
+    page = {row[0]: row for row in _table_rows(html, "data items")}
+    figure, badge = page["Q2? Ops #2"][3].split(" ", 1)
+    assert float(figure) < 0 and badge == "check the key"  # not "weak", as a 0.10 is
+    assert page["Q1? Ops #1"][3] == "0.50"
+    legend = _text(re.search(r'<dl class="legend meta">(.*?)</dl>', html, re.S).group(1))
+    assert "weak discrimination from 0 to 0.2" in legend
+    assert (
+        "check the key discrimination below 0: students who do well overall get this card wrong more often than "
+        "those who don’t. Check its answer, accepted answers and distractors." in legend
+    )
 
 
 TEX_QUESTION = (
