@@ -360,11 +360,11 @@ def _csv_link(html: str) -> tuple[str, str]:
 @pytest.mark.parametrize(
     ("query", "text", "names"),
     [
-        ({}, "Download all 3 students (CSV)", ["s1", "s2", "s3"]),
-        ({"sort": "-name"}, "Download all 3 students (CSV)", ["s3", "s2", "s1"]),
-        ({"flag": "any", "sort": "-name"}, "Download these 2 students (CSV)", ["s3", "s2"]),
-        ({"flag": "low_accuracy", "sort": "accuracy"}, "Download this student (CSV)", ["s3"]),
-        ({"flag": "bogus", "sort": "bogus", "page": "9"}, "Download all 3 students (CSV)", ["s1", "s2", "s3"]),
+        ({}, "Download (CSV), all 3 students", ["s1", "s2", "s3"]),
+        ({"sort": "-name"}, "Download (CSV), all 3 students", ["s3", "s2", "s1"]),
+        ({"flag": "any", "sort": "-name"}, "Download (CSV), 2 flagged students", ["s3", "s2"]),
+        ({"flag": "low_accuracy", "sort": "accuracy"}, "Download (CSV), 1 flagged student", ["s3"]),
+        ({"flag": "bogus", "sort": "bogus", "page": "9"}, "Download (CSV), all 3 students", ["s1", "s2", "s3"]),
     ],
 )
 def test_the_matrix_csv_link_exports_the_students_the_page_shows_in_its_order(client, hand, query, text, names):
@@ -381,6 +381,14 @@ def test_the_matrix_csv_link_exports_the_students_the_page_shows_in_its_order(cl
     assert "page=" not in href and "tab=" not in href and "bogus" not in href
     junk = client.get(reverse("cohorts:export_matrix", args=[hand.pk]), query)
     assert junk.content == response.content
+
+
+def test_the_csv_link_counts_a_single_student(client, instructor):
+    cohort = services.cohort_create(name="Seminar", instructor=instructor)
+    services.cohort_join(student=make_user("solo"), code=cohort.join_code)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
+    assert _csv_link(html)[0] == "Download (CSV), 1 student"  # not "Download this student (CSV)"
 
 
 def test_no_csv_link_when_no_student_is_listed(client, hand):
