@@ -59,17 +59,18 @@ class Cell:
     mastered: int = 0
     cards: int = 0
 
+    # None for a deck with no cards yet: "—", not "0 %" of nothing (and not behind on it).
     @property
-    def attempted_share(self) -> float:
-        return self.attempted / self.cards if self.cards else 0.0
+    def attempted_share(self) -> float | None:
+        return self.attempted / self.cards if self.cards else None
 
     @property
     def accuracy(self) -> float | None:
         return self.score_sum / self.answers if self.answers else None
 
     @property
-    def mastered_share(self) -> float:
-        return self.mastered / self.cards if self.cards else 0.0
+    def mastered_share(self) -> float | None:
+        return self.mastered / self.cards if self.cards else None
 
 
 @dataclass
@@ -112,10 +113,12 @@ def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[st
         flags.append("inactive")
     if (accuracy := row.accuracy) is not None and accuracy < LOW_ACCURACY:
         flags.append("low_accuracy")
-    # Every deck due by then, overdue ones included: a deck that is late is more behind, not less.
+    # Every deck due by then, overdue ones included: a deck that is late is more behind, not less; one with no
+    # cards yet is not.
     soon = (now + DUE_SOON).date()
     if any(
-        d.due_date and d.due_date <= soon and cell.attempted_share < 1 for d, cell in zip(decks, row.cells, strict=True)
+        d.due_date and d.due_date <= soon and cell.attempted < cell.cards
+        for d, cell in zip(decks, row.cells, strict=True)
     ):
         flags.append("behind")
     return flags
@@ -197,9 +200,9 @@ _SORTS = {
     "flags": lambda row: len(row.flags),
 }
 _CELL_SORTS = {
-    "attempted": lambda cell: cell.attempted_share,
+    "attempted": lambda cell: -1.0 if cell.attempted_share is None else cell.attempted_share,
     "accuracy": lambda cell: -1.0 if cell.accuracy is None else cell.accuracy,
-    "mastered": lambda cell: cell.mastered_share,
+    "mastered": lambda cell: -1.0 if cell.mastered_share is None else cell.mastered_share,
 }
 
 

@@ -85,8 +85,9 @@ class StudentAssignment:
     attempted: int
 
     @property
-    def completion(self) -> float:
-        return self.attempted / self.cards if self.cards else 0.0
+    def completion(self) -> float | None:
+        """None for a deck with no cards yet: nothing to complete, shown as "—", not "0 %"."""
+        return self.attempted / self.cards if self.cards else None
 
     @property
     def done(self) -> bool:

@@ -1,0 +1,80 @@
+"""What the cohort pages say of a deck with no cards yet: "—", not "0 %" of nothing, and nobody is behind on it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import timedelta
+from html import unescape
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.cohorts import services
+from apps.cohorts.models import Assignment
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).replace("\xa0", " ").split())
+
+
+def _body_rows(html: str, table: str) -> list[list[str]]:
+    body = re.search(rf'<table class="{table}"[^>]*>.*?<tbody[^>]*>(.*?)</tbody>', html, re.S).group(1)
+    return [
+        [_text(cell) for cell in re.findall(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", row, re.S)]
+        for row in re.findall(r"<tr\b[^>]*>(.*?)</tr>", body, re.S)
+    ]
+
+
+@pytest.fixture
+def empty_deck(client, instructor):
+    """Spring, with "Soon" (no cards yet, due tomorrow) and "Basics" (one card, no due date); ann has joined."""
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    soon = make_deck(title="Soon")
+    basics = make_deck(title="Basics")
+    make_card(deck=basics)
+    Assignment.objects.create(cohort=cohort, deck=soon, due_date=timezone.localdate() + timedelta(days=1))
+    Assignment.objects.create(cohort=cohort, deck=basics)
+    ann = make_user("ann")
+    services.cohort_join(student=ann, code=cohort.join_code)
+    return cohort, ann
+
+
+def test_a_deck_with_no_cards_shows_a_dash_on_the_dashboard_and_is_nobody_behind(client, instructor, empty_deck):
+    cohort, _ann = empty_deck
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
+    head = re.search(r'<th scope="colgroup"[^>]*>(Soon.*?)</th>', html, re.S).group(1)
+    assert "no cards yet" in _text(head)
+    (row,) = _body_rows(html, "data matrix")
+    # Student, at risk, last activity, accuracy; then Soon's attempted, accuracy, mastered; then Basics'.
+    assert row[1] == "—"  # not "Behind on a deck overdue or due within 3 days" for a deck with nothing to do
+    assert row[4:7] == ["—", "—", "—"] and row[7:10] == ["0 %", "—", "0 %"]
+    response = client.get(reverse("cohorts:export_matrix", args=[cohort.pk]))
+    (line,) = csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")))
+    assert (line["Soon attempted"], line["Soon mastered"], line["flags"]) == ("", "", "")
+
+
+def test_a_deck_with_no_cards_shows_a_dash_on_the_student_page(client, instructor, empty_deck):
+    cohort, ann = empty_deck
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:student", args=[cohort.pk, ann.pk])).content.decode()
+    rows = {row[0]: row for row in _body_rows(html, "data stack-on-phone")}
+    assert rows["Soon"][2:] == ["— (no cards yet)", "—", "—"]  # not "0 % (0 of 0)", nor "Attempted 0 %" on a phone
+    assert rows["Basics"][2] == "0 % (0 of 1)"
+
+
+def test_a_deck_with_no_cards_shows_a_dash_on_the_students_progress(client, empty_deck):
+    _cohort, ann = empty_deck
+    client.force_login(ann)
+    html = client.get(reverse("quiz:progress")).content.decode()
+    mine = re.search(r'<section class="cohort-card".*?</section>', html, re.S).group(0)
+    rows = {row[0]: row for row in _body_rows(mine, "data stack-on-phone")}
+    assert rows["Soon"][2] == "— (no cards yet)" and "0 of 0" not in _text(mine)
+    assert rows["Basics"][2] == "0 % (0 of 1 cards)"
