@@ -83,6 +83,7 @@ class StudentRow:
     flags: list[str] = field(default_factory=list)
     full_name: str = ""  # first and last name, set in the admin (sign-up asks for neither): often empty
     email: str = ""
+    behind: list[AssignedDeck] = field(default_factory=list)  # the decks its "behind" flag is about
 
     @property
     def accuracy(self) -> float | None:
@@ -104,7 +105,15 @@ def members(*, cohort: Cohort):
     return Membership.objects.filter(cohort=cohort, removed_at__isnull=True)
 
 
-def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[str]:
+def _behind(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[AssignedDeck]:
+    """The decks due within DUE_SOON whose cards the student has not all attempted. Every deck due by then,
+    overdue ones included: a deck that is late is more behind, not less; one with no cards yet is not."""
+    soon = (now + DUE_SOON).date()
+    cells = zip(decks, row.cells, strict=True)
+    return [d for d, cell in cells if d.due_date and d.due_date <= soon and cell.attempted < cell.cards]
+
+
+def _flags(row: StudentRow, now: datetime) -> list[str]:
     flags = []
     # Idle since the later of joining and the last answer: a student who joined an hour ago (or rejoined after
     # being removed) has not been inactive for a week, whether they have answered nothing yet or only long ago.
@@ -113,13 +122,7 @@ def _flags(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[st
         flags.append("inactive")
     if (accuracy := row.accuracy) is not None and accuracy < LOW_ACCURACY:
         flags.append("low_accuracy")
-    # Every deck due by then, overdue ones included: a deck that is late is more behind, not less; one with no
-    # cards yet is not.
-    soon = (now + DUE_SOON).date()
-    if any(
-        d.due_date and d.due_date <= soon and cell.attempted < cell.cards
-        for d, cell in zip(decks, row.cells, strict=True)
-    ):
+    if row.behind:
         flags.append("behind")
     return flags
 
@@ -169,7 +172,8 @@ def cohort_matrix(
     for user_id, deck_id, count in mastered:
         rows[user_id].cells[index[deck_id]].mastered = count
     for row in rows.values():
-        row.flags = _flags(row, decks, now)
+        row.behind = _behind(row, decks, now)
+        row.flags = _flags(row, now)
     return decks, list(rows.values())
 
 

@@ -7,6 +7,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
@@ -144,6 +145,7 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
         {
             "cohort": cohort, "membership": membership, "answers": answers, "total": total, "row": row,
             "decks_cells": list(zip(decks, row.cells, strict=True)) if row else [], "flags": analytics.FLAGS,
+            "today": timezone.localdate(),
             "page_number": min(number, pages := max(1, -(-total // PAGE_SIZE))), "pages": pages,
         },
     )  # fmt: skip

@@ -1,4 +1,4 @@
-"""What the cohort pages say of a deck with no cards yet: "—", not "0 %" of nothing, and nobody is behind on it."""
+"""What the cohort pages say of a deck with no cards yet, and of which decks a student is behind on."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from apps.cohorts import services
 from apps.cohorts.models import Assignment
+from tests.cohorts.handmade import make_hand_cohort
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
@@ -78,3 +79,21 @@ def test_a_deck_with_no_cards_shows_a_dash_on_the_students_progress(client, empt
     rows = {row[0]: row for row in _body_rows(mine, "data stack-on-phone")}
     assert rows["Soon"][2] == "— (no cards yet)" and "0 of 0" not in _text(mine)
     assert rows["Basics"][2] == "0 % (0 of 1 cards)"
+
+
+def test_the_behind_badge_on_the_student_page_names_the_deck_and_its_due_date(client, instructor):
+    hand = make_hand_cohort()  # s2 has not attempted Q3 of Ops, due in two days
+    hand.instructors.add(instructor)
+    client.force_login(instructor)
+    s2 = hand.memberships.get(student__username="s2").student
+    url = reverse("cohorts:student", args=[hand.pk, s2.pk])
+    ops = hand.assignments.get(deck__title="Ops")
+    badges = [
+        _text(b)
+        for b in re.findall(r'<span class="badge badge-incorrect">(.*?)</span>', client.get(url).content.decode())
+    ]
+    assert f"Behind on Ops (due {ops.due_date.day} {ops.due_date:%b}" in " | ".join(badges)
+    ops.due_date = timezone.localdate() - timedelta(days=400)
+    ops.save()
+    html = client.get(url).content.decode()
+    assert f"Behind on Ops (overdue since {ops.due_date.day} {ops.due_date:%b %Y})" in _text(html)
