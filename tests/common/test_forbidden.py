@@ -26,6 +26,18 @@ def test_a_student_opening_an_instructor_page_gets_the_sites_403_page(student_cl
     assert f'href="{reverse("content:home")}">Back to the decks</a>' in html
 
 
+def test_an_instructor_refused_an_admin_page_is_not_told_to_ask_their_instructor(client, instructor):
+    """Instructors are staff, and some admin pages (the accounts) are not theirs: whoever is refused, the page sends
+    them to the site's administrator, and names no one and no permission."""
+    client.force_login(instructor)
+    response = client.get(reverse("admin:auth_user_changelist"))
+    html = response.content.decode()
+    assert response.status_code == 403 and "You cannot open this page" in html
+    assert "ask your instructor" not in html
+    assert "If you think you should have access, ask the administrator of this site." in html
+    assert "auth" not in html.split("<main", 1)[1].split("</main>", 1)[0].lower()  # nothing about what was asked
+
+
 @pytest.mark.parametrize("referer", ["https://evil.example/", "http://testserver/cohorts/new/", None], ids=str)
 def test_the_403_page_links_back_only_to_another_page_of_this_site(student_client, referer):
     headers = {"HTTP_REFERER": referer} if referer else {}
