@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.models import Deck
 
-from . import analytics, charts, exports, selectors, services
+from . import analytics, charts, exports, selectors, services, sorting
 from .forms import AssignmentForm, CohortForm, JoinForm, cohort_manage_form
 from .models import Cohort
 
@@ -88,7 +88,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _matrix_rows(
     request: HttpRequest, cohort: Cohort
-) -> tuple[list[analytics.AssignedDeck], list[analytics.StudentRow], str, analytics.MatrixSort]:
+) -> tuple[list[analytics.AssignedDeck], list[analytics.StudentRow], str, sorting.MatrixSort]:
     """The students ?flag= picks, in the order ?sort= asks: (decks, rows, flag, sort). The page and its CSV both
     come through here, so the CSV linked from a filtered, sorted page holds exactly that page's students."""
     decks, rows = analytics.cohort_matrix(cohort=cohort)
@@ -99,15 +99,15 @@ def _matrix_rows(
         rows = [row for row in rows if flag in row.flags]
     else:
         flag = ""  # unknown: every student, and the filter shows "all"
-    sort = analytics.matrix_sort(raw=request.GET.get("sort"), decks=decks)
-    return decks, analytics.sort_rows(rows=rows, sort=sort), flag, sort
+    sort = sorting.matrix_sort(raw=request.GET.get("sort"), decks=decks)
+    return decks, sorting.sort_rows(rows=rows, sort=sort), flag, sort
 
 
 def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
     decks, rows, flag, sort = _matrix_rows(request, cohort)
     page = Paginator(rows, PAGE_SIZE).get_page(_int(request.GET.get("page")))
     # The export link carries the checked filter and sort, not the raw query (nor the tab or the page).
-    shown = {"flag": flag, "sort": "" if sort.key == analytics.BY_NAME.key else sort.key}
+    shown = {"flag": flag, "sort": "" if sort.key == sorting.BY_NAME.key else sort.key}
     query = urlencode({key: value for key, value in shown.items() if value})
     export = reverse("cohorts:export_matrix", args=[cohort.pk])
     return {

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from apps.cohorts import analytics, charts
+from apps.cohorts import analytics, charts, sorting
 from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.cohorts.models import Membership
 from apps.content.models import Card
@@ -112,17 +112,17 @@ def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(co
 def test_only_real_columns_sort_the_matrix(cohort):
     decks, _rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
     deck_key = f"-deck-{decks[0].deck_id}-mastered"
-    assert analytics.matrix_sort(raw=deck_key, decks=decks).key == deck_key
-    assert analytics.matrix_sort(raw="-accuracy", decks=decks).key == "-accuracy"
+    assert sorting.matrix_sort(raw=deck_key, decks=decks).key == deck_key
+    assert sorting.matrix_sort(raw="-accuracy", decks=decks).key == "-accuracy"
     for junk in ("deck-999999-accuracy", f"deck-{decks[0].deck_id}-x", "x&flag=any", "--name", "", None):
-        assert analytics.matrix_sort(raw=junk, decks=decks) == analytics.BY_NAME
+        assert sorting.matrix_sort(raw=junk, decks=decks) == sorting.BY_NAME
 
 
 def test_matrix_sorting(cohort):
     decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
 
     def names(raw):
-        return [r.username for r in analytics.sort_rows(rows=rows, sort=analytics.matrix_sort(raw=raw, decks=decks))]
+        return [r.username for r in sorting.sort_rows(rows=rows, sort=sorting.matrix_sort(raw=raw, decks=decks))]
 
     assert names("-accuracy") == ["s1", "s2", "s3"]
     assert names(f"deck-{decks[0].deck_id}-attempted")[0] == "s2"
