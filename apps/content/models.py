@@ -107,6 +107,7 @@ class Deck(RenderedFields, models.Model):
     source = models.CharField(max_length=255, blank=True, help_text="Seed file this deck was loaded from.")
     published = models.BooleanField(
         default=True,
+        db_default=True,  # rows written in SQL (the dashboard benchmark's) are published too
         help_text="Students see the deck and can quiz it. Clear this to work on a deck (or hide one) out of their "
         "sight; instructors still see it, marked as a draft.",
     )
