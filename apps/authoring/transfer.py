@@ -161,9 +161,22 @@ def _one_of(value: Any, where: str, *, choices: Sequence[Any], wording: str) -> 
     return value
 
 
-def _card(raw: Any, *, where: Where, at: int, found: Found, csv_lists: bool = False) -> dict | None:
+# What spreadsheets write for a checkbox or a typed boolean (Excel: TRUE/FALSE, LibreOffice: 1/0 or TRUE/FALSE),
+# and what people type, in any letter case.
+_CSV_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+_CSV_BOOLEAN_WORDING = "true or false (TRUE/FALSE, 1/0 and yes/no in any letter case are read too)"
+
+
+def _csv_boolean(cell: str | None) -> Any:
+    """True or False for a spreadsheet's way of writing it; anything else as it is, for _one_of to refuse."""
+    if cell is None:
+        return None
+    return _CSV_BOOLEANS.get(cell.strip().casefold(), cell)
+
+
+def _card(raw: Any, *, where: Where, at: int, found: Found, from_csv: bool = False) -> dict | None:
     """The card with each field checked and every problem noted in `found`: a field with a problem is None.
-    None for a card that is not an object. `csv_lists`: the lists are JSON text, as in a CSV cell."""
+    None for a card that is not an object. `from_csv`: the card is a CSV row (its lists are cells of text)."""
     if not isinstance(raw, dict):
         found.add(at, where(None), "must be an object")
         return None
@@ -172,7 +185,11 @@ def _card(raw: Any, *, where: Where, at: int, found: Found, csv_lists: bool = Fa
         "position": partial(_position, raw.get("position"), where("position")),
         "kind": partial(_one_of, raw.get("kind"), where("kind"), choices=KINDS, wording="flashcard or syllabus"),
         "archived": partial(
-            _one_of, raw.get("archived", False), where("archived"), choices=(True, False), wording="true or false"
+            _one_of,
+            raw.get("archived", False),
+            where("archived"),
+            choices=(True, False),
+            wording=_CSV_BOOLEAN_WORDING if from_csv else "true or false",
         ),
     }
     for name in CARD_TEXT_FIELDS:
@@ -180,7 +197,7 @@ def _card(raw: Any, *, where: Where, at: int, found: Found, csv_lists: bool = Fa
         checks[name] = partial(_text, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
     for name in CARD_LIST_FIELDS:
         # Accepted answers are unique per card regardless of case: _check asks the database, all cards at once.
-        checks[name] = partial(_strings, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=csv_lists)
+        checks[name] = partial(_strings, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=from_csv)
     return {name: found.check(at, check) for name, check in checks.items()}
 
 
@@ -341,9 +358,9 @@ def parse_csv(text: str) -> dict:
                 continue
             deck = (line, where, {name: _unguard(row[name] or "") for name in DECK_FIELDS})
         elif row["record"] == "card":
-            raw = {**row, "archived": {"true": True, "false": False}.get(row["archived"], row["archived"])}
+            raw = {**row, "archived": _csv_boolean(row["archived"])}
             raw.update({name: _unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
-            card = _card(raw, where=where, at=line, found=found, csv_lists=True)
+            card = _card(raw, where=where, at=line, found=found, from_csv=True)
             if card is not None:
                 cards.append((line, where, card))
         else:

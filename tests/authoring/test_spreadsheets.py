@@ -1,0 +1,104 @@
+"""Deck CSV files as spreadsheets write them: Excel's and LibreOffice's booleans, legacy encodings, multi-line
+list cells, the byte-order mark; through `import_deck` and the admin's import alike."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from html import unescape
+from io import StringIO
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from apps.content.models import Card
+from apps.content.services import card_save
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def deck():
+    deck = make_deck(title="Serving", slug="serving", description="Über *serving*.")
+    first = make_card(deck=deck, question="What is $\\frac{a}{b}$?", answer="A ratio, `a/b`.", short_answer="ratio",
+                      explanation="Because.")  # fmt: skip
+    card_save(card=first, aliases=["a quotient", "fraction"], distractors=["A sum", "A *product*"],
+              key_terms=["ratio|quotient", "divide"])  # fmt: skip
+    make_card(deck=deck, kind="syllabus", question="Which café?", answer="Yes,\n\nreally.", archived=True)
+    return deck
+
+
+def _export(slug: str = "serving") -> str:
+    out = StringIO()
+    call_command("export_deck", slug, "--format", "csv", stdout=out)
+    return out.getvalue()
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))
+
+
+def _as_excel_saves(rows: list[list[str]]) -> bytes:
+    """What Excel's "CSV UTF-8" writes: a byte-order mark, CRLF between rows, LF inside a multi-line cell."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return b"\xef\xbb\xbf" + out.getvalue().encode("utf-8")
+
+
+def _import(tmp_path, content: bytes, name: str = "deck.csv") -> str:
+    path = tmp_path / name
+    path.write_bytes(content)
+    out = StringIO()
+    call_command("import_deck", str(path), stdout=out)
+    return out.getvalue()
+
+
+def _refused(tmp_path, content: bytes, name: str = "deck.csv") -> str:
+    with pytest.raises(CommandError) as excinfo:
+        _import(tmp_path, content, name)
+    return str(excinfo.value)
+
+
+def _upload(client, content: bytes, name: str = "deck.csv"):
+    return client.post(reverse("admin:content_deck_import"), {"file": SimpleUploadedFile(name, content)})
+
+
+def _page_text(page) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page.content.decode())).split())
+
+
+# --- booleans ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "archived"),
+    [
+        ("TRUE", True), ("FALSE", False), ("True", True), ("False", False), ("true", True), ("false", False),
+        ("1", True), ("0", False), ("yes", True), ("no", False), ("YES", True), ("No", False), (" TRUE ", True),
+    ],
+)  # fmt: skip
+def test_archived_is_read_as_spreadsheets_write_booleans(deck, tmp_path, cell, archived):
+    rows = _rows(_export())
+    column = rows[0].index("archived")
+    rows[2][column] = rows[3][column] = cell
+    output = _import(tmp_path, _as_excel_saves(rows))
+    assert "existing deck" in output
+    assert list(deck.cards.order_by("position").values_list("archived", flat=True)) == [archived, archived]
+
+
+@pytest.mark.parametrize("cell", ["maybe", "2", "t", "on", "ja", ""])
+def test_any_other_boolean_is_refused_naming_the_row_and_field(deck, tmp_path, client, instructor, cell):
+    rows = _rows(_export())
+    rows[3][rows[0].index("archived")] = cell
+    message = _refused(tmp_path, _as_excel_saves(rows))
+    assert "row 4, field archived: " in message and "must be true or false" in message
+    assert "Nothing was written" in message
+    client.force_login(instructor)
+    page = _upload(client, _as_excel_saves(rows))
+    assert page.status_code == 422
+    assert "row 4, field archived: " in _page_text(page)
+    assert Card.objects.filter(archived=True).count() == 1
