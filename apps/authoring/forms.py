@@ -14,7 +14,8 @@ from apps.content.rendering import Rendered, formula_refusal, render
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
-from .problems import echo_problem
+from .problems import TransferError, echo_problem
+from .transfer import decode
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -265,9 +266,9 @@ class ImportForm(forms.Form):
                 "This is a .zip archive, as the export of several decks is: unzip it and import each deck's file."
             )
         try:
-            return upload.name, content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError("The file is not UTF-8 text.") from None
+            return upload.name, decode(content, name=upload.name)
+        except TransferError as exc:
+            raise ValidationError(f"{upload.name}, {exc}") from None
 
 
 class ImportConfirmForm(forms.Form):

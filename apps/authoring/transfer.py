@@ -19,6 +19,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
+from apps.common.textfiles import NotUTF8Error, utf8_text
 from apps.content.answers import normal_text, right_answers
 from apps.content.limits import MAX_MARKDOWN
 from apps.quiz.authored import question_echoes
@@ -368,6 +369,15 @@ def parse_csv(text: str) -> dict:
     if deck is None:
         found.add(0, "row 2", "the file has no deck row")
     return _check(deck, cards, found=found)
+
+
+def decode(raw: bytes, *, name: str) -> str:
+    """A file's bytes as text, with or without a byte-order mark. A file that is not UTF-8 (a spreadsheet's CSV in
+    its legacy code page) raises TransferError at the line of its first such byte, saying how to save it."""
+    try:
+        return utf8_text(raw, name=name)
+    except NotUTF8Error as exc:
+        raise TransferError(f"line {exc.line}", exc.message) from None
 
 
 def parse(text: str, *, name: str) -> dict:

@@ -102,3 +102,71 @@ def test_any_other_boolean_is_refused_naming_the_row_and_field(deck, tmp_path, c
     assert page.status_code == 422
     assert "row 4, field archived: " in _page_text(page)
     assert Card.objects.filter(archived=True).count() == 1
+
+
+# --- encodings -----------------------------------------------------------------------------
+
+
+def _ascii_rows() -> list[list[str]]:
+    """The export's rows with its non-ASCII letters (in the deck row and the second card's question) spelled out."""
+    rows = _rows(_export())
+    rows[1][rows[0].index("description")] = "Uber *serving*."
+    rows[3][rows[0].index("question")] = "Which cafe?"
+    return rows
+
+
+def _cp1252_csv(deck) -> bytes:
+    """The export as older Excel saves "CSV (Comma delimited)": Windows-1252, no byte-order mark. The explanation
+    of the first card (row 3, line 3) gets an en dash, the byte 0x96 there."""
+    rows = _ascii_rows()
+    rows[2][rows[0].index("explanation")] = "Because – of course."
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return out.getvalue().encode("cp1252")
+
+
+def test_a_windows_1252_csv_is_refused_at_its_line_with_how_to_save_it(deck, tmp_path):
+    message = _refused(tmp_path, _cp1252_csv(deck), "legacy.csv")
+    assert message.startswith(f"{tmp_path / 'legacy.csv'} would not import (1 problem):\n  line 3: ")
+    assert "the byte 0x96 (“–” in Windows-1252) is not UTF-8 text" in message
+    assert "save it as CSV UTF-8" in message and "codec" not in message
+    assert "Nothing was written" in message
+    assert Card.objects.get(short_answer="ratio").explanation == "Because."
+
+
+def test_a_windows_1252_csv_uploaded_in_the_admin_is_refused_at_its_line(deck, client, instructor):
+    client.force_login(instructor)
+    page = _upload(client, _cp1252_csv(deck), "legacy.csv")
+    assert page.status_code == 422
+    text = _page_text(page)
+    assert "legacy.csv, line 3: the byte 0x96 (“–” in Windows-1252) is not UTF-8 text" in text
+    assert "save it as CSV UTF-8" in text
+    assert Card.objects.get(short_answer="ratio").explanation == "Because."
+
+
+def test_a_bad_byte_on_a_later_line_of_a_multi_line_cell_is_named_by_its_own_line(deck, tmp_path):
+    rows = _ascii_rows()
+    rows[3][rows[0].index("explanation")] = "First line,\nsecond line – with a dash."
+    text = _as_excel_saves(rows).decode("utf-8-sig")
+    before = text[: text.index("–")]
+    message = _refused(tmp_path, text.encode("cp1252"), "legacy.csv")
+    assert f"line {before.count(chr(10)) + 1}: the byte 0x96" in message
+
+
+def test_a_non_utf8_json_file_is_told_to_be_saved_as_utf8(deck, tmp_path):
+    out = StringIO()
+    call_command("export_deck", "serving", "--format", "json", stdout=out)
+    message = _refused(tmp_path, out.getvalue().encode("cp1252", errors="replace"), "deck.json")
+    assert "line 7: the byte 0xDC (“Ü” in Windows-1252) is not UTF-8 text" in message
+    assert "save it as UTF-8" in message
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["without", "with"])
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_files_import_with_or_without_a_byte_order_mark(deck, tmp_path, fmt, bom):
+    out = StringIO()
+    call_command("export_deck", "serving", "--format", fmt, stdout=out)
+    body = out.getvalue().removeprefix("\ufeff").replace("Über", "Uber")
+    output = _import(tmp_path, bom + body.encode(), f"deck.{fmt}")
+    assert "existing deck: 0 created, 0 updated, 2 unchanged" in output
+    assert deck.__class__.objects.get().description == "Uber *serving*."

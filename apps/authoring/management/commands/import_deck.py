@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.authoring.services import deck_import
-from apps.authoring.transfer import TransferError, parse
+from apps.authoring.transfer import TransferError, decode, parse
 
 
 class Command(BaseCommand):
@@ -17,10 +17,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: Path, dry_run: bool, **options):
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file}: cannot be read: {exc}") from exc
+            raw = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot be read: {exc.strerror or exc}") from exc
         try:
+            text = decode(raw, name=file.name)
             report = deck_import(data=parse(text, name=file.name), dry_run=dry_run, source=file.name)
         except TransferError as exc:
             # Every problem, one a line (str(exc) ends with "and N more" past the first MAX_PROBLEMS).
