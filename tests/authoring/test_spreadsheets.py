@@ -170,3 +170,22 @@ def test_files_import_with_or_without_a_byte_order_mark(deck, tmp_path, fmt, bom
     output = _import(tmp_path, bom + body.encode(), f"deck.{fmt}")
     assert "existing deck: 0 created, 0 updated, 2 unchanged" in output
     assert deck.__class__.objects.get().description == "Uber *serving*."
+
+
+# --- the byte-order mark -------------------------------------------------------------------
+
+
+def test_export_deck_csv_starts_with_a_byte_order_mark_so_excel_reads_utf8(deck, tmp_path):
+    """Without it Excel opens "Über" as "Ãœber" and "café" as "cafÃ©"; the admin's export and the cohort CSVs
+    already have it. JSON has none (a JSON parser may refuse one)."""
+    path = tmp_path / "serving.csv"
+    call_command("export_deck", "serving", "--format", "csv", "-o", str(path), stderr=StringIO())
+    content = path.read_bytes()
+    assert content.startswith(b"\xef\xbb\xbfrecord,slug,")
+    assert "Über *serving*." in content.decode("utf-8-sig") and "Which café?" in content.decode("utf-8-sig")
+    assert _export().startswith("\ufeffrecord,")  # to standard output, for `export_deck … > deck.csv`, too
+    path_json = tmp_path / "serving.json"
+    call_command("export_deck", "serving", "--format", "json", "-o", str(path_json), stderr=StringIO())
+    assert path_json.read_bytes().startswith(b"{")
+    # and it imports back as it is
+    assert "existing deck: 0 created, 0 updated, 2 unchanged" in _import(tmp_path, content, "serving.csv")

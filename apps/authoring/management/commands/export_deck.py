@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.authoring.services import deck_export
 from apps.authoring.transfer import to_csv, to_json
+from apps.common.csvexport import BOM
 from apps.content.models import Deck
 
 
@@ -21,7 +22,10 @@ class Command(BaseCommand):
         deck = Deck.objects.filter(slug=slug).first()
         if deck is None:
             raise CommandError(f"no deck has the slug {slug!r}")
-        text = (to_json if format == "json" else to_csv)(deck_export(deck=deck))
+        data = deck_export(deck=deck)
+        # A byte-order mark, as the admin's export and the cohort CSVs have: without it Excel reads the file in
+        # the legacy code page ("café" opens as "cafÃ©"). The import reads files with or without one.
+        text = to_json(data) if format == "json" else BOM + to_csv(data)
         if output is None:
             self.stdout.write(text, ending="")
         else:
