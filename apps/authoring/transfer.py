@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import uuid
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -79,9 +80,29 @@ def to_csv(data: dict) -> str:
         row = {"record": "card", "uid": card["uid"], "position": card["position"], "kind": card["kind"]}
         row.update({name: _guard(card[name]) for name in CARD_TEXT_FIELDS})
         row["archived"] = "true" if card["archived"] else "false"
-        row.update({name: json.dumps(card[name], ensure_ascii=False) for name in CARD_LIST_FIELDS})
+        row.update({name: _list_cell(card[name]) for name in CARD_LIST_FIELDS})
         writer.writerow(row)
     return out.getvalue()
+
+
+# A line break in a cell, as spreadsheets write one (Alt+Enter in Excel) and as a hand-written file may.
+_CELL_LINE = re.compile(r"\r\n|\r|\n")
+# A cell a spreadsheet would read as a number, date, time, percentage or boolean, and write back changed
+# ("1/2" as a date, "0.50" as 0.5): each of these holds a digit, but for the booleans.
+_COERCED = re.compile(r"\d|\A(?:true|false)\Z", re.IGNORECASE)
+
+
+def _list_cell(items: list[str]) -> str:
+    """A list as a CSV cell: one item a line, as a multi-line cell in a spreadsheet, which reads and edits as a
+    list there. The JSON list (["a", "b"]) when that would not read back the same: an item with a line break or
+    with spaces around it, a first item starting with "[", or a single item a spreadsheet would take for a
+    number, date or boolean (two or more lines are text to it)."""
+    plain = all(item == item.strip() and not _CELL_LINE.search(item) for item in items) and not (
+        items and items[0].startswith("[")
+    )
+    if plain and not (len(items) == 1 and _COERCED.search(items[0])):
+        return _guard("\n".join(items))
+    return json.dumps(items, ensure_ascii=False)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -115,12 +136,28 @@ def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -
     return value
 
 
+_LIST_FORMS = 'write the list as ["a", "b"], or one item a line without brackets'
+
+
+def _csv_list(cell: str | None, where: str) -> Any:
+    """A list cell's items: the JSON list when the cell starts with "[", else one item a line (blank lines and
+    spaces around each item aside). An empty cell is an empty list. A key term's "|" separates synonyms of one
+    term, so it splits nothing here."""
+    cell = _unguard(cell or "")
+    if not cell.lstrip().startswith("["):
+        return [item for line in _CELL_LINE.split(cell) if (item := line.strip())]
+    try:
+        return json.loads(cell)
+    except json.JSONDecodeError as exc:
+        problem = f"{exc.msg}, at character {exc.pos + 1}"
+    except RecursionError:
+        problem = "nested too deeply"
+    raise TransferError(where, f'starts with "[" but is not valid JSON ({problem}); {_LIST_FORMS}')
+
+
 def _strings(value: Any, where: str, *, limit: int | None, csv_cell: bool) -> list[str]:
     if csv_cell:
-        try:
-            value = json.loads(value or "[]")
-        except (json.JSONDecodeError, RecursionError):
-            raise TransferError(where, 'must be a JSON list such as ["a", "b"]') from None
+        value = _csv_list(value, where)
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         raise TransferError(where, "must be a list of non-empty texts")
     for item in value:

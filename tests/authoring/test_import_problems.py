@@ -90,13 +90,14 @@ def test_a_csv_file_with_three_bad_lines_names_each_line(client, instructor):
     client.force_login(instructor)
     cards = [_card(n) for n in range(1, 7)]
     cards[1]["kind"] = "essay"  # row 4: header, deck row, then the cards
-    cards[2]["aliases"] = "fraction, ratio"  # row 5: not a JSON list
+    cards[2]["aliases"] = '["fraction", ratio]'  # row 5: not a JSON list, though it starts as one
     cards[4]["position"] = "first"  # row 7
     headline, problems, after = _refusal(_upload(client, _csv(cards), "deck.csv"))
     assert headline == "deck.csv would not import: 3 problems."
     assert problems == [
         "row 4, field kind: must be flashcard or syllabus",
-        'row 5, field aliases: must be a JSON list such as ["a", "b"]',
+        'row 5, field aliases: starts with "[" but is not valid JSON (Expecting value, at character 14); '
+        'write the list as ["a", "b"], or one item a line without brackets',
         "row 7, field position: must be a whole number from 1 to 2147483647",
     ]
     assert after == "Nothing was written."

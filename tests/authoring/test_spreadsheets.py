@@ -189,3 +189,125 @@ def test_export_deck_csv_starts_with_a_byte_order_mark_so_excel_reads_utf8(deck,
     assert path_json.read_bytes().startswith(b"{")
     # and it imports back as it is
     assert "existing deck: 0 created, 0 updated, 2 unchanged" in _import(tmp_path, content, "serving.csv")
+
+
+# --- list cells ----------------------------------------------------------------------------
+
+
+def _cell(rows: list[list[str]], row: int, name: str) -> str:
+    return rows[row][rows[0].index(name)]
+
+
+def _lists(card: Card) -> tuple[list[str], list[str], list[str]]:
+    return (
+        list(card.aliases.order_by("pk").values_list("text", flat=True)),
+        list(card.distractors.order_by("position").values_list("text", flat=True)),
+        list(card.key_terms.order_by("pk").values_list("term", flat=True)),
+    )
+
+
+def test_list_cells_are_exported_one_item_a_line_as_a_multi_line_cell(deck):
+    rows = _rows(_export())
+    assert _cell(rows, 2, "aliases") == "a quotient\nfraction"
+    assert _cell(rows, 2, "distractors") == "A sum\nA *product*"
+    assert _cell(rows, 2, "key_terms") == "ratio|quotient\ndivide"  # a pipe joins synonyms of one term
+    assert _cell(rows, 3, "aliases") == ""
+
+
+def test_a_list_cell_written_one_item_a_line_in_a_spreadsheet_is_read_as_a_list(deck, tmp_path):
+    rows = _rows(_export())
+    rows[2][rows[0].index("aliases")] = "a quotient\r\n  fraction  \n\nthe ratio\n"  # as typed, blank lines aside
+    rows[2][rows[0].index("key_terms")] = "ratio|quotient|proportion\ndivide"
+    rows[3][rows[0].index("distractors")] = "Maybe\nNo"
+    rows[3][rows[0].index("key_terms")] = "really"
+    _import(tmp_path, _as_excel_saves(rows))
+    first, second = deck.cards.order_by("position")
+    assert _lists(first) == (
+        ["a quotient", "fraction", "the ratio"],
+        ["A sum", "A *product*"],
+        ["ratio|quotient|proportion", "divide"],
+    )
+    assert _lists(second) == ([], ["Maybe", "No"], ["really"])
+
+
+def test_an_empty_list_cell_is_an_empty_list(deck, tmp_path):
+    rows = _rows(_export())
+    for name in ("aliases", "distractors", "key_terms"):
+        rows[2][rows[0].index(name)] = ""
+    _import(tmp_path, _as_excel_saves(rows))
+    assert _lists(deck.cards.get(position=1)) == ([], [], [])
+
+
+def test_a_list_cell_in_the_json_form_is_still_read(deck, tmp_path):
+    rows = _rows(_export())
+    rows[2][rows[0].index("aliases")] = '["a quotient", "fraction", "line\\nbreak"]'
+    rows[2][rows[0].index("key_terms")] = "[]"
+    _import(tmp_path, _as_excel_saves(rows))
+    assert _lists(deck.cards.get(position=1)) == (
+        ["a quotient", "fraction", "line\nbreak"],
+        ["A sum", "A *product*"],
+        [],
+    )
+
+
+@pytest.mark.parametrize(
+    ("cell", "problem"),
+    [
+        ('["a quotient", fraction]', "Expecting value, at character 16"),
+        ("[a quotient\nfraction", "Expecting value, at character 2"),
+        ('["unclosed"', "Expecting ',' delimiter, at character 12"),
+    ],
+)
+def test_a_list_cell_starting_with_a_bracket_that_is_not_json_is_refused(
+    deck, tmp_path, client, instructor, cell, problem
+):
+    rows = _rows(_export())
+    rows[2][rows[0].index("aliases")] = cell
+    expected = (
+        f'row 3, field aliases: starts with "[" but is not valid JSON ({problem}); '
+        'write the list as ["a", "b"], or one item a line without brackets'
+    )
+    assert expected in _refused(tmp_path, _as_excel_saves(rows))
+    client.force_login(instructor)
+    page = _upload(client, _as_excel_saves(rows))
+    assert page.status_code == 422 and expected in _page_text(page)
+    assert _lists(deck.cards.get(position=1))[0] == ["a quotient", "fraction"]
+
+
+def test_lists_round_trip_through_a_spreadsheet_losslessly(tmp_path, db):
+    """Exported, opened and saved as Excel saves "CSV UTF-8" (byte-order mark, CRLF rows, LF inside cells), then
+    imported into an empty database: the same deck. The lists a one-item-a-line cell cannot carry exactly (an
+    item with a line break or spaces around it, a first item starting with "[", a lone item a spreadsheet would
+    take for a date or number) are written as JSON lists; items that start like a formula are guarded."""
+    deck = make_deck(title="Lists", slug="lists")
+    cards = {
+        "plain": (["a quotient", "fraction"], ["A sum", "=SUM(A1)", "-1"], ["ratio|quotient", "divide"]),
+        "formula first": (["@home", "'quoted"], ["+1", "two"], ["-x|minus x"]),
+        "line break": (["one\ntwo", "three"], ["First line\n\nsecond paragraph", "B"], []),
+        "spaces": ([" padded"], ["trailing "], ["fine"]),
+        "bracket": (["[CLS] token", "pooler"], ["[x]"], ["a [b]"]),
+        "lone date": (["1/2"], ["0.50"], ["TRUE"]),
+        "lone words": (["half"], ["Fifty"], ["50 %", "half"]),
+    }
+    for position, (question, lists) in enumerate(cards.items(), start=1):
+        card = make_card(deck=deck, position=position, question=f"{question}?", answer="The answer")
+        card_save(card=card, aliases=lists[0], distractors=lists[1], key_terms=lists[2])
+    exported = _export("lists")
+    rows = _rows(exported)
+    assert _cell(rows, 2, "distractors") == "A sum\n=SUM(A1)\n-1"  # later lines of a cell are no formula
+    assert _cell(rows, 3, "aliases") == "'@home\n'quoted"
+    assert _cell(rows, 7, "aliases") == '["1/2"]' and _cell(rows, 8, "aliases") == "half"
+    assert _cell(rows, 4, "aliases") == '["one\\ntwo", "three"]'
+    Card.objects.all().delete()
+    deck.delete()
+    assert "new deck: 7 created" in _import(tmp_path, _as_excel_saves(rows), "lists.csv")
+    assert _export("lists") == exported
+    for position, lists in enumerate(cards.values(), start=1):
+        assert _lists(Card.objects.get(position=position)) == tuple(lists)
+
+
+def test_an_item_added_in_a_spreadsheet_cell_round_trips(deck, tmp_path):
+    rows = _rows(_export())
+    rows[2][rows[0].index("aliases")] += "\nthe ratio"  # Alt+Enter, then the new item
+    _import(tmp_path, _as_excel_saves(rows))
+    assert _rows(_export()) == rows

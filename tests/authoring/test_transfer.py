@@ -178,46 +178,48 @@ def test_malformed_json_names_the_field_and_writes_nothing(deck, tmp_path, mutat
     assert Deck.objects.count() == 0 and Card.objects.count() == 0
 
 
+def _column(rows: list[list[str]], name: str, value: str, *, row: int = 2) -> list[list[str]]:
+    rows[row][rows[0].index(name)] = value
+    return rows
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
         (
-            lambda lines: [lines[0].replace("key_terms", "terms"), *lines[1:]],
+            lambda rows: [[c.replace("key_terms", "terms") for c in rows[0]], *rows[1:]],
             "row 1: the header lacks the columns key_terms",
         ),
         (
-            lambda lines: [lines[0].replace(",", ";"), *lines[1:]],
+            lambda rows: [[";".join(rows[0])], *rows[1:]],
             "(the columns seem to be separated by ';'; save the file with commas)",
         ),
-        (lambda lines: [lines[0], lines[1], lines[1], lines[2]], "row 3, field record: a second deck row"),
-        (lambda lines: [lines[0], *lines[2:]], "the file has no deck row"),
-        (lambda lines: [lines[0], lines[1], lines[2].replace('""fraction""', "fraction")], "row 3, field aliases"),
+        (lambda rows: [rows[0], rows[1], rows[1], rows[2]], "row 3, field record: a second deck row"),
+        (lambda rows: [rows[0], *rows[2:]], "the file has no deck row"),
         (
-            lambda lines: [
-                lines[0],
-                lines[1],
-                lines[2].replace('""a quotient"", ""fraction""', '""İstanbul"", ""istanbul""'),
-            ],
+            lambda rows: _column(rows, "aliases", '["a quotient", fraction]'),
+            'row 3, field aliases: starts with "[" but is not valid JSON (Expecting value, at character 16); '
+            'write the list as ["a", "b"], or one item a line without brackets',
+        ),
+        (
+            lambda rows: _column(rows, "aliases", "İstanbul\nistanbul"),
             "row 3, field aliases: “İstanbul” and “istanbul” are the same answer to the database",
         ),
         (
-            lambda lines: [lines[0], lines[1].replace("deck,", "dock,", 1), *lines[2:]],
+            lambda rows: [rows[0], ["dock", *rows[1][1:]], *rows[2:]],
             "row 2, field record: must be deck or card",
         ),
         (
             # Nested past Python's recursion limit: the JSON decoder gives up with RecursionError, not a 500.
-            lambda lines: [lines[0], lines[1], lines[2].replace('""a quotient"", ""fraction""', "[" * 100_000)],
-            "row 3, field aliases: must be a JSON list",
+            lambda rows: _column(rows, "aliases", "[" * 100_000),
+            'row 3, field aliases: starts with "[" but is not valid JSON (nested too deeply)',
         ),
     ],
 )
 def test_malformed_csv_names_the_row_and_field(deck, tmp_path, edit, message):
-    lines = _export("serving", "csv").split("\n")
-    lines = [line for line in lines if line]
-    # The second card spans several physical lines; keep only the deck row and the first card.
-    text = "\n".join(edit(lines[:3])) + "\n"
+    rows = _csv_rows(_export("serving", "csv"))[:3]  # the header, the deck row and the first card
     with pytest.raises(CommandError) as excinfo:
-        _import(tmp_path, text, "bad.csv")
+        _import(tmp_path, _csv_text(edit(rows)), "bad.csv")
     assert message in str(excinfo.value)
 
 
