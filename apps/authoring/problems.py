@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 # Enough to fix a file in one go; a file with more problems than this is most likely not the one meant.
 MAX_PROBLEMS = 50
@@ -52,8 +52,19 @@ class TransferError(ValueError):
         return len(self.problems) + self.more
 
 
-# Where a field is in the file, from its name (None: the card or deck as a whole).
-Where = Callable[[str | None], str]
+class Where(Protocol):
+    """Where a field is in the file, from its name (None: the card or deck as a whole) and, in a list, the index
+    of an entry (from 0; named from 1, as cards are): "row 3, field distractors, entry #2" in CSV,
+    "line 14, card #2, field question" in JSON."""
+
+    def __call__(self, field: str | None, entry: int | None = None) -> str: ...
+
+
+def place(what: str, field: str | None, entry: int | None) -> str:
+    """A part of the file by its name: `card #2`, `card #2, field question`, `card #2, field distractors, entry #3`."""
+    return what + (f", field {field}" if field else "") + (f", entry #{entry + 1}" if entry is not None else "")
+
+
 T = TypeVar("T")
 
 

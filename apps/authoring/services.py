@@ -86,8 +86,8 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
 
     Raises TransferError naming each formula KaTeX rejects and its field, as the admin's forms refuse it
     (RenderedForm), before anything is written, where the file's other problems are named (data["places"]):
-    `cards[1].answer` in JSON, `row 3, field answer` in CSV; a distractor by its index in the card's list, from
-    0 as in the file (`cards[1].distractors[2]`).
+    `line 14, card #2, field answer` in JSON, `row 3, field answer` in CSV; a distractor by its entry in the
+    card's list, from 1 as cards are counted (`row 3, field distractors, entry #2`).
     The import writes these results (RenderedFields.render's `known`): checking the TeX by typesetting it and
     then rendering the text typeset each formula twice.
     """
@@ -108,7 +108,7 @@ def _texts_render(data: dict) -> dict[str, Rendered]:
         for name in Card.RENDERED_FIELDS:
             check(card[name], where(name))
         for position, text in enumerate(card["distractors"]):
-            check(text, f"{where('distractors')}[{position}]")
+            check(text, where("distractors", position))
     if problems:
         raise TransferError.of(problems)
     return rendered

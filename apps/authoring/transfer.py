@@ -1,8 +1,9 @@
 """Deck export and import as JSON or CSV: lossless, keyed on the deck slug and each card's uid.
 
-Parsing is text in, validated dict out, and every error names where it is: `cards[3].question` in JSON,
-`row 5, field question` in CSV. It reports all of a file's problems at once (problems.py); only a file that
-is not an export at all (not JSON, no header, too many cards) is refused with its one problem. It reads no
+Parsing is text in, validated dict out, and every error names where it is: `line 40, card #4, field question`
+in JSON (cards counted from 1; the line when the file has more than one), `row 5, field question` in CSV. It
+reports all of a file's problems at once (problems.py); only a file that is not an export at all (not JSON, no
+header, too many cards) is refused with its one problem. It reads no
 table; its one query asks PostgreSQL how it lowercases the aliases, since the database, not Python, decides
 which of them clash (casing.db_lower).
 """
@@ -26,7 +27,8 @@ from apps.content.limits import MAX_MARKDOWN
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
-from .problems import Found, TransferError, Where, echo_problem
+from .jsonplaces import JsonPlaces
+from .problems import Found, TransferError, Where, echo_problem, place
 
 FORMAT = "mlcourse-deck"
 FORMAT_VERSION = 1
@@ -334,21 +336,42 @@ def parse_json(text: str) -> dict:
     if len(raw["cards"]) > MAX_CARDS:
         raise TransferError("cards", _too_many(len(raw["cards"])))
     found = Found()
+    places = JsonPlaces(text)  # walked only when a problem is named
     cards = []
     for index, item in enumerate(raw["cards"]):
-
-        def where(field: str | None, index: int = index) -> str:
-            return f"cards[{index}]" + (f".{field}" if field else "")
-
+        where = _json_where(places, index)
         card = _card(item, where=where, at=index + 1, found=found)
         if card is not None:
             cards.append((index + 1, where, card))
     # The deck comes before the cards in an export, so its problems are listed first.
     deck = raw.get("deck")
     if isinstance(deck, dict):
-        return _check((0, lambda field: f"deck.{field}", deck), cards, found=found)
+        return _check((0, _json_where(places, None), deck), cards, found=found)
     found.add(0, "deck", "must be an object")
     return _check(None, cards, found=found)
+
+
+def _json_where(places: JsonPlaces, index: int | None) -> Where:
+    """Where a field of the deck (index None) or of the card at `index` is: "line 14, card #2, field question",
+    cards counted from 1 as the import's report and the admin count them (their index in the file is from 0)."""
+
+    def where(field: str | None, entry: int | None = None) -> str:
+        if index is None:
+            name, line = place("deck", field, entry), places.deck(field, entry)
+        else:
+            name, line = place(f"card #{index + 1}", field, entry), places.card(index, field, entry)
+        return f"line {line}, {name}" if line else name
+
+    return where
+
+
+def _csv_where(line: int) -> Where:
+    """Where a field of the row numbered `line` is (as a spreadsheet numbers it): "row 3, field answer"."""
+
+    def where(field: str | None, entry: int | None = None) -> str:
+        return place(f"row {line}", field, entry)
+
+    return where
 
 
 def parse_csv(text: str) -> dict:
@@ -386,10 +409,7 @@ def parse_csv(text: str) -> dict:
     deck: Read | None = None
     cards: list[Read] = []
     for line, row in rows:
-
-        def where(field: str | None, line: int = line) -> str:
-            return f"row {line}" + (f", field {field}" if field else "")
-
+        where = _csv_where(line)
         if row["record"] == "deck":
             if deck is not None:
                 found.add(line, where("record"), "a second deck row; a file holds one deck")

@@ -284,8 +284,8 @@ def test_a_file_the_deck_already_matches_says_there_is_nothing_to_import(client,
     [
         # str.lower() makes "İ" an "i" and a combining dot, PostgreSQL's lower() (the constraint's) a plain "i":
         # checked with the first, this file passed the check and its insert failed (a 500).
-        (["İstanbul", "Ankara", "istanbul"], "cards[1].aliases: “İstanbul” and “istanbul” are the same answer"),
-        (["Job", "job"], "cards[1].aliases: “Job” and “job” are the same answer"),
+        (["İstanbul", "Ankara", "istanbul"], "card #2, field aliases: “İstanbul” and “istanbul” are the same answer"),
+        (["Job", "job"], "card #2, field aliases: “Job” and “job” are the same answer"),
     ],
 )
 def test_aliases_the_database_counts_as_one_are_a_clear_error(client, instructor, aliases, message):
@@ -352,10 +352,10 @@ BAD = "$\\frac{1}{$"
     [
         (
             lambda d: d["cards"][1].update(distractors=["Fine $y$", f"Wrong {BAD}"]),
-            "cards[1].distractors[1]",
+            "card #2, field distractors, entry #2",
         ),
-        (lambda d: d["cards"][2].update(distractors=[BAD]), "cards[2].distractors[0]"),
-        (lambda d: d["deck"].update(description=f"About {BAD}"), "deck.description"),
+        (lambda d: d["cards"][2].update(distractors=[BAD]), "card #3, field distractors, entry #1"),
+        (lambda d: d["deck"].update(description=f"About {BAD}"), "deck, field description"),
     ],
 )
 def test_a_formula_katex_rejects_in_a_distractor_or_the_description_is_refused(client, instructor, mutate, where):
@@ -384,7 +384,7 @@ def test_a_bad_distractor_formula_leaves_an_existing_deck_as_it_was(instructor):
     for item in data["cards"]:
         item["answer"] = "Changed"
     data["cards"][2]["distractors"] = ["Fine", "Also $x$", BAD]
-    with pytest.raises(TransferError, match=re.escape(f"cards[2].distractors[2]: {BAD}")):
+    with pytest.raises(TransferError, match=re.escape(f"card #3, field distractors, entry #3: {BAD}")):
         deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json")
     assert Deck.objects.get(slug="imported").title == "Imported"
     assert [card_snapshot(card) for card in Card.objects.order_by("position")] == before
@@ -422,7 +422,7 @@ def test_two_cards_without_a_uid_and_with_one_question_are_a_clear_error():
     with pytest.raises(TransferError) as caught:
         parse(json.dumps(_export(cards)), name="deck.json")
     assert [str(problem) for problem in caught.value.problems] == [
-        "cards[1].question: is also the question of cards[0], and neither card has a uid to tell them apart"
+        "card #2, field question: is also the question of card #1, and neither card has a uid to tell them apart"
     ]
 
 
@@ -450,6 +450,6 @@ def test_a_hand_written_card_without_position_or_kind_is_told_they_are_missing()
     with pytest.raises(TransferError) as caught:
         parse(json.dumps(_export([card])), name="deck.json")
     assert [str(problem) for problem in caught.value.problems] == [
-        "cards[0].position: is missing: it must be a whole number from 1 to 2147483647",
-        "cards[0].kind: is missing: it must be flashcard or syllabus",
+        "card #1, field position: is missing: it must be a whole number from 1 to 2147483647",
+        "card #1, field kind: is missing: it must be flashcard or syllabus",
     ]

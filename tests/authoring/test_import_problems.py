@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from apps.authoring.models import ImportHold
 from apps.authoring.problems import MAX_PROBLEMS
-from apps.authoring.transfer import CSV_COLUMNS
+from apps.authoring.transfer import CSV_COLUMNS, to_json
 from apps.content.models import Card, CardVersion, Deck
 from tests.factories import make_card, make_deck
 
@@ -78,9 +78,9 @@ def test_a_json_file_with_errors_in_two_cards_names_both(client, instructor):
     headline, problems, after = _refusal(_upload(client, _json(cards), "deck.json"))
     assert headline == "deck.json would not import: 3 problems."
     assert problems == [
-        "cards[1].question: is required",
-        "cards[4].kind: must be flashcard or syllabus",
-        "cards[4].position: 1 is used by another card too (cards[0])",
+        "card #2, field question: is required",
+        "card #5, field kind: must be flashcard or syllabus",
+        "card #5, field position: 1 is used by another card too (card #1)",
     ]
     assert after == "Nothing was written."
     assert _nothing_written()
@@ -109,7 +109,7 @@ def test_a_key_term_that_only_repeats_the_question_is_named(client, instructor):
     cards = [_card(1, key_terms=["answer", "question|questions"])]
     _, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
     assert problems == [
-        "cards[0].key_terms: “question”, “questions” only repeat words of the question: a student who copies the "
+        "card #1, field key_terms: “question”, “questions” only repeat words of the question: a student who copies the "
         "question would earn them. Use words that only the answer has."
     ]
 
@@ -119,10 +119,10 @@ def test_every_problem_of_one_card_is_listed_not_only_its_first(client, instruct
     cards = [_card(1, uid="nope", question="", aliases="fraction", archived="maybe")]
     _, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
     assert problems == [
-        "cards[0].uid: must be a UUID",
-        "cards[0].archived: must be true or false",
-        "cards[0].question: is required",
-        "cards[0].aliases: must be a list of non-empty texts",
+        "card #1, field uid: must be a UUID",
+        "card #1, field archived: must be true or false",
+        "card #1, field question: is required",
+        "card #1, field aliases: must be a list of non-empty texts",
     ]
 
 
@@ -139,13 +139,13 @@ def test_problems_across_cards_are_all_listed_with_those_of_single_cards_in_file
     headline, problems, _ = _refusal(_upload(client, json.dumps(upload), "deck.json"))
     same = "are the same answer to the database (letter case does not count); keep one"
     assert problems == [
-        "deck.slug: may contain only lowercase letters, digits and hyphens",
-        f"cards[0].aliases: “Job” and “job” {same}",
-        "cards[2].uid: appears twice in the file (also cards[1])",
-        "cards[3].answer: is required",
-        f"cards[4].aliases: “İstanbul” and “istanbul” {same}",
-        "cards[5].uid: appears twice in the file (also cards[1])",
-        "cards[5].position: 4 is used by another card too (cards[3])",
+        "deck, field slug: may contain only lowercase letters, digits and hyphens",
+        f"card #1, field aliases: “Job” and “job” {same}",
+        "card #3, field uid: appears twice in the file (also card #2)",
+        "card #4, field answer: is required",
+        f"card #5, field aliases: “İstanbul” and “istanbul” {same}",
+        "card #6, field uid: appears twice in the file (also card #2)",
+        "card #6, field position: 4 is used by another card too (card #4)",
     ]
     assert headline == "deck.json would not import: 7 problems."
     assert _nothing_written()
@@ -162,10 +162,10 @@ def test_bad_tex_in_several_cards_is_all_listed_and_an_existing_deck_is_left_as_
     headline, problems, _ = _refusal(_upload(client, _json(cards), "deck.json"))
     assert headline == "deck.json would not import: 4 problems."
     assert [problem.split(": KaTeX parse error")[0] for problem in problems] == [
-        f"cards[0].answer: {BAD}",
-        "cards[0].answer: $\\sqrt{$",
-        f"cards[2].distractors[1]: {BAD}",
-        f"cards[3].explanation: {BAD}",
+        f"card #1, field answer: {BAD}",
+        "card #1, field answer: $\\sqrt{$",
+        f"card #3, field distractors, entry #2: {BAD}",
+        f"card #4, field explanation: {BAD}",
     ]
     assert list(Card.objects.values_list("pk", "position", "answer")) == [(kept.pk, 1, "As it was")]
     assert CardVersion.objects.count() == 1 and not ImportHold.objects.exists()
@@ -178,7 +178,10 @@ def test_past_the_cap_the_page_lists_the_first_problems_and_counts_the_rest(clie
     headline, problems, after = _refusal(_upload(client, _json(cards), "deck.json"))
     assert headline == "deck.json would not import: 60 problems."
     assert len(problems) == 50
-    assert problems[0] == "cards[0].question: is required" and problems[-1] == "cards[49].question: is required"
+    assert (
+        problems[0] == "card #1, field question: is required"
+        and problems[-1] == "card #50, field question: is required"
+    )
     assert after == "And 10 more problems, not listed: fix these, then check the file again. Nothing was written."
     assert _nothing_written()
 
@@ -197,9 +200,9 @@ def test_import_deck_prints_every_problem_one_a_line(tmp_path, db):
     lines = _command(tmp_path, _json(cards), "deck.json").splitlines()
     assert lines[0] == f"{tmp_path / 'deck.json'} would not import (53 problems):"
     assert lines[1:4] == [
-        "  cards[0].question: is required",
-        "  cards[1].kind: must be flashcard or syllabus",
-        "  cards[1].question: is required",
+        "  card #1, field question: is required",
+        "  card #2, field kind: must be flashcard or syllabus",
+        "  card #2, field question: is required",
     ]
     assert len(lines) == 1 + MAX_PROBLEMS + 2
     assert lines[-2:] == ["  and 3 more", "Nothing was written."]
@@ -211,6 +214,69 @@ def test_cards_of_other_decks_are_all_named(tmp_path, db):
     first, second = (make_card(deck=other, position=n) for n in (1, 2))
     cards = [_card(1, uid=str(first.uid)), _card(2), _card(3, uid=str(second.uid))]
     message = _command(tmp_path, _json(cards), "deck.json")
-    assert f"  cards[0].uid: {first.uid} is a card of the deck 'other', not 'imported'\n" in message
-    assert f"  cards[2].uid: {second.uid} is a card of the deck 'other', not 'imported'\n" in message
+    assert f"  card #1, field uid: {first.uid} is a card of the deck 'other', not 'imported'\n" in message
+    assert f"  card #3, field uid: {second.uid} is a card of the deck 'other', not 'imported'\n" in message
     assert not Deck.objects.filter(slug="imported").exists() and Card.objects.count() == 2
+
+
+# --- JSON files: cards counted from 1, at their line ------------------------------------------------
+
+
+def _pretty(cards: list[dict], **deck) -> str:
+    """A deck file as export_deck writes it: indented, one field a line, so each problem has a line of its own."""
+    fields = {"slug": "imported", "title": "Imported", "description": "", "source": "", **deck}
+    return to_json({"format": "mlcourse-deck", "version": 1, "deck": fields, "cards": cards})
+
+
+def _line_of(text: str, string: str, *, after: str = "") -> int:
+    """The line (from 1) of the first JSON string `string` (a key, an entry) after the first `after`."""
+    return text[: text.index(f'"{string}"', text.index(after))].count("\n") + 1
+
+
+def test_json_problems_count_cards_from_1_and_name_the_line_of_the_field(client, instructor):
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 5)]
+    cards[1]["question"] = ""
+    del cards[2]["kind"]  # a missing field: the line of its card
+    cards[3].update(position=1, distractors=["Fine", BAD])
+    text = _pretty(cards, slug="Not A Slug")
+    _, problems, _ = _refusal(_upload(client, text, "deck.json"))
+    card_lines = [_line_of(text, card["uid"]) - 1 for card in cards]  # each card's "{"
+    assert problems == [
+        f"line {_line_of(text, 'slug')}, deck, field slug: may contain only lowercase letters, digits and hyphens",
+        f"line {_line_of(text, 'question', after=cards[1]['uid'])}, card #2, field question: is required",
+        f"line {card_lines[2]}, card #3, field kind: is missing: it must be flashcard or syllabus",
+        f"line {_line_of(text, 'position', after=cards[3]['uid'])}, card #4, field position: 1 is used by another "
+        f"card too (line {card_lines[0]}, card #1)",
+    ]
+    # The TeX is checked once the file has no other problem; a distractor is named by its entry, from 1, and line.
+    cards[1]["question"], cards[2]["kind"], cards[3]["position"] = "Question 2?", "flashcard", 4
+    text = _pretty(cards)
+    _, problems, _ = _refusal(_upload(client, text, "deck.json"))
+    entry_line = _line_of(text, BAD.replace("\\", "\\\\"), after=cards[3]["uid"])
+    assert [problem.split(": KaTeX")[0] for problem in problems] == [
+        f"line {entry_line}, card #4, field distractors, entry #2: {BAD}"
+    ]
+    assert _nothing_written()
+
+
+def test_import_deck_names_the_line_of_a_json_problem(tmp_path, db):
+    cards = [_card(1), _card(2, answer="")]
+    text = _pretty(cards)
+    message = _command(tmp_path, text, "deck.json")
+    assert f"  line {_line_of(text, 'answer', after=cards[1]['uid'])}, card #2, field answer: is required\n" in message
+
+
+def test_lines_are_found_past_texts_that_look_like_json(tmp_path, db):
+    """Brackets, braces, quotes and a "cards" key inside texts do not mislead the walk that finds the lines."""
+    tricky = 'A "quoted" {brace}, [bracket] and "cards": [{"uid": 1}], \\ too'
+    cards = [_card(1, question=tricky, explanation=tricky, aliases=[tricky]), _card(2, kind="essay")]
+    text = _pretty(cards, description=tricky)
+    message = _command(tmp_path, text, "deck.json")
+    assert f"  line {_line_of(text, 'kind', after=cards[1]['uid'])}, card #2, field kind: must be" in message
+
+
+def test_a_json_file_on_one_line_names_cards_without_a_line(tmp_path, db):
+    """A minified file is all line 1: the card and field say where."""
+    message = _command(tmp_path, _json([_card(1), _card(2, answer="")]), "deck.json")
+    assert "\n  card #2, field answer: is required\n" in message

@@ -110,61 +110,67 @@ def _bad_json(deck, mutate) -> str:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda d: d["cards"][1].update(question=""), "cards[1].question: is required"),
-        (lambda d: d["cards"][0].update(kind="essay"), "cards[0].kind: must be flashcard or syllabus"),
-        (lambda d: d["cards"][0].update(position=0), "cards[0].position: must be a whole number"),
-        (lambda d: d["cards"][1].update(position=1), "cards[1].position: 1 is used by another card too"),
-        (lambda d: d["cards"][0].update(uid="not-a-uuid"), "cards[0].uid: must be a UUID"),
-        (lambda d: d["cards"][0].update(aliases="fraction"), "cards[0].aliases: must be a list of non-empty texts"),
+        (lambda d: d["cards"][1].update(question=""), "card #2, field question: is required"),
+        (lambda d: d["cards"][0].update(kind="essay"), "card #1, field kind: must be flashcard or syllabus"),
+        (lambda d: d["cards"][0].update(position=0), "card #1, field position: must be a whole number"),
+        (lambda d: d["cards"][1].update(position=1), "card #2, field position: 1 is used by another card too"),
+        (lambda d: d["cards"][0].update(uid="not-a-uuid"), "card #1, field uid: must be a UUID"),
+        (
+            lambda d: d["cards"][0].update(aliases="fraction"),
+            "card #1, field aliases: must be a list of non-empty texts",
+        ),
         (
             lambda d: d["cards"][0].update(aliases=["Job", "fraction", "job"]),
-            "cards[0].aliases: “Job” and “job” are the same answer to the database (letter case does not count)",
+            "card #1, field aliases: “Job” and “job” are the same answer to the database (letter case does not count)",
         ),
         # str.lower() makes "İ" an "i" and a combining dot, PostgreSQL's lower() (the constraint's) a plain "i":
         # checked with the first, this file passed and its insert failed (a 500 in the admin).
         (
             lambda d: d["cards"][1].update(aliases=["İstanbul", "istanbul"]),
-            "cards[1].aliases: “İstanbul” and “istanbul” are the same answer to the database",
+            "card #2, field aliases: “İstanbul” and “istanbul” are the same answer to the database",
         ),
         (
             lambda d: d["cards"][0].update(question="Lone \ud800 surrogate"),
-            "cards[0].question: contains a lone surrogate",
+            "card #1, field question: contains a lone surrogate",
         ),
         (
             lambda d: d["cards"][0].update(aliases=["ok", "\udfff"]),
-            "cards[0].aliases: has an entry that contains a lone surrogate",
+            "card #1, field aliases: has an entry that contains a lone surrogate",
         ),
-        (lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"), "cards[0].answer: $\\frac{1}{$: KaTeX parse error"),
+        (
+            lambda d: d["cards"][0].update(answer="Bad $\\frac{1}{$"),
+            "card #1, field answer: $\\frac{1}{$: KaTeX parse error",
+        ),
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "Bad $\\frac{1}{$"]),
-            "cards[0].distractors[1]: $\\frac{1}{$: KaTeX parse error",
+            "card #1, field distractors, entry #2: $\\frac{1}{$: KaTeX parse error",
         ),
         (
             lambda d: d["deck"].update(description="Bad $\\frac{1}{$"),
-            "deck.description: $\\frac{1}{$: KaTeX parse error",
+            "deck, field description: $\\frac{1}{$: KaTeX parse error",
         ),
         (
             lambda d: d["cards"][1].update(explanation="x" * 20_001),
-            "cards[1].explanation: is 20,001 characters long; at most 20,000",
+            "card #2, field explanation: is 20,001 characters long; at most 20,000",
         ),
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "y" * 20_001]),
-            "cards[0].distractors: has an entry",
+            "card #1, field distractors: has an entry",
         ),
         # distractors as the card form checks them: multiple choice would drop one, or offer the answer twice
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "a SUM"]),
-            "cards[0].distractors: “A sum” and “a SUM” are the same distractor (letter case does not count)",
+            "card #1, field distractors: “A sum” and “a SUM” are the same distractor (letter case does not count)",
         ),
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "Ratio"]),
-            "cards[0].distractors: “Ratio” is a right answer of this card, so it cannot be a distractor",
+            "card #1, field distractors: “Ratio” is a right answer of this card, so it cannot be a distractor",
         ),
         (
             lambda d: d["cards"][0].update(distractors=["A sum", "fraction"]),
-            "cards[0].distractors: “fraction” is a right answer of this card",
+            "card #1, field distractors: “fraction” is a right answer of this card",
         ),
-        (lambda d: d["deck"].update(slug="Not A Slug"), "deck.slug: may contain only lowercase"),
+        (lambda d: d["deck"].update(slug="Not A Slug"), "deck, field slug: may contain only lowercase"),
         (lambda d: d.update(format="other"), "format: this is not an mlcourse-deck export"),
         (lambda d: d.update(version=99), "version: unsupported version 99"),
     ],
