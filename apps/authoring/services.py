@@ -66,7 +66,7 @@ def deck_export(*, deck: Deck) -> dict:
 class ImportReport:
     deck_title: str = ""
     deck_created: bool = False
-    deck_changed: bool = False  # its title, description or source
+    deck_changed: bool = False  # its title or description
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -214,7 +214,10 @@ def deck_import(
     report = ImportReport()
     note = f"Imported from {source}" if source else "Imported"
     with transaction.atomic():
-        deck_data = data["deck"]
+        # The file's `source` is the seed file the deck was loaded from where it was exported: not imported, so
+        # neither a copy nor a deck imported here claims a seed it was never loaded from (a new deck has none,
+        # an existing one keeps its own).
+        deck_data = {name: value for name, value in data["deck"].items() if name != "source"}
         # One import (or seed load) at a time: two of a new slug (a double click) would both create the deck,
         # and two files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
         name_lock(DECK_WRITES_LOCK)

@@ -424,3 +424,46 @@ def test_a_file_with_more_than_2000_cards_is_refused_before_the_database(tmp_pat
     # 2,000 is allowed.
     allowed = json.dumps({**big, "cards": _minimal_cards(2_000)}) if fmt == "json" else _minimal_csv(2_000)
     assert len(parse(allowed, name=f"big.{fmt}")["cards"]) == 2_000
+
+
+SEED = "technology-digital-tools-flashcards.txt"
+
+
+def test_an_imported_copy_does_not_claim_the_seed_file_of_the_deck_it_was_copied_from(client, instructor, tmp_path):
+    """The export names the seed file the deck was loaded from; a copy imported under another slug, or the deck
+    imported into another installation, was never loaded from it, and its admin page must not say so."""
+    original = make_deck(title="Tools", slug="tools", source=SEED)
+    make_card(deck=original, question="Which one?", answer="This one")
+    data = json.loads(_export("tools", "json"))
+    assert data["deck"]["source"] == SEED  # the file still tells where the deck came from
+    data["deck"].update(slug="tools-copy", title="Tools (copy)")
+    for card in data["cards"]:
+        card["uid"] = str(uuid.uuid4())
+    assert "new deck: 1 created" in _import(tmp_path, json.dumps(data), "tools-copy.json")
+    copy = Deck.objects.get(slug="tools-copy")
+    assert copy.source == ""
+    client.force_login(instructor)
+    page = client.get(reverse("admin:content_deck_change", args=[copy.pk]))
+    assert page.status_code == 200 and SEED not in page.content.decode()
+    assert SEED in client.get(reverse("admin:content_deck_change", args=[original.pk])).content.decode()
+
+    # Into another installation (here: an empty database), from JSON or CSV alike.
+    for fmt in ("json", "csv"):
+        text = _export("tools", fmt)
+        _wipe()
+        _import(tmp_path, text, f"tools.{fmt}")
+        assert Deck.objects.get().source == ""
+        Deck.objects.update(source=SEED)
+
+
+def test_an_import_keeps_the_seed_file_of_the_deck_it_updates(tmp_path):
+    """A deck loaded here from a seed file was loaded from it, whatever source an imported file names."""
+    deck = make_deck(title="Tools", slug="tools", source=SEED)
+    make_card(deck=deck, question="Which one?", answer="This one")
+    data = json.loads(_export("tools", "json"))
+    data["deck"]["source"] = "someone-elses-seed.txt"
+    assert "existing deck: 0 created, 0 updated, 1 unchanged" in _import(tmp_path, json.dumps(data), "tools.json")
+    data["deck"]["title"] = "Tools, renamed"
+    _import(tmp_path, json.dumps(data), "tools.json")
+    deck.refresh_from_db()
+    assert (deck.title, deck.source) == ("Tools, renamed", SEED)
