@@ -14,8 +14,13 @@ class Command(BaseCommand):
     help = "Write a deck with its cards, aliases, distractors and key terms as JSON or CSV."
 
     def add_arguments(self, parser):
-        parser.add_argument("slug")
-        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("slug", help="The deck's slug, as the admin's deck list shows it.")
+        parser.add_argument(
+            "--format",
+            choices=["json", "csv"],
+            default="json",
+            help="json (default), or csv for a spreadsheet (UTF-8 with a byte-order mark, lists one item a line).",
+        )
         parser.add_argument("--output", "-o", type=Path, help="File to write; default: standard output.")
 
     def handle(self, *args, slug: str, format: str, output: Path | None, **options):

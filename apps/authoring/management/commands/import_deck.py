@@ -12,7 +12,12 @@ class Command(BaseCommand):
     help = "Read a deck written by export_deck (JSON or CSV): create or update by stable key, all or nothing."
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "file",
+            type=Path,
+            help="The deck file: JSON or CSV as export_deck or the admin's export writes it (UTF-8, with or without "
+            "a byte-order mark); the format is told by the .json or .csv ending, else by the content.",
+        )
         parser.add_argument("--dry-run", action="store_true", help="Report what would change, write nothing.")
 
     def handle(self, *args, file: Path, dry_run: bool, **options):

@@ -20,7 +20,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "file",
+            type=Path,
+            help="A UTF-8 CSV file with the header question,answer,expected: a card's question, a student's answer, "
+            "and the verdict expected (correct, partial or incorrect).",
+        )
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="Print one JSON object instead of a table."
         )
