@@ -101,10 +101,10 @@ def grading_card(card: Card, *, aliases: list[str], key_terms: list[str]) -> Gra
     )
 
 
-def grading_cards(cards: QuerySet[Card]) -> dict[str, GradingCard]:
-    """GradingCards keyed by question text, with aliases and key terms, in three queries."""
+def grading_cards(cards: QuerySet[Card]) -> dict[int, GradingCard]:
+    """GradingCards keyed by card id, with aliases and key terms, in three queries."""
     return {
-        card.question: grading_card(
+        card.pk: grading_card(
             card,
             aliases=[alias.text for alias in card.aliases.all()],
             key_terms=[term.term for term in card.key_terms.all()],

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from apps.content.models import Alias, Card
+from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
 SAMPLE = Path(settings.BASE_DIR) / "fixtures" / "grading-sample.csv"
@@ -127,3 +128,90 @@ def test_malformed_files_name_the_line(seeded, tmp_path, rows, header, message):
 def test_missing_file(seeded, tmp_path):
     with pytest.raises(CommandError, match="cannot be read"):
         _run(tmp_path / "nope.csv")
+
+
+# --- files as people write them: quotes, spacing and letter case, several decks ---------------------
+
+
+def _write(tmp_path, text: str | bytes, name: str = "rows.csv") -> Path:
+    path = tmp_path / name
+    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("after", "message"),
+    [
+        ("", 'a quote (") opened in this row is never closed'),  # the last row: read to the end of the file
+        (
+            f'"{JOB}",Job,correct\n',
+            'a quote (") opened in this row is not closed on its line: the cell runs on to line 4',
+        ),
+        (
+            'Job",maybe\n',  # closed, followed by a comma, on the next line: one row of two lines
+            "expected must be correct, partial or incorrect, not 'maybe'; the row runs on to line 4: is a quote (\") "
+            "left open on line 3?",
+        ),
+    ],
+    ids=["at-the-end", "closed-by-a-later-quote", "swallowing-lines"],
+)
+def test_an_unclosed_quote_is_named_as_such_at_its_line(seeded, tmp_path, after, message):
+    """It used to read to the end of the file as one cell and say "expected must be …, not None"."""
+    text = f'question,answer,expected\n"{JOB}",Job,correct\n"{JOB}","a Job, of course,correct\n{after}'
+    with pytest.raises(CommandError) as excinfo:
+        _run(_write(tmp_path, text))
+    assert str(excinfo.value).startswith(f"{tmp_path / 'rows.csv'}:3: {message}")
+    assert "None" not in str(excinfo.value)
+
+
+def test_a_row_that_ends_before_its_expected_cell_says_so(seeded, tmp_path):
+    with pytest.raises(CommandError, match=r"rows.csv:3: the row ends before its expected cell"):
+        _run(_write(tmp_path, f'question,answer,expected\n"{JOB}",Job,correct\n"{JOB}",Job\n'))
+
+
+def test_a_question_is_matched_whatever_its_spaces_and_letter_case(seeded, tmp_path):
+    loose = "  " + JOB.upper().replace(" ", "  \n ", 3) + " "
+    output, code = _run(_csv(tmp_path, [[loose, "Job", "correct"], [loose, "CronJob", "incorrect"]]), "--json")
+    assert code == 0
+    report = json.loads(output)
+    assert report["agreement"] == 1.0
+    assert [row["question"] for row in report["rows"]] == [loose, loose]  # the documented output, as written
+
+
+def test_an_exact_question_is_preferred_to_one_that_differs_in_letter_case(seeded, tmp_path):
+    other = make_deck(slug="shouting", title="Shouting")
+    make_card(deck=other, question=JOB.upper(), answer="Deployment", short_answer="Deployment")
+    output, code = _run(_csv(tmp_path, [[JOB, "Job", "correct"], [JOB.upper(), "Deployment", "correct"]]))
+    assert code == 0 and "agreement: 2/2 = 100.0%" in output
+
+
+def test_a_question_asked_in_two_decks_is_refused_naming_them_unless_a_deck_is_named(seeded, tmp_path):
+    copy = make_deck(slug="tools-copy", title="Tools (copy)")
+    make_card(deck=copy, question=JOB, answer="Deployment", short_answer="Deployment")
+    path = _csv(tmp_path, [[JOB, "Job", "correct"]])
+    seed_deck = Card.objects.get(question=JOB, deck__slug="technology-digital-tools-flashcards").deck.slug
+    with pytest.raises(CommandError) as excinfo:
+        _run(path)
+    assert str(excinfo.value) == (
+        f"{path}:2: the question {JOB[:80]!r} is asked in 2 decks ({seed_deck}, tools-copy); "
+        "name the one to check with --deck SLUG"
+    )
+    output, code = _run(path, "--deck", seed_deck, "--json")
+    assert code == 0 and json.loads(output) == {
+        "rows": [{"question": JOB, "answer": "Job", "expected": "correct", "verdict": "correct", "score": 1.0}],
+        "agreement": 1.0,
+    }
+    output, code = _run(path, "--deck", "tools-copy")
+    assert code == 1 and "agreement: 0/1 = 0.0%" in output  # graded against the copy's answer, Deployment
+    with pytest.raises(CommandError, match="no deck has the slug 'nope'"):
+        _run(path, "--deck", "nope")
+    with pytest.raises(CommandError, match=r"rows.csv:2: no card in the deck 'tools-copy' has the question"):
+        _run(_csv(tmp_path, [["What is nothing?", "x", "correct"]]), "--deck", "tools-copy")
+
+
+def test_a_windows_1252_file_is_named_at_its_line_with_how_to_save_it(seeded, tmp_path):
+    text = f'question,answer,expected\n"{JOB}",Job,correct\n"{JOB}",A Job – once,correct\n'
+    with pytest.raises(CommandError) as excinfo:
+        _run(_write(tmp_path, text.encode("cp1252")))
+    assert str(excinfo.value).startswith(f"{tmp_path / 'rows.csv'}:3: the byte 0x96 (“–” in Windows-1252) is not UTF-8")
+    assert "save it as CSV UTF-8" in str(excinfo.value)

@@ -1,22 +1,29 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.content.models import Card
+from apps.common.textfiles import NotUTF8Error, utf8_text
+from apps.content.answers import normal_text
+from apps.content.models import Card, Deck
 from apps.quiz.grading import grade
 from apps.quiz.models import Verdict
 from apps.quiz.services import grading_cards
+
+COLUMNS = ("question", "answer", "expected")
 
 
 class Command(BaseCommand):
     help = (
         "Grade every row of a CSV (question,answer,expected) with the real grader, print the agreement, "
-        "and exit 1 if any row disagrees. `question` is a card's exact question text."
+        "and exit 1 if any row disagrees. `question` is a card's question text (spaces and letter case aside "
+        "when no card has it exactly); a question asked in several decks needs --deck."
     )
 
     def add_arguments(self, parser):
@@ -29,16 +36,25 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="Print one JSON object instead of a table."
         )
+        parser.add_argument(
+            "--deck",
+            metavar="SLUG",
+            help="Look the questions up in this deck only: needed when a question is asked in several decks.",
+        )
 
-    def handle(self, *args, file: Path, as_json: bool, **options):
+    def handle(self, *args, file: Path, as_json: bool, deck: str | None, **options):
         rows = _read(file)
-        cards = grading_cards(Card.objects.filter(question__in={row["question"] for row in rows}))
+        scope = Card.objects.all()
+        if deck is not None:
+            if not Deck.objects.filter(slug=deck).exists():
+                raise CommandError(f"no deck has the slug {deck!r}")
+            scope = scope.filter(deck__slug=deck)
+        questions = _Questions(scope)
+        chosen = {row["line"]: _card_of(row, questions=questions, file=file, deck=deck) for row in rows}
+        cards = grading_cards(Card.objects.filter(pk__in=set(chosen.values())))
         results = []
         for row in rows:
-            card = cards.get(row["question"])
-            if card is None:
-                raise CommandError(f"{file}:{row['line']}: no card has the question {row['question'][:80]!r}")
-            result = grade(card, row["answer"])
+            result = grade(cards[chosen[row["line"]]], row["answer"])
             results.append({**row, "verdict": str(result.verdict), "score": result.score})
         agreeing = sum(r["verdict"] == r["expected"] for r in results)
         agreement = round(agreeing / len(results), 4)
@@ -60,35 +76,93 @@ class Command(BaseCommand):
             self.stdout.write(f"{mark}{r['expected']:9} {r['verdict']:9} {r['score']:5.2f}  {question} / {answer}")
 
 
+class _Questions:
+    """The cards in scope by their exact question and by their question as compared (normal_text: spaces, line
+    ends and letter case aside), each with its deck's slug. One query."""
+
+    def __init__(self, cards) -> None:
+        self.exact: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.loose: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for pk, question, slug in cards.order_by("deck__slug", "position").values_list("pk", "question", "deck__slug"):
+            self.exact[question].append((pk, slug))
+            self.loose[normal_text(question)].append((pk, slug))
+
+
+def _card_of(row: dict, *, questions: _Questions, file: Path, deck: str | None) -> int:
+    """The id of the one card the row's question names: the card with that exact question, else the one whose
+    question differs only in spaces and letter case. CommandError when there is none, or several."""
+    question = row["question"]
+    found = questions.exact.get(question) or questions.loose.get(normal_text(question)) or []
+    where = f"{file}:{row['line']}"
+    if not found:
+        within = f" in the deck {deck!r}" if deck else ""
+        raise CommandError(f"{where}: no card{within} has the question {question[:80]!r}")
+    if len(found) > 1:
+        slugs = sorted({slug for _, slug in found})
+        if len(slugs) > 1:
+            raise CommandError(
+                f"{where}: the question {question[:80]!r} is asked in {len(slugs)} decks ({', '.join(slugs)}); "
+                "name the one to check with --deck SLUG"
+            )
+        raise CommandError(f"{where}: {len(found)} cards of the deck {slugs[0]!r} ask {question[:80]!r}")
+    return found[0][0]
+
+
 def _read(file: Path) -> list[dict]:
     try:
-        handle = file.open(newline="", encoding="utf-8-sig")
+        raw = file.read_bytes()
     except OSError as exc:
         raise CommandError(f"{file}: cannot be read: {exc.strerror or exc}") from exc
-    with handle:
-        reader = csv.DictReader(handle)
-        missing = {"question", "answer", "expected"} - set(reader.fieldnames or [])
+    try:
+        text = utf8_text(raw, name=file.name)
+    except NotUTF8Error as exc:
+        raise CommandError(f"{file}:{exc.line}: {exc.message}") from None
+    # strict: a quote left open is an error at its line, not a cell swallowing the rest of the file.
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[dict] = []
+    start = 1  # the line the record being read starts on
+    try:
+        header = [cell.strip() for cell in next(reader, [])]
+        missing = set(COLUMNS) - set(header)
         if missing:
             raise CommandError(
                 f"{file}:1: the header must name question,answer,expected (missing {', '.join(sorted(missing))})"
             )
-        rows = []
-        try:
-            for row in reader:
-                expected = (row["expected"] or "").strip().lower()
-                if expected not in Verdict.values:
-                    message = f"expected must be correct, partial or incorrect, not {row['expected']!r}"
-                    raise CommandError(f"{file}:{reader.line_num}: {message}")
-                rows.append(
-                    {
-                        "line": reader.line_num,
-                        "question": row["question"] or "",
-                        "answer": row["answer"] or "",
-                        "expected": expected,
-                    }
-                )
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file}:{reader.line_num}: not valid CSV: {exc}") from exc
+        index = {name: header.index(name) for name in COLUMNS}
+        start = reader.line_num + 1
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            if not any(cell.strip() for cell in cells):
+                continue
+            value = {name: cells[i] if i < len(cells) else None for name, i in index.items()}
+            expected = (value["expected"] or "").strip().lower()
+            if expected not in Verdict.values:
+                if value["expected"] is None:
+                    message = "the row ends before its expected cell (is a comma missing?)"
+                else:
+                    message = f"expected must be correct, partial or incorrect, not {value['expected'][:80]!r}"
+                if start - 1 > line:  # the row spans lines: most likely a quote left open swallowed them
+                    message += f'; the row runs on to line {start - 1}: is a quote (") left open on line {line}?'
+                raise CommandError(f"{file}:{line}: {message}")
+            rows.append(
+                {
+                    "line": line,
+                    "question": value["question"] or "",
+                    "answer": value["answer"] or "",
+                    "expected": expected,
+                }
+            )
+    except csv.Error as exc:
+        if "end of data" in str(exc):  # read to the end of the file looking for the closing quote
+            message = 'a quote (") opened in this row is never closed'
+        elif reader.line_num > start:  # a quote opened here was taken to close at the next one, lines below
+            message = (
+                f'a quote (") opened in this row is not closed on its line: the cell runs on to line '
+                f"{reader.line_num}, where CSV finds a quote in the middle of a cell"
+            )
+        else:
+            raise CommandError(f"{file}:{reader.line_num}: not valid CSV: {exc}") from None
+        raise CommandError(f'{file}:{start}: {message}; close it, and write a quote inside a cell twice ("")') from None
     if not rows:
         raise CommandError(f"{file}: has no rows to check")
     return rows
