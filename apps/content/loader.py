@@ -4,6 +4,10 @@ Flashcards:  a title line, then per card a question block, an `Answer: …`
              block and an optional one-paragraph explanation.
 Syllabus:    a title line, then alternating question and answer blocks.
 
+A file is read as flashcards when its name or title says so ("…-flashcards.txt", "… Flashcards") or it has an
+`Answer:` line, else as a syllabus; a card that does not follow its file's format (a question without its
+`Answer:` line in a flashcard file, an `Answer:` line in one named a syllabus) stops the load at its line.
+
 Blocks are separated by blank lines, except inside a code fence (``` or ~~~) or a `$$ … $$` display
 formula, which may hold blank lines. Every error names the file and line.
 
@@ -167,8 +171,9 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2, path=path)
     if not blocks:
         raise LoaderError(path, title_index + 1, "the file has a title but no questions")
-    if any(block.is_answer for block in blocks):
-        deck = ParsedDeck(path, slug, title, "flashcard", _parse_flashcards(blocks, path))
+    kind, why = _kind(blocks, path=path, title=title)
+    if kind == "flashcard":
+        deck = ParsedDeck(path, slug, title, "flashcard", _parse_flashcards(blocks, path, why=why))
     else:
         deck = ParsedDeck(path, slug, title, "syllabus", _parse_syllabus(blocks, path))
     _check_unique(deck)
@@ -176,6 +181,43 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
         for name in ("question", "answer", "explanation"):
             _check_length(name, getattr(card, name), path=path, line=card.line_of(name))
     return deck
+
+
+_KIND_WORDS = {"flashcard": "flashcard", "flashcards": "flashcard", "syllabus": "syllabus", "syllabi": "syllabus"}
+
+
+def _declared(path: str, title: str) -> tuple[str | None, str]:
+    """The kind the file's name and title say it is ("my-flashcards.txt", "… Syllabus"), and which of them
+    say so ("file name says", "file name and title say"); (None, "") when they name no kind, or both."""
+    named = {
+        "file name": {_KIND_WORDS[w] for w in slugify(Path(path).stem).split("-") if w in _KIND_WORDS},
+        "title": {_KIND_WORDS[w] for w in re.findall(r"\w+", title.casefold()) if w in _KIND_WORDS},
+    }
+    kinds = set().union(*named.values())
+    if len(kinds) != 1:
+        return None, ""
+    saying = [name for name, found in named.items() if found]
+    return kinds.pop(), " and ".join(saying) + (" say" if len(saying) > 1 else " says")
+
+
+def _kind(blocks: list[_Block], *, path: str, title: str) -> tuple[str, str]:
+    """The file's format, flashcard or syllabus, and why it is read so, for the errors of a card that does not
+    follow it. A file whose name or title says flashcards is read as flashcards even with no 'Answer:' line (it
+    was read as a syllabus, its explanations as answers); one that says syllabus may have none."""
+    declared, named = _declared(path, title)
+    first_answer = next((block for block in blocks if block.is_answer), None)
+    if declared == "syllabus" and first_answer is not None:
+        raise LoaderError(
+            path,
+            first_answer.line,
+            f"an 'Answer:' line in a syllabus file (its {named} syllabus): a syllabus alternates question and "
+            "answer paragraphs, with no 'Answer:' line; flashcards have one after each question",
+        )
+    if declared == "flashcard":
+        return "flashcard", f"its {named} flashcards"
+    if first_answer is not None:
+        return "flashcard", f"it has 'Answer:' lines (the first at line {first_answer.line}), as flashcards do"
+    return "syllabus", ""
 
 
 def parse_file(path: Path, *, display_path: str | None = None) -> ParsedDeck:
@@ -257,15 +299,24 @@ def _check_distractor(text: str, card: ParsedCard, earlier: list[ParsedDistracto
     earlier.append(ParsedDistractor(path, line, text))
 
 
-def _parse_flashcards(blocks: list[_Block], path: str) -> list[ParsedCard]:
+def _parse_flashcards(blocks: list[_Block], path: str, *, why: str) -> list[ParsedCard]:
+    """The cards of a flashcard file; `why` it is one, for a question that lacks its 'Answer:' line (a file that
+    mixes the formats: a syllabus's question and answer paragraphs among flashcards)."""
     cards, i = [], 0
     while i < len(blocks):
         question = blocks[i]
         if question.is_answer:
             raise LoaderError(path, question.line, "an 'Answer:' block with no question before it")
         if i + 1 >= len(blocks) or not blocks[i + 1].is_answer:
+            # A syllabus pair among flashcards: its question was taken for the card before's explanation.
+            taken = cards and cards[-1].explanation_line == blocks[i - 1].line
+            if taken and _looks_like_question(blocks[i - 1].text) and not _looks_like_question(question.text):
+                question = blocks[i - 1]
             raise LoaderError(
-                path, question.line, f"the question {_excerpt(question.text)} has no 'Answer:' block after it"
+                path,
+                question.line,
+                f"the question {_excerpt(question.text)} has no 'Answer:' block after it; this is a flashcard "
+                f"file ({why}), so each question needs an 'Answer: …' line after it",
             )
         answer_line = blocks[i + 1].line
         answer = _ANSWER.sub("", blocks[i + 1].text, count=1).strip()

@@ -482,3 +482,75 @@ def test_a_kept_conflict_still_moves_aside_for_a_card_inserted_before_it(tmp_pat
         assert len(positions) == 7 and positions[3] == "Job (batch/v1)"
     else:
         assert positions[0] == "DVC" and positions[4] == "Job (batch/v1)" and len(positions) == 8
+
+
+# --- the format a file is read in --------------------------------------------------------------------
+
+
+def test_a_file_named_as_flashcards_without_answer_lines_is_refused_not_loaded_as_a_syllabus(tmp_path, db):
+    """It was read as a syllabus, "explanation only" becoming the answer of "Q1 with no answer line?"."""
+    seed = tmp_path / "my3-flashcards.txt"
+    seed.write_text("My3 Flashcards\n\nQ1 with no answer line?\n\nexplanation only\n")
+    with pytest.raises(CommandError) as excinfo:
+        _load(seed)
+    assert str(excinfo.value) == (
+        f"{seed}:3: the question 'Q1 with no answer line?' has no 'Answer:' block after it; this is a flashcard "
+        "file (its file name and title say flashcards), so each question needs an 'Answer: …' line after it\n"
+        "Nothing was written."
+    )
+    assert not Deck.objects.exists() and not Card.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "says"),
+    [
+        ("notes-flashcards.txt", "Notes", "its file name says flashcards"),
+        ("notes.txt", "Notes: flashcards", "its title says flashcards"),
+        ("Flashcard set.txt", "Flashcard set", "its file name and title say flashcards"),
+    ],
+)
+def test_a_flashcard_file_is_told_by_its_name_or_its_title(name, title, says):
+    text = f"{title}\n\nWhat is X?\n\nAnswer: X\n\nWhat is Y?\n\nY is the answer.\n"
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path=f"fixtures/{name}", slug="notes")
+    # "What is Y?" was read as the first card's explanation: the question named is still the one without an answer
+    assert excinfo.value.line == 7 and excinfo.value.message.startswith("the question 'What is Y?' has no 'Answer:'")
+    assert f"this is a flashcard file ({says})" in excinfo.value.message
+    parsed = parse_text(text.replace("Y is the answer.", "Answer: Y"), path=f"fixtures/{name}", slug="notes")
+    assert [(card.kind, card.answer) for card in parsed.cards] == [("flashcard", "X"), ("flashcard", "Y")]
+
+
+def test_a_file_that_mixes_the_formats_names_the_question_without_its_answer_line_and_why():
+    """Named neither way: its 'Answer:' lines make it flashcards, and the syllabus pair among them is named."""
+    text = "Notes\n\nWhat is X?\n\nAnswer: X\n\nWhy X.\n\nWhat is Y?\n\nAnswer: Y\n\nWhat is Z?\n\nZ is the answer.\n"
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/notes.txt", slug="notes")
+    assert str(excinfo.value) == (
+        "fixtures/notes.txt:13: the question 'What is Z?' has no 'Answer:' block after it; this is a flashcard file "
+        "(it has 'Answer:' lines (the first at line 5), as flashcards do), so each question needs an 'Answer: …' "
+        "line after it"
+    )
+
+
+def test_an_answer_line_in_a_file_named_as_a_syllabus_is_refused_at_its_line():
+    text = "Course Syllabus\n\nWhat is X?\n\nX is a thing.\n\nWhat is Y?\n\nAnswer: Y\n"
+    with pytest.raises(LoaderError) as excinfo:
+        parse_text(text, path="fixtures/course-syllabus.txt", slug="course-syllabus")
+    assert excinfo.value.line == 9
+    assert excinfo.value.message.startswith(
+        "an 'Answer:' line in a syllabus file (its file name and title say syllabus): a syllabus alternates"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "kind"),
+    [
+        ("notes.txt", "Notes\n\nWhat is X?\n\nX is a thing.\n", "syllabus"),  # named neither way: as before
+        ("notes.txt", "Notes\n\nWhat is X?\n\nAnswer: X\n", "flashcard"),
+        ("course-syllabus.txt", "Course Syllabus\n\nWhat is X?\n\nX is a thing.\n", "syllabus"),
+        # both words: the name and title decide nothing, the format does
+        ("flashcards-and-syllabus.txt", "Both\n\nWhat is X?\n\nX is a thing.\n", "syllabus"),
+    ],
+)
+def test_files_that_follow_their_format_load_as_before(name, text, kind):
+    assert parse_text(text, path=f"fixtures/{name}", slug="x").kind == kind
