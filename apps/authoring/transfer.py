@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import re
+import sys
 import uuid
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -139,6 +140,7 @@ def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -
 
 
 _LIST_FORMS = 'write the list as ["a", "b"], or one item a line without brackets'
+_LONG_NUMBER = f"a number in it has more than {sys.get_int_max_str_digits():,} digits"
 
 
 def _csv_list(cell: str | None, where: str) -> Any:
@@ -154,6 +156,8 @@ def _csv_list(cell: str | None, where: str) -> Any:
         problem = f"{exc.msg}, at character {exc.pos + 1}"
     except RecursionError:
         problem = "nested too deeply"
+    except ValueError:  # json reads numbers as Python does, and refuses one past sys.get_int_max_str_digits()
+        problem = _LONG_NUMBER
     raise TransferError(where, f'starts with "[" but is not valid JSON ({problem}); {_LIST_FORMS}')
 
 
@@ -326,6 +330,10 @@ def parse_json(text: str) -> dict:
         raise TransferError(f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise TransferError("line 1", "not an export: the JSON is nested too deeply") from None
+    except ValueError:  # a number past sys.get_int_max_str_digits(), as Python reads numbers
+        digits = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        raise TransferError(f"line {line}", f"not valid JSON: {_LONG_NUMBER}") from None
     # Past these, the file is not one to check card by card: one problem says so.
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise TransferError("format", f"this is not an {FORMAT} export")

@@ -311,3 +311,18 @@ def test_an_item_added_in_a_spreadsheet_cell_round_trips(deck, tmp_path):
     rows[2][rows[0].index("aliases")] += "\nthe ratio"  # Alt+Enter, then the new item
     _import(tmp_path, _as_excel_saves(rows))
     assert _rows(_export()) == rows
+
+
+def test_a_number_too_long_for_python_is_refused_not_a_server_error(deck, tmp_path, client, instructor):
+    """json reads a 5,000-digit number as Python reads numbers, and refuses it with a ValueError of its own."""
+    long = "1" * 5_000
+    rows = _rows(_export())
+    rows[2][rows[0].index("aliases")] = f"[{long}]"
+    assert (
+        'row 3, field aliases: starts with "[" but is not valid JSON (a number in it has more than 4,300 digits)'
+        in (_refused(tmp_path, _as_excel_saves(rows)))
+    )
+    client.force_login(instructor)
+    page = _upload(client, f'{{"format": "mlcourse-deck",\n"version": {long}}}'.encode(), "deck.json")
+    assert page.status_code == 422
+    assert "line 2: not valid JSON: a number in it has more than 4,300 digits" in _page_text(page)
