@@ -249,7 +249,7 @@ def test_csv_problems_name_the_row_a_spreadsheet_shows_whatever_line_breaks_cell
     first[header.index("answer")] = "Bad $\\frac{1}{$"
     with pytest.raises(CommandError) as excinfo:
         _import(tmp_path, _csv_text([header, rows[1], first, second, third]), "bad.csv")
-    assert "row 5, field kind: must be flashcard or syllabus" in str(excinfo.value)  # physical line 9
+    assert "row 5, field kind: must be flashcard or syllabus" in str(excinfo.value)  # physical line 11
 
     third[header.index("kind")] = "syllabus"
     with pytest.raises(CommandError) as excinfo:
