@@ -80,17 +80,25 @@ class JsonPlaces:
 
     @cached_property
     def _breaks(self) -> list[int]:
+        """Where each line ends; none for a file of one line, whatever line break ends it."""
+        if "\n" not in self._text.rstrip():
+            return []
         return [match.start() for match in re.finditer("\n", self._text)]
 
     @cached_property
     def _parts(self) -> tuple[_Object | None, list[_Object]]:
         text = self._text
         deck, cards = None, []
-        for key, _, value in _members(text, _skip(text, 0)):
-            if key == "deck":
-                deck = _object(text, value)
-            elif key == "cards":
-                cards = [_object(text, at) for at in _items(text, value)] if text[value] == "[" else []
+        try:
+            for key, _, value in _members(text, _skip(text, 0)):
+                if key == "deck":
+                    deck = _object(text, value)
+                elif key == "cards":
+                    cards = [_object(text, at) for at in _items(text, value)] if text[value] == "[" else []
+        except (RecursionError, ValueError, IndexError):
+            # Not met on a text json.loads read (nesting at the edge of the recursion limit, read from deeper in
+            # the stack, aside): a problem is then named without its line rather than not at all.
+            return None, []
         return deck, cards
 
     def _line(self, at: int) -> int | None:

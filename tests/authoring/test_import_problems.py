@@ -278,5 +278,6 @@ def test_lines_are_found_past_texts_that_look_like_json(tmp_path, db):
 
 def test_a_json_file_on_one_line_names_cards_without_a_line(tmp_path, db):
     """A minified file is all line 1: the card and field say where."""
-    message = _command(tmp_path, _json([_card(1), _card(2, answer="")]), "deck.json")
-    assert "\n  card #2, field answer: is required\n" in message
+    for ending in ("", "\n", "\r\n"):  # as saved by an editor that ends each file with a line break
+        message = _command(tmp_path, _json([_card(1), _card(2, answer="")]) + ending, "deck.json")
+        assert "\n  card #2, field answer: is required\n" in message
