@@ -14,7 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from apps.content.models import Card
+from apps.content.models import Card, Deck
 from apps.content.services import card_save
 from tests.factories import make_card, make_deck
 
@@ -169,7 +169,7 @@ def test_files_import_with_or_without_a_byte_order_mark(deck, tmp_path, fmt, bom
     body = out.getvalue().removeprefix("\ufeff").replace("Über", "Uber")
     output = _import(tmp_path, bom + body.encode(), f"deck.{fmt}")
     assert "existing deck: 0 created, 0 updated, 2 unchanged" in output
-    assert deck.__class__.objects.get().description == "Uber *serving*."
+    assert Deck.objects.get().description == "Uber *serving*."
 
 
 # --- the byte-order mark -------------------------------------------------------------------
