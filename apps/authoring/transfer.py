@@ -1,11 +1,11 @@
-"""Deck export and import as JSON or CSV: lossless, keyed on the deck slug and each card's uid.
+"""Deck export and import as JSON or CSV: lossless, keyed on the deck slug and each card's uid (the deck's source,
+the seed file it was loaded from, is written for the reader but not imported: services.deck_import).
 
 Parsing is text in, validated dict out, and every error names where it is: `line 40, card #4, field question`
 in JSON (cards counted from 1; the line when the file has more than one), `row 5, field question` in CSV. It
 reports all of a file's problems at once (problems.py); only a file that is not an export at all (not JSON, no
-header, too many cards) is refused with its one problem. It reads no
-table; its one query asks PostgreSQL how it lowercases the aliases, since the database, not Python, decides
-which of them clash (casing.db_lower).
+header, too many cards) is refused with its one problem. It reads no table; its one query asks PostgreSQL how
+it lowercases the aliases, since the database, not Python, decides which of them clash (casing.db_lower).
 """
 
 from __future__ import annotations
@@ -361,7 +361,7 @@ def parse_json(text: str) -> dict:
 
 def _json_where(places: JsonPlaces, index: int | None) -> Where:
     """Where a field of the deck (index None) or of the card at `index` is: "line 14, card #2, field question",
-    cards counted from 1 as the import's report and the admin count them (their index in the file is from 0)."""
+    cards counted from 1 (the file's first card, index 0, is card #1)."""
 
     def where(field: str | None, entry: int | None = None) -> str:
         if index is None:
