@@ -15,8 +15,7 @@ import io
 import json
 import re
 import sys
-import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -28,6 +27,19 @@ from apps.content.limits import MAX_MARKDOWN
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
+from .cells import (
+    CSV_BOOLEAN_WORDING,
+    LONG_NUMBER,
+    csv_boolean,
+    guard,
+    list_cell,
+    one_of,
+    position_field,
+    string_list,
+    text_field,
+    uid_field,
+    unguard,
+)
 from .jsonplaces import JsonPlaces
 from .problems import Found, TransferError, Where, echo_problem, place
 
@@ -44,7 +56,6 @@ LIMITS = {
     "slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200,
     **dict.fromkeys(("description", "question", "answer", "explanation", "distractors"), MAX_MARKDOWN),
 }  # fmt: skip
-MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
 # The check and the import each take 2-10 ms a card (more with maths to typeset): a larger deck would
 # keep a request open past the usual 30-60 s proxy timeouts.
 MAX_CARDS = 2_000
@@ -61,161 +72,21 @@ def to_json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-# A spreadsheet runs a cell that starts like a formula. Such text cells get a leading apostrophe on
-# export, and so does one that already starts with an apostrophe, so import can take exactly one off.
-_GUARDED = ("=", "+", "-", "@", "\t", "\r", "'")
-
-
-def _guard(text: str) -> str:
-    return "'" + text if text.startswith(_GUARDED) else text
-
-
-def _unguard(text: str) -> str:
-    return text[1:] if text.startswith("'") else text
-
-
 def to_csv(data: dict) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerow({"record": "deck", **{name: _guard(value) for name, value in data["deck"].items()}})
+    writer.writerow({"record": "deck", **{name: guard(value) for name, value in data["deck"].items()}})
     for card in data["cards"]:
         row = {"record": "card", "uid": card["uid"], "position": card["position"], "kind": card["kind"]}
-        row.update({name: _guard(card[name]) for name in CARD_TEXT_FIELDS})
+        row.update({name: guard(card[name]) for name in CARD_TEXT_FIELDS})
         row["archived"] = "true" if card["archived"] else "false"
-        row.update({name: _list_cell(card[name]) for name in CARD_LIST_FIELDS})
+        row.update({name: list_cell(card[name]) for name in CARD_LIST_FIELDS})
         writer.writerow(row)
     return out.getvalue()
 
 
-# A line break in a cell, as spreadsheets write one (Alt+Enter in Excel) and as a hand-written file may.
-_CELL_LINE = re.compile(r"\r\n|\r|\n")
-# A cell a spreadsheet would read as a number, date, time, percentage or boolean, and write back changed
-# ("1/2" as a date, "0.50" as 0.5): each of these holds a digit, but for the booleans.
-_COERCED = re.compile(r"\d|\A(?:true|false)\Z", re.IGNORECASE)
-
-
-def _list_cell(items: list[str]) -> str:
-    """A list as a CSV cell: one item a line, as a multi-line cell in a spreadsheet, which reads and edits as a
-    list there. The JSON list (["a", "b"]) when that would not read back the same: an item with a line break or
-    with spaces around it, a first item starting with "[", or a single item a spreadsheet would take for a
-    number, date or boolean (two or more lines are text to it)."""
-    plain = all(item == item.strip() and not _CELL_LINE.search(item) for item in items) and not (
-        items and items[0].startswith("[")
-    )
-    if plain and not (len(items) == 1 and _COERCED.search(items[0])):
-        return _guard("\n".join(items))
-    return json.dumps(items, ensure_ascii=False)
-
-
 # --- reading -----------------------------------------------------------------------------
-
-
-# JSON's \ud800 escapes make a lone surrogate, which no UTF-8 text (nor the database) can hold.
-_SURROGATE = "contains a lone surrogate (such as \\ud800), which is not a character the database can store"
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _text(value: Any, where: str, *, required: bool, limit: int | None = None) -> str:
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise TransferError(where, "must be text")
-    if required and not value.strip():
-        raise TransferError(where, "is required")
-    if limit and len(value) > limit:
-        raise TransferError(where, f"is {len(value):,} characters long; at most {limit:,}")
-    if "\x00" in value:
-        raise TransferError(where, "contains a NUL character, which the database cannot store")
-    if not _is_utf8(value):
-        raise TransferError(where, _SURROGATE)
-    return value
-
-
-_LIST_FORMS = 'write the list as ["a", "b"], or one item a line without brackets'
-_LONG_NUMBER = f"a number in it has more than {sys.get_int_max_str_digits():,} digits"
-
-
-def _csv_list(cell: str | None, where: str) -> Any:
-    """A list cell's items: the JSON list when the cell starts with "[", else one item a line (blank lines and
-    spaces around each item aside). An empty cell is an empty list. A key term's "|" separates synonyms of one
-    term, so it splits nothing here."""
-    cell = _unguard(cell or "")
-    if not cell.lstrip().startswith("["):
-        return [item for line in _CELL_LINE.split(cell) if (item := line.strip())]
-    try:
-        return json.loads(cell)
-    except json.JSONDecodeError as exc:
-        problem = f"{exc.msg}, at character {exc.pos + 1}"
-    except RecursionError:
-        problem = "nested too deeply"
-    except ValueError:  # json reads numbers as Python does, and refuses one past sys.get_int_max_str_digits()
-        problem = _LONG_NUMBER
-    raise TransferError(where, f'starts with "[" but is not valid JSON ({problem}); {_LIST_FORMS}')
-
-
-def _strings(value: Any, where: str, *, limit: int | None, csv_cell: bool) -> list[str]:
-    if csv_cell:
-        value = _csv_list(value, where)
-    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
-        raise TransferError(where, "must be a list of non-empty texts")
-    for item in value:
-        if limit and len(item) > limit:
-            raise TransferError(where, f"has an entry longer than {limit} characters")
-        if "\x00" in item:
-            raise TransferError(where, "has an entry with a NUL character, which the database cannot store")
-        if not _is_utf8(item):
-            raise TransferError(where, f"has an entry that {_SURROGATE}")
-    return value
-
-
-def _uid(value: Any, where: str) -> str:
-    if value is None or value == "":
-        return ""  # a card written by hand: deck_import matches it by its question
-    try:
-        return str(uuid.UUID(str(value)))
-    except ValueError:
-        raise TransferError(where, "must be a UUID") from None
-
-
-def _position(value: Any, where: str) -> int:
-    # isdecimal, not isdigit: "²" is a digit that int() refuses.
-    if isinstance(value, str) and value.isdecimal():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_POSITION:
-        raise TransferError(where, f"{_missing(value)}must be a whole number from 1 to {MAX_POSITION}")
-    return value
-
-
-def _missing(value: Any) -> str:
-    # A hand-written file leaves fields out: "is missing" says what to do, "must be ..." alone reads as malformed.
-    return "is missing: it " if value is None or value == "" else ""
-
-
-def _one_of(value: Any, where: str, *, choices: Sequence[Any], wording: str) -> Any:
-    if value not in choices:
-        raise TransferError(where, f"{_missing(value)}must be {wording}")
-    return value
-
-
-# What spreadsheets write for a checkbox or a typed boolean (Excel: TRUE/FALSE, LibreOffice: 1/0 or TRUE/FALSE),
-# and what people type, in any letter case.
-_CSV_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-_CSV_BOOLEAN_WORDING = "true or false (TRUE/FALSE, 1/0 and yes/no in any letter case are read too)"
-
-
-def _csv_boolean(cell: str | None) -> Any:
-    """True or False for a spreadsheet's way of writing it; anything else as it is, for _one_of to refuse."""
-    if cell is None:
-        return None
-    return _CSV_BOOLEANS.get(cell.strip().casefold(), cell)
 
 
 def _card(raw: Any, *, where: Where, at: int, found: Found, from_csv: bool = False) -> dict | None:
@@ -225,23 +96,23 @@ def _card(raw: Any, *, where: Where, at: int, found: Found, from_csv: bool = Fal
         found.add(at, where(None), "must be an object")
         return None
     checks: dict[str, Callable[[], Any]] = {
-        "uid": partial(_uid, raw.get("uid", ""), where("uid")),
-        "position": partial(_position, raw.get("position"), where("position")),
-        "kind": partial(_one_of, raw.get("kind"), where("kind"), choices=KINDS, wording="flashcard or syllabus"),
+        "uid": partial(uid_field, raw.get("uid", ""), where("uid")),
+        "position": partial(position_field, raw.get("position"), where("position")),
+        "kind": partial(one_of, raw.get("kind"), where("kind"), choices=KINDS, wording="flashcard or syllabus"),
         "archived": partial(
-            _one_of,
+            one_of,
             raw.get("archived", False),
             where("archived"),
             choices=(True, False),
-            wording=_CSV_BOOLEAN_WORDING if from_csv else "true or false",
+            wording=CSV_BOOLEAN_WORDING if from_csv else "true or false",
         ),
     }
     for name in CARD_TEXT_FIELDS:
         required = name in {"question", "answer"}
-        checks[name] = partial(_text, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
+        checks[name] = partial(text_field, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
     for name in CARD_LIST_FIELDS:
         # Accepted answers are unique per card regardless of case: _check asks the database, all cards at once.
-        checks[name] = partial(_strings, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=from_csv)
+        checks[name] = partial(string_list, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=from_csv)
     return {name: found.check(at, check) for name, check in checks.items()}
 
 
@@ -258,7 +129,7 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
         at, where, raw = deck
         for name in DECK_FIELDS:
             required = name in {"slug", "title"}
-            text = partial(_text, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
+            text = partial(text_field, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
             clean_deck[name] = found.check(at, text)
         slug = clean_deck["slug"]
         if slug is not None and slugify(slug) != slug:
@@ -333,7 +204,7 @@ def parse_json(text: str) -> dict:
     except ValueError:  # a number past sys.get_int_max_str_digits(), as Python reads numbers
         digits = re.search(rf"\d{{{sys.get_int_max_str_digits() + 1},}}", text)
         line = text.count("\n", 0, digits.start()) + 1 if digits else 1
-        raise TransferError(f"line {line}", f"not valid JSON: {_LONG_NUMBER}") from None
+        raise TransferError(f"line {line}", f"not valid JSON: {LONG_NUMBER}") from None
     # Past these, the file is not one to check card by card: one problem says so.
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise TransferError("format", f"this is not an {FORMAT} export")
@@ -422,10 +293,10 @@ def parse_csv(text: str) -> dict:
             if deck is not None:
                 found.add(line, where("record"), "a second deck row; a file holds one deck")
                 continue
-            deck = (line, where, {name: _unguard(row[name] or "") for name in DECK_FIELDS})
+            deck = (line, where, {name: unguard(row[name] or "") for name in DECK_FIELDS})
         elif row["record"] == "card":
-            raw = {**row, "archived": _csv_boolean(row["archived"])}
-            raw.update({name: _unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
+            raw = {**row, "archived": csv_boolean(row["archived"])}
+            raw.update({name: unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
             card = _card(raw, where=where, at=line, found=found, from_csv=True)
             if card is not None:
                 cards.append((line, where, card))
