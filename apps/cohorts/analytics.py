@@ -49,6 +49,7 @@ class AssignedDeck:
     slug: str
     due_date: date | None
     cards: int
+    published: bool = True  # a draft since it was assigned: students no longer see it
 
 
 @dataclass
@@ -96,7 +97,7 @@ def assigned_decks(*, cohort: Cohort) -> list[AssignedDeck]:
         cards=Count("deck__cards", filter=Q(deck__cards__archived=False))
     )
     return [
-        AssignedDeck(a.deck_id, a.deck.title, a.deck.slug, a.due_date, a.cards)
+        AssignedDeck(a.deck_id, a.deck.title, a.deck.slug, a.due_date, a.cards, a.deck.published)
         for a in assignments.select_related("deck").order_by("due_date", "deck__title")
     ]
 

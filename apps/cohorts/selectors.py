@@ -103,7 +103,9 @@ def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[Studen
     cohorts = {m.cohort_id: m.cohort for m in memberships}
     attempted = dict(cards_studied(user=user).values_list("deck_id").annotate(n=Count("pk")).order_by())
     assignments = (
-        Assignment.objects.filter(cohort__in=list(cohorts))
+        Assignment.objects.filter(
+            cohort__in=list(cohorts), deck__published=True
+        )  # not drafts: students cannot open them
         .select_related("deck")
         .annotate(cards=Count("deck__cards", filter=Q(deck__cards__archived=False)))
         .order_by("due_date", "deck__title")

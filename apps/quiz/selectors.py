@@ -7,19 +7,29 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from apps.content.models import Card, Deck
-from apps.content.selectors import deck_list
+from apps.content.selectors import deck_list, sees_drafts
 
 from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import mastered_q
 
 
 def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:
-    """The user's own session with its deck; anyone else's is a 404."""
-    return get_object_or_404(QuizSession.objects.select_related("deck"), pk=pk, user=user)
+    """The user's own session with its deck; anyone else's is a 404, and so is one on a deck made a draft since."""
+    session = get_object_or_404(QuizSession.objects.select_related("deck"), pk=pk, user=user)
+    session_check_visible(session=session, user=user)
+    return session
+
+
+def session_check_visible(*, session: QuizSession, user: AbstractBaseUser) -> None:
+    """A 404 for a quiz on a deck hidden from students (a draft), unless the user authors decks. The permission is
+    asked only of a draft's quiz: every other quiz page costs no query for it."""
+    if session.deck is not None and not session.deck.published and not sees_drafts(user):
+        raise Http404("No such quiz")
 
 
 def _items() -> QuerySet[SessionItem]:
@@ -51,7 +61,8 @@ def session_unfinished(*, user: AbstractBaseUser, deck: Deck | None) -> QuizSess
 
 
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
-    return list(QuizSession.objects.select_related("deck").filter(user=user).order_by("-created_at")[:limit])
+    visible = Q(deck__isnull=True) | Q(deck__published=True)  # not the quizzes of decks made drafts since
+    return list(QuizSession.objects.select_related("deck").filter(visible, user=user).order_by("-created_at")[:limit])
 
 
 @dataclass
@@ -82,7 +93,9 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
     """
     now = now or timezone.now()
     rows = {deck.pk: DeckProgress(deck=deck, cards=deck.card_count) for deck in deck_list()}
-    for stat in StudentDeckStat.objects.filter(user=user).only("deck_id", "score_sum", "attempts"):
+    for stat in StudentDeckStat.objects.filter(user=user, deck__published=True).only(
+        "deck_id", "score_sum", "attempts"
+    ):
         rows[stat.deck_id].accuracy = stat.score_sum / stat.attempts
     states = (
         cards_studied(user=user)

@@ -153,6 +153,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     except (QuizSession.DoesNotExist, SessionItem.DoesNotExist):
         raise Http404("No such question") from None
     quiz = question.session
+    selectors.session_check_visible(session=quiz, user=request.user)
     form = AnswerForm(request.POST, item=question)
     try:
         time_taken = form.token_age_ms()

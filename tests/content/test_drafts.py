@@ -8,7 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.cohorts import services as cohorts
+from apps.cohorts.models import Assignment
 from apps.quiz import services
+from apps.quiz.forms import question_token
 from apps.quiz.models import QuizSession
 from tests.conftest import make_instructor
 from tests.factories import make_card, make_deck
@@ -68,3 +71,31 @@ def test_an_empty_deck_offers_no_quiz(client):
     empty = make_deck(title="Coming soon")
     assert "Start a quiz" not in client.get(empty.get_absolute_url()).content.decode()
     assert "No cards yet." in client.get(empty.get_absolute_url()).content.decode()
+
+
+def test_a_deck_made_a_draft_after_study_leaves_no_trace_for_the_student(client, student, draft):
+    """Once a 500 on My progress (its running totals named a deck the page no longer listed)."""
+    draft.published = True
+    draft.save()
+    teacher = make_instructor("carol")
+    cohort = cohorts.cohort_create(name="Spring", instructor=teacher)
+    Assignment.objects.create(cohort=cohort, deck=draft)
+    cohorts.cohort_join(student=student, code=cohort.join_code)
+    session = services.session_start(user=student, deck=draft, size=1, mode="recall", order="new")
+    draft.published = False
+    draft.save()
+
+    client.force_login(student)
+    progress = client.get(reverse("quiz:progress"))
+    assert progress.status_code == 200
+    assert "Linear Algebra for ML" not in progress.content.decode()  # nor its quiz under "Recent quizzes"
+    assert client.get(session.get_absolute_url()).status_code == 404
+    item = session.items.get()
+    url = reverse("quiz:item", args=[session.pk, 1])
+    assert client.post(url, {"token": question_token(item), "response": "rank"}).status_code == 404
+    assert "0 decks assigned" in client.get(reverse("cohorts:list")).content.decode()
+
+    client.force_login(teacher)
+    dashboard = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
+    assert "Linear Algebra for ML" in dashboard and "Draft" in dashboard  # the instructor is told why
+    assert client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode().count("hidden from students") == 1
