@@ -18,7 +18,7 @@ from .models import Assignment, Cohort
 
 WIDTH, HEIGHT = 640, 270
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 44
-INTERVALS = 4
+INTERVALS = 5  # at most: the scale stops at the first gridline at or above the tallest bar
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,13 @@ class BarChart:
     right: int = WIDTH - RIGHT
 
 
-def _nice_step(value: int) -> int:
-    """The smallest 1, 2 or 5 times a power of ten that makes INTERVALS steps reach `value`."""
+def _nice_scale(value: int) -> tuple[int, int]:
+    """(step, intervals): the smallest 1, 2 or 5 times a power of ten that reaches `value` in at most INTERVALS
+    steps, and how many of them it takes, so the tallest bar nears the top (43 answers: 0 to 50, not 0 to 80)."""
     needed = max(value, 1) / INTERVALS
     magnitude = 10 ** math.floor(math.log10(needed)) if needed >= 1 else 1
-    return int(next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= needed))
+    step = int(next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= needed))
+    return step, max(1, math.ceil(max(value, 1) / step))
 
 
 def bar_chart(
@@ -86,8 +88,8 @@ def bar_chart(
     `latest_last`: the scale is written on the right as well as on the left, since a narrow screen shows the
     chart's right end first (app.css, .chart-frame-end) and the left one a scroll away.
     """
-    step = _nice_step(max((value for _, value in data), default=0))
-    top_value = step * INTERVALS
+    step, intervals = _nice_scale(max((value for _, value in data), default=0))
+    top_value = step * intervals
     right_margin = LEFT if latest_last else RIGHT
     plot_width, plot_height = WIDTH - LEFT - right_margin, HEIGHT - TOP - BOTTOM
     slot = plot_width / max(len(data), 1)
@@ -105,7 +107,7 @@ def bar_chart(
                 (len(data) - 1 - i) % label_every == 0,
             )
         )
-    ticks = [Tick(step * k, TOP + plot_height - plot_height * k / INTERVALS) for k in range(INTERVALS + 1)]
+    ticks = [Tick(step * k, TOP + plot_height - plot_height * k / intervals) for k in range(intervals + 1)]
     return BarChart(slug, title, description, x_label, y_label, bars, ticks, latest_last, right=WIDTH - right_margin)
 
 
