@@ -23,8 +23,9 @@ def deck_get(*, slug: str, drafts: bool = False) -> Deck:
 
 
 def sees_drafts(user) -> bool:
-    """Whoever may change decks sees the unpublished ones too."""
-    return user.has_perm("content.change_deck")
+    """Whoever may change decks (in the admin, so staff) sees the unpublished ones too. A student is not staff:
+    their pages ask no permission query."""
+    return user.is_staff and user.has_perm("content.change_deck")
 
 
 def deck_cards(*, deck: Deck) -> QuerySet[Card]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -99,3 +101,10 @@ def test_a_deck_made_a_draft_after_study_leaves_no_trace_for_the_student(client,
     dashboard = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
     assert "Linear Algebra for ML" in dashboard and "Draft" in dashboard  # the instructor is told why
     assert client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode().count("hidden from students") == 1
+
+
+def test_a_students_pages_ask_no_permission_query_for_drafts(client, student, draft):
+    client.force_login(student)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("content:home")).status_code == 200
+    assert not [q for q in queries.captured_queries if "auth_permission" in q["sql"]]
