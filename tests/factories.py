@@ -29,3 +29,16 @@ def make_card(*, deck: Deck | None = None, **fields) -> Card:
     if fields["kind"] == Card.Kind.FLASHCARD:
         fields.setdefault("short_answer", fields["answer"])
     return card_save(card=Card(deck=deck, **fields))
+
+
+def make_exportable_deck(*, description: str, archived_question: str) -> Deck:
+    """The "serving" deck of the export and import tests: a flashcard with TeX, code, aliases, distractors and key
+    terms, and an archived syllabus card whose text needs quoting in CSV."""
+    deck = make_deck(title="Serving", slug="serving", description=description)
+    first = make_card(deck=deck, question="What is $\\frac{a}{b}$?", answer="A ratio, `a/b`.", short_answer="ratio",
+                      explanation="Because.")  # fmt: skip
+    card_save(card=first, aliases=["a quotient", "fraction"], distractors=["A sum", "A *product*"],
+              key_terms=["ratio|quotient", "divide"])  # fmt: skip
+    make_card(deck=deck, kind="syllabus", question=archived_question, answer="Yes,\n\nreally.", short_answer="",
+              archived=True)  # fmt: skip
+    return deck

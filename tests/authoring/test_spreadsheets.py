@@ -16,20 +16,14 @@ from django.urls import reverse
 
 from apps.content.models import Card, Deck
 from apps.content.services import card_save
-from tests.factories import make_card, make_deck
+from tests.factories import make_card, make_deck, make_exportable_deck
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def deck():
-    deck = make_deck(title="Serving", slug="serving", description="Über *serving*.")
-    first = make_card(deck=deck, question="What is $\\frac{a}{b}$?", answer="A ratio, `a/b`.", short_answer="ratio",
-                      explanation="Because.")  # fmt: skip
-    card_save(card=first, aliases=["a quotient", "fraction"], distractors=["A sum", "A *product*"],
-              key_terms=["ratio|quotient", "divide"])  # fmt: skip
-    make_card(deck=deck, kind="syllabus", question="Which café?", answer="Yes,\n\nreally.", archived=True)
-    return deck
+    return make_exportable_deck(description="Über *serving*.", archived_question="Which café?")
 
 
 def _export(slug: str = "serving") -> str:

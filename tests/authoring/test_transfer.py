@@ -20,21 +20,14 @@ from django.urls import reverse
 from apps.authoring.transfer import CSV_COLUMNS, FORMAT, FORMAT_VERSION, MAX_CARDS, TransferError, parse
 from apps.content.models import Card, CardVersion, Deck
 from apps.content.services import card_save
-from tests.factories import make_card, make_deck
+from tests.factories import make_card, make_deck, make_exportable_deck
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def deck():
-    deck = make_deck(title="Serving", slug="serving", description="About *serving*.")
-    first = make_card(deck=deck, question="What is $\\frac{a}{b}$?", answer="A ratio, `a/b`.", short_answer="ratio",
-                      explanation="Because.")  # fmt: skip
-    card_save(card=first, aliases=["a quotient", "fraction"], distractors=["A sum", "A *product*"],
-              key_terms=["ratio|quotient", "divide"])  # fmt: skip
-    make_card(deck=deck, kind="syllabus", question='Comma, "quotes"\nand newline?', answer="Yes,\n\nreally.",
-              short_answer="", archived=True)  # fmt: skip
-    return deck
+    return make_exportable_deck(description="About *serving*.", archived_question='Comma, "quotes"\nand newline?')
 
 
 def _export(slug: str, fmt: str) -> str:
