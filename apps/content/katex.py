@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import shutil
 import subprocess
@@ -128,11 +129,17 @@ class _Worker:
 _worker = _Worker()
 
 
+# KaTeX writes an operator name in a sub- or superscript ("r_{\max}") as two children of the script element,
+# <mi>max</mi><mo>&#x2061;</mo>, where MathML allows one: invalid HTML, and a screen reader may read the wrong
+# base and script. In an <mrow> they are one child, as KaTeX itself writes the name when it is the base.
+_LOOSE_OPERATOR_NAME = re.compile("(?<!<mrow>)(<mi>[^<]*</mi><mo>\u2061</mo>)(?=</msub>|</msup>|</msubsup>|<m)")
+
+
 def render_tex(tex: str, *, display: bool = False) -> str:
     """KaTeX's HTML+MathML for `tex`; raises KatexParseError on invalid TeX."""
     if len(tex) > MAX_FORMULA:
         raise KatexParseError(f"the formula is {len(tex):,} characters long; at most {MAX_FORMULA:,}")
-    return _worker.render(tex, display=display)
+    return _LOOSE_OPERATOR_NAME.sub(r"<mrow>\1</mrow>", _worker.render(tex, display=display))
 
 
 def katex_version() -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from xml.etree import ElementTree
 
 import pytest
 
@@ -350,3 +351,17 @@ def test_table_column_alignment_is_kept_as_a_class():
 def test_an_error_quotes_a_long_formula_by_its_start(tex, quoted):
     """A 5,000-character formula was quoted whole, a hundred lines of it before the reason."""
     assert formula_excerpt(tex) == quoted
+
+
+@pytest.mark.parametrize("tex", ["r_{\\max}", "x^{\\min}", "a_{\\sin}^{\\cos}", "\\log_{\\max} y"])
+def test_an_operator_name_in_a_script_is_one_child_of_it_as_mathml_requires(tex):
+    """KaTeX wrote "r_{\\max}" as <msub><mi>r</mi><mi>max</mi><mo>&#x2061;</mo></msub>: three children where MathML
+    allows two, which the HTML validator refused (in a seed distractor) and a screen reader may misread."""
+    html = render(f"${tex}$").html
+    math = ElementTree.fromstring(  # noqa: S314 - our own renderer's output
+        html[html.index("<math") : html.index("</math>") + len("</math>")]
+    )
+    scripts = [node for node in math.iter() if node.tag.split("}")[-1] in {"msub", "msup", "msubsup"}]
+    assert scripts
+    for node in scripts:
+        assert len(node) == (3 if node.tag.endswith("msubsup") else 2), ElementTree.tostring(node, encoding="unicode")
