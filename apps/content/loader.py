@@ -26,6 +26,8 @@ from pathlib import Path
 
 from django.utils.text import slugify
 
+from apps.common.textfiles import NotUTF8Error, utf8_text
+
 from .answers import normal_text, right_answers
 from .limits import MAX_MARKDOWN, MAX_TITLE
 
@@ -241,10 +243,9 @@ def _read(path: Path, shown: str) -> str:
     except OSError as exc:
         raise LoaderError(shown, 0, f"cannot be read: {exc.strerror or exc}") from exc
     try:
-        return raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise LoaderError(shown, line, "is not valid UTF-8 text") from None
+        return utf8_text(raw, name=shown)
+    except NotUTF8Error as exc:  # names the byte and says how to save it (as CSV UTF-8, for a .distractors.csv)
+        raise LoaderError(shown, exc.line, exc.message) from None
 
 
 def _check_no_nul(text: str, path: str) -> None:

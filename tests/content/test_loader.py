@@ -119,7 +119,7 @@ def test_malformed_text_names_the_line(text, line, message):
 def test_invalid_utf8_names_the_line(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"Deck\n\nWhat is \xff?\n\nAnswer: x\n")
-    with pytest.raises(LoaderError, match=r"bad.txt:3: is not valid UTF-8"):
+    with pytest.raises(LoaderError, match=r"bad.txt:3: the byte 0xFF .*is not UTF-8 text.*save it as UTF-8"):
         parse_file(bad)
 
 

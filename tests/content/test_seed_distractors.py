@@ -83,6 +83,16 @@ def test_a_bad_row_names_the_sidecar_and_its_line(tmp_path, sidecar, line, messa
     assert message in excinfo.value.message
 
 
+def test_a_sidecar_saved_by_older_excel_says_how_to_save_it(tmp_path):
+    seed = _deck(tmp_path, None)
+    distractors_path(seed).write_bytes(f"{HEADER}{QJOB},CronJob\n{QJOB},A Job \u2013 run once\n".encode("cp1252"))
+    with pytest.raises(LoaderError) as excinfo:
+        parse_file(seed, display_path="fixtures/deck.txt")
+    assert (excinfo.value.path, excinfo.value.line) == ("fixtures/deck.distractors.csv", 3)
+    assert "the byte 0x96 (“–” in Windows-1252)" in excinfo.value.message
+    assert "save it as CSV UTF-8" in excinfo.value.message
+
+
 @pytest.mark.django_db
 def test_load_content_stores_the_distractors_typeset_and_a_second_load_changes_nothing():
     _load()
