@@ -20,8 +20,13 @@ logger = logging.getLogger(__name__)
 
 # Known to everyone who reads the README; the command refuses to run with DEBUG off.
 DEMO_ACCOUNTS = {
-    "student": {"password": "learn-ml-2026", "is_staff": False, "groups": []},
-    "instructor": {"password": "teach-ml-2026", "is_staff": True, "groups": ["Instructors"]},
+    "student": {"password": "learn-ml-2026", "is_staff": False, "groups": [], "name": ("Sam", "Student")},
+    "instructor": {
+        "password": "teach-ml-2026",
+        "is_staff": True,
+        "groups": ["Instructors"],
+        "name": ("Ines", "Teacher"),
+    },
 }
 
 
@@ -33,6 +38,8 @@ def demo_accounts_ensure() -> list[AbstractUser]:
     for username, spec in DEMO_ACCOUNTS.items():
         user, _ = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
         user.set_password(spec["password"])
+        # A name, as the demo cohort's classmates have: the dashboards show it beside the user name.
+        user.first_name, user.last_name = spec["name"]
         user.is_staff = spec["is_staff"]
         user.is_active = True
         user.save()

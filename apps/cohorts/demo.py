@@ -27,19 +27,19 @@ HISTORY_DAYS = 21
 @dataclass(frozen=True)
 class Classmate:
     username: str
-    first_name: str
+    name: tuple[str, str]
     skill: float  # chance of knowing a card the first time; it grows with each review
     every: int  # days between sessions
     idle: int  # days since the last session
 
 
 CLASSMATES = (
-    Classmate("ada", "Ada", 0.85, 2, 0),
-    Classmate("grace", "Grace", 0.7, 3, 1),
-    Classmate("alan", "Alan", 0.55, 2, 2),
-    Classmate("edsger", "Edsger", 0.3, 3, 1),
-    Classmate("barbara", "Barbara", 0.75, 2, 9),
-    Classmate("ken", "Ken", 0.5, 4, 15),
+    Classmate("ada", ("Ada", "Lovelace"), 0.85, 2, 0),
+    Classmate("grace", ("Grace", "Hopper"), 0.7, 3, 1),
+    Classmate("alan", ("Alan", "Turing"), 0.55, 2, 2),
+    Classmate("edsger", ("Edsger", "Dijkstra"), 0.3, 3, 1),
+    Classmate("barbara", ("Barbara", "Liskov"), 0.75, 2, 9),
+    Classmate("ken", ("Ken", "Thompson"), 0.5, 4, 15),
 )
 
 
@@ -50,8 +50,10 @@ def demo_classmates_ensure(*, cohort: Cohort, count: int, now: datetime | None =
     decks = list(Deck.objects.filter(assignments__cohort=cohort).order_by("pk"))
     recorded = 0
     for number, classmate in enumerate(CLASSMATES[:count]):
+        first, last = classmate.name
         user, created = get_user_model().objects.get_or_create(
-            username=classmate.username, defaults={"first_name": classmate.first_name}
+            username=classmate.username,
+            defaults={"first_name": first, "last_name": last, "email": f"{classmate.username}@example.com"},
         )
         if created:
             user.set_unusable_password()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.urls import reverse
 
 from apps.cohorts.analytics import cohort_items, cohort_matrix
 from apps.cohorts.demo import CLASSMATES
@@ -35,7 +36,7 @@ def test_the_demo_student_s_earlier_answers_count_in_the_demo_cohort(settings):
     assert [(row.attempts, row.students) for row in answered] == [(1, 1)]
 
 
-def test_classmates_give_the_demo_dashboards_a_class_at_work(settings):
+def test_classmates_give_the_demo_dashboards_a_class_at_work(settings, client):
     settings.DEBUG = True
     call_command("create_demo_accounts", verbosity=0)
     deck = make_deck()
@@ -59,3 +60,6 @@ def test_classmates_give_the_demo_dashboards_a_class_at_work(settings):
     sessions = QuizSession.objects.exclude(user__username="student")
     assert all(s.finished_at and s.answered_count == s.item_count for s in sessions)
     assert not get_user_model().objects.get(username="ada").has_usable_password()
+    client.force_login(get_user_model().objects.get(username="instructor"))
+    dashboard = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
+    assert "Ada Lovelace" in dashboard and "Sam Student" in dashboard  # named, as a real class would be
