@@ -142,8 +142,33 @@ def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         return _render_stage(request, context)
     if quiz.finished_at:
         return redirect(quiz)
-    context = {"session": quiz, "state": "question", "item": question, "form": AnswerForm(item=question)}
+    context = {"session": quiz, "state": "question", "item": question, "form": _refused_form(request, question)}
     return _render_stage(request, context)
+
+
+# Without JavaScript a refused answer is sent back as POST, redirect, GET, like an accepted one: the refused
+# page as the POST's own answer made Back and reload ask to send the form again. What was sent, and the
+# refusals the form alone cannot tell again, wait in the session for the GET.
+_REFUSED = "quiz_refused_answer"
+_SENT_FIELDS = ("token", "response", "option", "reveal")
+
+
+def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: SessionItem, form: AnswerForm):
+    sent = {name: value for name in _SENT_FIELDS if (value := request.POST.get(name)) is not None}
+    request.session[_REFUSED] = {"item": question.pk, "sent": sent, "errors": list(form.non_field_errors())}
+    return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
+
+
+def _refused_form(request: HttpRequest, question: SessionItem) -> AnswerForm:
+    """The question's form: blank, or as it was refused just before this page's redirect, with its errors."""
+    refused = request.session.pop(_REFUSED, None) if _REFUSED in request.session else None
+    if not refused or refused.get("item") != question.pk:
+        return AnswerForm(item=question)
+    form = AnswerForm(refused["sent"], item=question)
+    form.is_valid()
+    for error in refused["errors"]:
+        form.add_error(None, error)
+    return form
 
 
 def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
@@ -174,6 +199,8 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         else:
             # Not created: a twin submit, racing this one, stored its answer first.
             return _feedback(request, quiz, question, already_answered=not created and _differs(form, answer))
+    if not request.htmx:
+        return _refused_redirect(request, quiz, question, form)
     return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
 
 

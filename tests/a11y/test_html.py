@@ -59,8 +59,10 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
         assert b"form-errors" in documents[name], f"{name}: the form shows no error"
     page = alice.get(site.choice_quiz).content.decode()
     token = re.search(r'name="token" value="([^"]+)"', page).group(1)
-    response = alice.post(f"{site.choice_quiz}q/1/", {"token": token})
-    assert response.status_code == 422, "a question sent back without an option should be an error"
+    refused = alice.post(f"{site.choice_quiz}q/1/", {"token": token})
+    assert refused.status_code == 303, "a question sent without an option should come back through a redirect"
+    response = alice.get(refused["Location"])
+    assert b'id="option-error"' in response.content, "a question sent back without an option should be an error"
     documents["quiz question with an error"] = response.content
     documents["quiz start with errors"] = _quiz_start_with_errors(alice)
     forbidden = alice.get("/cohorts/new/")

@@ -30,9 +30,10 @@ def _session(user, *, size=4, mode="recall", deck=None) -> QuizSession:
     return services.session_start(user=user, deck=deck or _deck(), size=size, mode=mode, order="new")
 
 
-def _post_answer(client, session, position=1, **data):
+def _post_answer(client, session, position=1, *, headers: dict | None = None, **data):
     item = session.items.get(position=position)
-    return client.post(reverse("quiz:item", args=[session.pk, position]), {"token": question_token(item), **data})
+    url = reverse("quiz:item", args=[session.pk, position])
+    return client.post(url, {"token": question_token(item), **data}, **(headers or {}))
 
 
 def test_taking_a_quiz_requires_signing_in_and_returns_there(client, student):
@@ -275,11 +276,18 @@ def test_quiz_pages_are_not_kept_for_back(student_client, student, htmx, page):
         ({"response": "x" * 2001}, "the limit is 2,000"),
     ],
 )
-def test_bad_answers_get_a_form_error_and_change_nothing(student_client, student, data, message):
+def test_bad_answers_get_a_form_error_and_change_nothing(student_client, student, htmx, data, message):
     session = _session(student)
+    # Without JavaScript: POST, redirect, GET, so that Back or a reload never asks to send the form again.
     response = _post_answer(student_client, session, **data)
-    assert response.status_code == 422
-    assert message in response.content.decode()
+    question = reverse("quiz:item", args=[session.pk, 1])
+    assert response.status_code == 303 and response["Location"] == question
+    page = student_client.get(question)
+    assert page.status_code == 200 and message in page.content.decode()
+    assert message not in student_client.get(question).content.decode()  # said once, then the question as it is
+    # With HTMX: the question's partial, refused in place.
+    swapped = _post_answer(student_client, session, headers=htmx, **data)
+    assert swapped.status_code == 422 and message in swapped.content.decode()
     assert Answer.objects.count() == 0
 
 
@@ -288,7 +296,7 @@ def test_an_over_long_answer_comes_back_whole_with_the_limit_said(student_client
     session = _session(student)
     assert "maxlength" not in student_client.get(session.get_absolute_url()).content.decode()
     pasted = "gradient " * 260
-    page = _post_answer(student_client, session, response=pasted).content.decode()
+    page = student_client.get(_post_answer(student_client, session, response=pasted)["Location"]).content.decode()
     assert "Your answer has 2,339 characters; the limit is 2,000." in page
     assert pasted.strip() in page  # to be cut down by its author, not by the browser
 
@@ -297,7 +305,8 @@ def test_an_over_long_answer_comes_back_whole_with_the_limit_said(student_client
 def test_an_option_that_is_not_one_of_the_four_is_refused(student_client, student, option):
     session = _session(student, mode="choice")
     response = _post_answer(student_client, session, option=option)
-    assert response.status_code == 422
+    assert response.status_code == 303
+    assert 'id="option-error" role="alert"' in student_client.get(response["Location"]).content.decode()
     assert Answer.objects.count() == 0
 
 
