@@ -15,13 +15,16 @@ from .problems import TransferError
 MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
 
 
-# A spreadsheet runs a cell that starts like a formula. Such text cells get a leading apostrophe on
-# export, and so does one that already starts with an apostrophe, so import can take exactly one off.
+# A spreadsheet runs a cell that starts like a formula, and turns one that reads as a number, date, time,
+# percentage or boolean into that ("1/2" a date, "0.50" 0.5, "1e3" 1000), saving it back changed. Such text cells
+# get a leading apostrophe on export (shown in the sheet, kept when it saves), and so does one that already starts
+# with an apostrophe, so import can take exactly one off.
 _GUARDED = ("=", "+", "-", "@", "\t", "\r", "'")
+_VALUE_LIKE = re.compile(r"\A\s*[$€£]?[\d.,:/%eE -]*\d[\d.,:/%eE -]*\s*\Z|\A\s*(?:true|false)\s*\Z", re.IGNORECASE)
 
 
 def guard(text: str) -> str:
-    return "'" + text if text.startswith(_GUARDED) else text
+    return "'" + text if text.startswith(_GUARDED) or _VALUE_LIKE.match(text) else text
 
 
 def unguard(text: str) -> str:

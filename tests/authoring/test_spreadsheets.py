@@ -300,6 +300,24 @@ def test_lists_round_trip_through_a_spreadsheet_losslessly(tmp_path, db):
         assert _lists(Card.objects.get(position=position)) == tuple(lists)
 
 
+def test_a_text_cell_a_spreadsheet_would_read_as_a_value_round_trips(tmp_path, db):
+    """A short answer of "1/2" became a date in the sheet, and "0.50" the number 0.5: such cells are written with a
+    leading apostrophe (as formula-like ones are), which the import takes off."""
+    deck = make_deck(title="Values", slug="values")
+    answers = ["1/2", "0.50", "1e3", "12:30", "TRUE", "3-4"]
+    for position, short in enumerate(answers, start=1):
+        make_card(deck=deck, position=position, question=f"Q{position}?", answer=f"It is {short}", short_answer=short)
+    exported = _export("values")
+    rows = _rows(exported)
+    assert [_cell(rows, row, "short_answer") for row in range(2, 8)] == [f"'{short}" for short in answers]
+    assert _cell(rows, 2, "answer") == "It is 1/2"  # text around the value: a spreadsheet keeps it as text
+    Card.objects.all().delete()
+    deck.delete()
+    _import(tmp_path, _as_excel_saves(rows), "values.csv")
+    assert list(Card.objects.order_by("position").values_list("short_answer", flat=True)) == answers
+    assert _export("values") == exported
+
+
 def test_an_item_added_in_a_spreadsheet_cell_round_trips(deck, tmp_path):
     rows = _rows(_export())
     rows[2][rows[0].index("aliases")] += "\nthe ratio"  # Alt+Enter, then the new item
