@@ -109,6 +109,21 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     return cohort
 
 
+def cohort_owner_set(*, cohort: Cohort, owner_id: int, editor: AbstractBaseUser) -> Cohort:
+    """Hands the cohort to another of its instructors. Only its owner may, or any of its instructors once it has
+    none (the owner's account was deleted); the former owner stays an instructor."""
+    with transaction.atomic():
+        cohort = Cohort.objects.select_for_update().get(pk=cohort.pk)
+        if cohort.owner_id is not None and cohort.owner_id != editor.pk:
+            raise CohortError(f"Only {cohort.owner.get_username()}, who owns {cohort.name}, can hand it over.")
+        new_owner = cohort.instructors.filter(pk=owner_id).first()
+        if new_owner is None:
+            raise CohortError("The new owner must be one of the cohort's instructors.", field="owner")
+        cohort.owner = new_owner
+        cohort.save(update_fields=["owner"])
+    return cohort
+
+
 def cohort_code_regenerate(*, cohort: Cohort) -> str:
     """A new join code; the old one and invite links carrying it stop working."""
     for _ in range(5):

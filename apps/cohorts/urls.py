@@ -9,6 +9,7 @@ urlpatterns = [
     path("cohorts/new/", views.cohort_create, name="create"),
     path("cohorts/<int:pk>/", views.dashboard, name="dashboard"),
     path("cohorts/<int:pk>/manage/", views.manage, name="manage"),
+    path("cohorts/<int:pk>/owner/", views.owner_set, name="owner"),
     path("cohorts/<int:pk>/assignments/", views.assignment_add, name="assignment_add"),
     path("cohorts/<int:pk>/assignments/<int:deck_id>/remove/", views.assignment_remove, name="assignment_remove"),
     path("cohorts/<int:pk>/code/", views.code_regenerate, name="code"),

@@ -190,6 +190,21 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
     return _manage_page(request, cohort, form=form, status=422 if form.errors else 200)
 
 
+@login_required
+@require_POST
+def owner_set(request: HttpRequest, pk: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    try:
+        owner_id = int(request.POST.get("owner", ""))
+        cohort = services.cohort_owner_set(cohort=cohort, owner_id=owner_id, editor=request.user)
+    except (ValueError, services.CohortError) as exc:
+        said = str(exc) if isinstance(exc, services.CohortError) else "Choose one of the cohort's instructors."
+        messages.error(request, said)
+        return _manage_page(request, cohort, status=422)
+    messages.success(request, f"{cohort.owner.get_username()} now owns {cohort.name}.")
+    return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
 def _manage_page(request, cohort, *, form=None, assignment_form=None, status=200) -> HttpResponse:
     invite = request.build_absolute_uri(reverse("cohorts:invite", args=[cohort.join_code]))
     context = {
@@ -199,6 +214,10 @@ def _manage_page(request, cohort, *, form=None, assignment_form=None, status=200
         "assignments": cohort.assignments.select_related("deck"),
         "memberships": analytics.members(cohort=cohort).select_related("student").order_by("student__username"),
         "invite_url": invite,
+        # Who may take the cohort over: shown to its owner, or to its instructors when it has none.
+        "successors": cohort.instructors.exclude(pk=request.user.pk).order_by("username")
+        if cohort.owner_id in (None, request.user.pk)
+        else (),
     }
     return render(request, "cohorts/manage.html", context, status=status)
 

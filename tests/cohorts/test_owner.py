@@ -92,3 +92,45 @@ def test_an_owner_who_left_the_instructors_group_is_kept_when_a_co_instructor_sa
     client.force_login(spring.instructors.get(username="dave"))
     response = client.post(reverse("cohorts:manage", args=[spring.pk]), {"name": "Spring 2", "instructors": ""})
     assert response.status_code == 303 and _usernames(spring) == {"carol", "dave"}
+
+
+def test_the_owner_hands_the_cohort_over_and_stays_an_instructor(client, instructor, spring):
+    dave = spring.instructors.get(username="dave")
+    client.force_login(instructor)
+    page = client.get(reverse("cohorts:manage", args=[spring.pk])).content.decode()
+    assert "Hand the cohort over" in page and f'<option value="{dave.pk}">dave</option>' in page
+    response = client.post(reverse("cohorts:owner", args=[spring.pk]), {"owner": dave.pk}, follow=True)
+    assert "dave now owns Spring." in _text(response.content.decode())
+    spring.refresh_from_db()
+    assert spring.owner == dave and _usernames(spring) == {"carol", "dave"}
+    client.force_login(dave)
+    assert "Owner: you (dave)" in _text(client.get(reverse("cohorts:manage", args=[spring.pk])).content.decode())
+
+
+def test_only_the_owner_hands_the_cohort_over_and_only_to_an_instructor(client, instructor, spring):
+    dave = spring.instructors.get(username="dave")
+    make_instructor("erin")
+    erin = type(dave).objects.get(username="erin")
+    client.force_login(dave)
+    assert "Hand the cohort over" not in client.get(reverse("cohorts:manage", args=[spring.pk])).content.decode()
+    refused = client.post(reverse("cohorts:owner", args=[spring.pk]), {"owner": dave.pk})
+    assert refused.status_code == 422 and "Only carol, who owns Spring, can hand it over." in _text(
+        refused.content.decode()
+    )
+    client.force_login(instructor)
+    for bad in (erin.pk, "", "x"):  # not one of its instructors, or no one
+        assert client.post(reverse("cohorts:owner", args=[spring.pk]), {"owner": bad}).status_code == 422
+    spring.refresh_from_db()
+    assert spring.owner == instructor
+
+
+def test_an_instructor_may_take_over_a_cohort_whose_owner_is_gone(client, instructor, spring):
+    dave = spring.instructors.get(username="dave")
+    instructor.delete()  # the owner's account: the cohort keeps its students and dave
+    spring.refresh_from_db()
+    assert spring.owner is None
+    client.force_login(dave)
+    assert "Choose an owner" in client.get(reverse("cohorts:manage", args=[spring.pk])).content.decode()
+    client.post(reverse("cohorts:owner", args=[spring.pk]), {"owner": dave.pk})
+    spring.refresh_from_db()
+    assert spring.owner == dave

@@ -568,7 +568,7 @@ COHORT_FORM = form(
     name=st.sampled_from(["Summer", "  Winter  ", "x" * 120, "x" * 121]),
     instructors=st.sampled_from(["", "carol", "dave", "alice", "root", "carol, dave", "nobody", ",,,"]),
 )
-ENDPOINTS = ("create", "manage", "assignment_add", "assignment_remove", "code", "student_remove")
+ENDPOINTS = ("create", "manage", "owner", "assignment_add", "assignment_remove", "code", "student_remove")
 
 
 @fuzz(max_examples=70)
@@ -583,6 +583,9 @@ def test_cohort_management(world, data):
         path, fields = reverse("cohorts:create"), data.draw(COHORT_FORM)
     elif endpoint == "manage":
         path, fields = reverse("cohorts:manage", args=[cohort]), data.draw(COHORT_FORM)
+    elif endpoint == "owner":
+        owners = [str(user.pk) for user in world.users.values() if user] + ["", "0", "x", str(MISSING)]
+        path, fields = reverse("cohorts:owner", args=[cohort]), data.draw(form(owner=st.sampled_from(owners)))
     elif endpoint == "assignment_add":
         due = st.one_of(st.dates().map(str), NASTY)
         path, fields = (
