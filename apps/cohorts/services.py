@@ -93,9 +93,7 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     kept = []
     if owner is not None and owner.pk != editor.pk:
         if owner.get_username() not in named:
-            raise CohortError(
-                f"{owner.get_username()} created {cohort.name} and owns it: they stay one of its instructors."
-            )
+            raise CohortError(f"{owner.get_username()} owns {cohort.name}: they stay one of its instructors.")
         # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
         named.discard(owner.get_username())
         kept = [owner]
