@@ -8,8 +8,8 @@ A file is read as flashcards when its name or title says so ("…-flashcards.txt
 `Answer:` line, else as a syllabus; a card that does not follow its file's format (a question without its
 `Answer:` line in a flashcard file, an `Answer:` line in one named a syllabus) stops the load at its line.
 
-Blocks are separated by blank lines, except inside a code fence (``` or ~~~) or a `$$ … $$` display
-formula, which may hold blank lines. Every error names the file and line.
+Blocks are separated by blank lines, except inside a code fence or a display formula (seedblocks.py). Every
+error names the file and line.
 
 Distractors: `<stem>.distractors.csv` beside a seed file, if there is one, with a `question,distractor`
              header and a row per wrong multiple-choice option (the seed format itself has no place for them).
@@ -30,18 +30,10 @@ from apps.common.textfiles import NotUTF8Error, utf8_text
 
 from .answers import normal_text, right_answers
 from .limits import MAX_MARKDOWN, MAX_TITLE
+from .seedblocks import ANSWER, Block, UnclosedError, split_blocks
 
 DISTRACTORS_SUFFIX = ".distractors.csv"
 _DISTRACTOR_COLUMNS = ("question", "distractor")
-_ANSWER = re.compile(r"^answer:\s*", re.IGNORECASE)
-# What the renderer (Python-Markdown's fenced_code) takes for a fence: a run of three or more backticks or
-# tildes at the start of a line, closed by a line holding the same run. A backtick run followed by another
-# backtick on its line is inline code, not a fence.
-_FENCE = re.compile(r"^(?P<run>`{3,}(?=[^`]*$)|~{3,})")
-# And for a display formula: `$$` at the start of a line (after at most three spaces), up to the first `$$`
-# that ends a line.
-_MATH_OPEN = re.compile(r"^ {0,3}\$\$")
-_MATH_CLOSE = re.compile(r"\$\$[ \t]*$")
 # Syllabus prompts that are instructions rather than questions.
 _IMPERATIVES = (
     "calculate", "compare", "contrast", "define", "derive", "describe", "discuss", "distinguish",
@@ -103,61 +95,6 @@ class ParsedDeck:
         return self.path.rsplit("/", 1)[-1]
 
 
-@dataclass(frozen=True)
-class _Block:
-    line: int
-    text: str
-
-    @property
-    def is_answer(self) -> bool:
-        return bool(_ANSWER.match(self.text))
-
-
-@dataclass(frozen=True)
-class _Open:
-    """A code fence or display formula that has not been closed yet: a blank line does not end its block."""
-
-    line: int
-    closer: str  # the fence's run, or "$$"
-
-
-def _blocks(lines: list[str], first_line: int, path: str) -> list[_Block]:
-    blocks, current, start = [], [], 0
-    opened: _Open | None = None
-    for number, line in enumerate(lines, start=first_line):
-        if not line.strip() and opened is None:
-            if current:
-                blocks.append(_Block(start, "\n".join(current)))
-                current = []
-            continue
-        if not current:
-            start = number
-        current.append(line.rstrip())
-        # An answer's text starts after "Answer:", and so may its fence or formula.
-        opened = _still_open(opened, line if len(current) > 1 else _ANSWER.sub("", line, count=1), number)
-    if opened is not None:
-        what = "code fence" if opened.closer != "$$" else "display formula ($$)"
-        end = f"a line holding just {opened.closer}" if opened.closer != "$$" else "$$ at the end of a line"
-        raise LoaderError(path, opened.line, f"the {what} opened here is never closed; close it with {end}")
-    if current:
-        blocks.append(_Block(start, "\n".join(current)))
-    return blocks
-
-
-def _still_open(opened: _Open | None, line: str, number: int) -> _Open | None:
-    """What is open after `line`: `opened` unless the line closes it, or a fence or formula the line opens."""
-    if opened is not None:
-        closes = line.rstrip() == opened.closer if opened.closer != "$$" else _MATH_CLOSE.search(line)
-        return None if closes else opened
-    if fence := _FENCE.match(line):
-        return _Open(number, fence["run"])
-    # A formula closed on its own line ("$$x$$", or "$$x$$ squashes it" as the renderer reads it) leaves nothing
-    # open; its TeX is at least one character.
-    if (math := _MATH_OPEN.match(line)) and "$$" not in line[math.end() + 1 :]:
-        return _Open(number, "$$")
-    return None
-
-
 def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     _check_no_nul(text, path)
@@ -166,11 +103,14 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     if title_index is None:
         raise LoaderError(path, 1, "the file is empty; expected a title line, then questions and answers")
     title = lines[title_index].strip()
-    if _ANSWER.match(title):
+    if ANSWER.match(title):
         raise LoaderError(path, title_index + 1, "the file starts with an 'Answer:' line; expected a title line")
     if len(title) > MAX_TITLE:
         raise LoaderError(path, title_index + 1, f"the title is {len(title):,} characters long; at most {MAX_TITLE}")
-    blocks = _blocks(lines[title_index + 1 :], first_line=title_index + 2, path=path)
+    try:
+        blocks = split_blocks(lines[title_index + 1 :], first_line=title_index + 2)
+    except UnclosedError as exc:
+        raise LoaderError(path, exc.line, exc.message) from None
     if not blocks:
         raise LoaderError(path, title_index + 1, "the file has a title but no questions")
     kind, why = _kind(blocks, path=path, title=title)
@@ -202,7 +142,7 @@ def _declared(path: str, title: str) -> tuple[str | None, str]:
     return kinds.pop(), " and ".join(saying) + (" say" if len(saying) > 1 else " says")
 
 
-def _kind(blocks: list[_Block], *, path: str, title: str) -> tuple[str, str]:
+def _kind(blocks: list[Block], *, path: str, title: str) -> tuple[str, str]:
     """The file's format, flashcard or syllabus, and why it is read so, for the errors of a card that does not
     follow it. A file whose name or title says flashcards is read as flashcards even with no 'Answer:' line (it
     was read as a syllabus, its explanations as answers); one that says syllabus may have none."""
@@ -300,7 +240,7 @@ def _check_distractor(text: str, card: ParsedCard, earlier: list[ParsedDistracto
     earlier.append(ParsedDistractor(path, line, text))
 
 
-def _parse_flashcards(blocks: list[_Block], path: str, *, why: str) -> list[ParsedCard]:
+def _parse_flashcards(blocks: list[Block], path: str, *, why: str) -> list[ParsedCard]:
     """The cards of a flashcard file; `why` it is one, for a question that lacks its 'Answer:' line (a file that
     mixes the formats: a syllabus's question and answer paragraphs among flashcards)."""
     cards, i = [], 0
@@ -320,7 +260,7 @@ def _parse_flashcards(blocks: list[_Block], path: str, *, why: str) -> list[Pars
                 f"file ({why}), so each question needs an 'Answer: …' line after it",
             )
         answer_line = blocks[i + 1].line
-        answer = _ANSWER.sub("", blocks[i + 1].text, count=1).strip()
+        answer = ANSWER.sub("", blocks[i + 1].text, count=1).strip()
         if not answer:
             raise LoaderError(path, answer_line, "the 'Answer:' line is empty")
         i += 2
@@ -349,7 +289,7 @@ def _looks_like_question(text: str) -> bool:
     return text.rstrip().endswith("?") or first_word in _IMPERATIVES
 
 
-def _parse_syllabus(blocks: list[_Block], path: str) -> list[ParsedCard]:
+def _parse_syllabus(blocks: list[Block], path: str) -> list[ParsedCard]:
     cards = []
     for i in range(0, len(blocks), 2):
         question = blocks[i]
