@@ -161,7 +161,7 @@ def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: Session
 
 def _refused_form(request: HttpRequest, question: SessionItem) -> AnswerForm:
     """The question's form: blank, or as it was refused just before this page's redirect, with its errors."""
-    refused = request.session.pop(_REFUSED, None) if _REFUSED in request.session else None
+    refused = request.session.pop(_REFUSED, None)  # marks the session changed only when it held one
     if not refused or refused.get("item") != question.pk:
         return AnswerForm(item=question)
     form = AnswerForm(refused["sent"], item=question)
