@@ -63,3 +63,67 @@ class QueuedPasswordResetForm(PasswordResetForm):
         if html_email_template_name is not None:
             message.attach_alternative(loader.render_to_string(html_email_template_name, context), "text/html")
         password_reset_mail_queue(message=message, user_pk=context["user"].pk)
+
+
+class ProfileForm(forms.ModelForm):
+    """The name instructors see in their cohorts, and the email a password reset goes to.
+
+    A new email needs the current password: whoever holds only a stolen session could otherwise point the
+    password reset at their own inbox and keep the account.
+    """
+
+    current_password = forms.CharField(
+        label="Current password",
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Needed only to change your email address.",
+    )
+
+    class Meta:
+        model = get_user_model()
+        fields = ("first_name", "last_name", "email")
+        help_texts = {"email": "Password resets are sent here; the instructors of your cohorts see it too."}
+        widgets = {
+            "first_name": forms.TextInput(attrs={"autocomplete": "given-name"}),
+            "last_name": forms.TextInput(attrs={"autocomplete": "family-name"}),
+            "email": forms.EmailInput(attrs={"autocomplete": "email"}),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self._email = self.instance.email  # the form writes the new one onto the instance as it validates
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        taken = get_user_model().objects.filter(email__iexact=email).exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise forms.ValidationError("Another account uses this email address.")
+        return email
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        email = cleaned.get("email")
+        changed = email is not None and email.casefold() != self._email.casefold()
+        if changed and not self.instance.check_password(cleaned.get("current_password") or ""):
+            self.add_error("current_password", "Enter your current password to change your email address.")
+        return cleaned
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password; nothing was deleted.")
+        return password

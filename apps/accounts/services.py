@@ -142,3 +142,30 @@ def sign_in_address_pause(*, request: HttpRequest) -> timedelta | None:
         return None
     # The count's fixed window ends at a time of its own (django-ratelimit staggers them per key).
     return timedelta(seconds=max(usage["time_left"], 0))
+
+
+class AccountError(Exception):
+    """An account change refused, with the reason to show."""
+
+
+def account_update(*, user: AbstractUser, first_name: str, last_name: str, email: str) -> AbstractUser:
+    user.first_name, user.last_name, user.email = first_name.strip(), last_name.strip(), email.strip()
+    user.save(update_fields=["first_name", "last_name", "email"])
+    return user
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractUser) -> None:
+    """Deletes the account and everything that is only its own: quizzes, answers, memory states, memberships.
+
+    The cohorts it was in drop its answers from their statistics (cohorts' pre_delete receiver); a cohort it owned
+    stays with its other instructors, ownerless until one of them claims it.
+    """
+    if user.is_superuser:
+        # Locked, so two administrators deleting themselves at once cannot both be "not the last one".
+        admins = get_user_model().objects.select_for_update().filter(is_superuser=True, is_active=True)
+        if not [pk for pk in admins.values_list("pk", flat=True) if pk != user.pk]:
+            raise AccountError(
+                "This is the site's only administrator account. Make another account an administrator first."
+            )
+    user.delete()

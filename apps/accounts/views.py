@@ -3,7 +3,8 @@ from __future__ import annotations
 import math
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import (
     LoginView,
     LogoutView,
@@ -11,16 +12,30 @@ from django.contrib.auth.views import (
     PasswordResetConfirmView,
     PasswordResetView,
 )
-from django.http import HttpRequest, HttpResponse
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.text import slugify
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from apps.common.forms import focus_first_error
-from apps.common.http import require_page_or_form
+from apps.common.http import HttpResponseSeeOther, require_page_or_form
 
-from .forms import QueuedPasswordResetForm, SignupForm
-from .services import password_reset_refused, sign_in_address_pause, sign_in_name_pause, signup_refused
+from .forms import AccountDeleteForm, ProfileForm, QueuedPasswordResetForm, SignupForm
+from .selectors import account_export, account_owned_cohorts, account_summary
+from .services import (
+    AccountError,
+    account_delete,
+    account_update,
+    password_reset_refused,
+    sign_in_address_pause,
+    sign_in_name_pause,
+    signup_refused,
+)
 
 
 class _RefusedIs422:
@@ -120,3 +135,53 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
     minutes = max(1, math.ceil(pause.total_seconds() / 60))
     context = {"address": address_pause is not None, "minutes": minutes}
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+@login_required
+@never_cache
+@require_page_or_form
+def account(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            account_update(user=request.user, first_name=data["first_name"], last_name=data["last_name"],
+                           email=data["email"])  # fmt: skip
+            messages.success(request, "Your details are saved.")
+            return HttpResponseSeeOther(reverse("account"))
+        focus_first_error(form)
+    context = {"form": form, "summary": account_summary(user=request.user)}
+    return render(request, "registration/account.html", context, status=422 if form.errors else 200)
+
+
+@login_required
+@never_cache  # personal data: no shared cache, and no copy left in the browser's
+@require_safe
+def account_download(request: HttpRequest) -> JsonResponse:
+    data = account_export(user=request.user)
+    response = JsonResponse(data, encoder=DjangoJSONEncoder, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    name = slugify(request.user.get_username()) or "account"
+    response["Content-Disposition"] = f'attachment; filename="mlcourse-{name}-{timezone.localdate():%Y-%m-%d}.json"'
+    return response
+
+
+@login_required
+@never_cache
+@require_page_or_form
+def account_remove(request: HttpRequest) -> HttpResponse:
+    form = AccountDeleteForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_delete(user=request.user)
+        except AccountError as exc:
+            form.add_error(None, str(exc))
+        else:
+            logout(request)
+            messages.success(request, "Your account and everything in it have been deleted.")
+            return HttpResponseSeeOther(reverse("content:home"))
+    context = {
+        "form": form,
+        "summary": account_summary(user=request.user),
+        "owned": account_owned_cohorts(user=request.user),
+    }
+    return render(request, "registration/account_delete.html", context, status=422 if form.errors else 200)

@@ -132,8 +132,8 @@ def test_signing_out_from_the_sign_up_page_comes_back_to_its_form(student_client
 def test_the_header_names_the_account_link_for_what_it_opens(client, student):
     client.force_login(student)
     html = client.get("/").content.decode()
-    hidden = '<span class="visually-hidden">: change your password</span>'
-    link = f'<a href="{reverse("password_change")}">alice{hidden}</a>'
+    hidden = '<span class="visually-hidden">: your account</span>'
+    link = f'<a href="{reverse("account")}">alice{hidden}</a>'
     assert link in html  # not only in a title, which keyboard and touch users never see
 
 
