@@ -445,6 +445,18 @@ def test_student_progress_and_cohort_pages(world):
     report.assert_clean(minimum_pages=2 * len(PAYLOADS))
 
 
+def test_account_pages(world):
+    """One's own name (a payload here) in the details form, and the cohorts one owns (payload names) on the page
+    that says what deleting the account does to them."""
+    report = Report()
+    student, instructor = _client(world.student), _client(world.instructor)
+    report.check(student.get(reverse("account")), "account page (student)", expect=(world.student.username,))
+    report.check(instructor.get(reverse("account")), "account page (instructor)")
+    names = tuple(cohort.name for cohort in world.cohorts[:5])
+    report.check(instructor.get(reverse("account_delete")), "delete account page (instructor)", expect=names)
+    report.assert_clean(minimum_pages=3)
+
+
 def test_instructor_dashboards(world):
     report = Report()
     client = _client(world.instructor)
