@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -15,7 +16,7 @@ from django.contrib.auth.views import (
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.text import slugify
@@ -59,7 +60,20 @@ class SignInView(_RefusedIs422, LoginView):
     def get_context_data(self, **kwargs) -> dict:
         # Signed in already (a stale link or tab), the page says as whom and offers the way on: where `next`
         # pointed, if it is on this site, else home.
-        return super().get_context_data(continue_url=self.get_success_url(), **kwargs)
+        next_url = self.get_redirect_url()
+        return super().get_context_data(
+            continue_url=self.get_success_url(), next_needs_sign_in=_needs_sign_in(next_url), **kwargs
+        )
+
+
+def _needs_sign_in(path: str) -> bool:
+    """Whether `path` is a page only signed-in users see (where login_required sent the visitor from), rather than
+    the page the header's "Sign in" link was followed from."""
+    try:
+        view = resolve(urlsplit(path).path).func if path else None
+    except Resolver404:
+        return False
+    return hasattr(view, "login_url")  # set by login_required (user_passes_test) on the view it wraps
 
 
 class SignOutView(LogoutView):

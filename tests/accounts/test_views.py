@@ -106,6 +106,17 @@ def test_signed_out_the_sign_in_page_is_only_the_form(client):
     assert "signed in as" not in page and "Sign in to continue." in page and "autofocus" in page
 
 
+@pytest.mark.parametrize(
+    ("asked_from", "says_continue"),
+    [("/progress/", True), ("/decks/some-deck/quiz/", True), ("/", False), ("/decks/some-deck/", False),
+     ("/no/such/page/", False), ("//evil.example/progress/", False)],
+)  # fmt: skip
+def test_sign_in_to_continue_only_where_a_page_asked_for_it(client, asked_from, says_continue):
+    """A page that needs an account sends the visitor here; the header's Sign in link is followed freely."""
+    page = client.get(reverse("login"), {"next": asked_from}).content.decode()
+    assert ("Sign in to continue." in page) is says_continue
+
+
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_the_sign_up_page_says_who_is_signed_in_instead_of_redirecting(student_client, method):
     """It sent a signed-in visitor home without a word; a sign-up sent while signed in creates nothing."""
