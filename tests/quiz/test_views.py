@@ -585,7 +585,10 @@ def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, stud
     _session(other_student, deck=deck)  # someone else's is none of this student's business
 
     page = student_client.get(start).content.decode()
-    assert "You have an unfinished quiz on this deck" in page and "1 of 3 questions answered" in page
+    assert "You have an unfinished quiz on this deck, started just now: 1 of 3 questions answered." in page
+    QuizSession.objects.filter(pk=session.pk).update(created_at=timezone.now() - timedelta(days=2, hours=3))
+    page = student_client.get(start).content.decode()
+    assert "started 2\xa0days, 3\xa0hours ago: 1 of 3 questions answered." in page
     assert f'href="{session.get_absolute_url()}">Resume it</a>' in page
     assert ">Start a new quiz</button>" in page  # still possible, but no longer the obvious thing
 

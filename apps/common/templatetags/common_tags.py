@@ -9,7 +9,7 @@ from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.timesince import timeuntil
+from django.utils.timesince import timesince, timeuntil
 from django_htmx.templatetags.django_htmx import htmx_script
 
 register = template.Library()
@@ -41,6 +41,16 @@ def from_now(value: datetime | None) -> str:
     if value - timezone.now() < timedelta(minutes=1):
         return "in less than a minute"
     return f"in {timeuntil(value)}"
+
+
+@register.filter
+def ago(value: datetime | None) -> str:
+    """ "3 days, 2 hours ago"; under a minute ago "just now" (timesince says "0 minutes")."""
+    if value is None:
+        return ""
+    if timezone.now() - value < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(value)} ago"
 
 
 @register.simple_tag(takes_context=True)
