@@ -148,3 +148,41 @@ def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | Non
         new=Count("pk", filter=~Exists(mine)),
         due=Count("pk", filter=Exists(mine.filter(due__lte=now))),
     )
+
+
+@dataclass(frozen=True)
+class Today:
+    """What a signed-in student has waiting, for the home page."""
+
+    due: int
+    due_by_deck: list[tuple[str, int]]  # (deck title, cards due), most due first
+    next_due: datetime | None
+    unfinished: QuizSession | None
+
+
+def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today:
+    """Cards due per deck, when the next falls due, and the latest unfinished quiz. Two queries."""
+    now = now or timezone.now()
+    rows = (
+        cards_studied(user=user)
+        .values("deck__title")
+        .annotate(due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now)))
+        .order_by()
+    )
+    rows = list(rows)
+    due_by_deck = sorted(((row["deck__title"], row["due_now"]) for row in rows if row["due_now"]),
+                         key=lambda row: (-row[1], row[0]))  # fmt: skip
+    upcoming = [row["next_due"] for row in rows if row["next_due"] is not None]
+    visible = Q(deck__isnull=True) | Q(deck__published=True)
+    unfinished = (
+        QuizSession.objects.select_related("deck")
+        .filter(visible, user=user, finished_at__isnull=True)
+        .order_by("-created_at")
+        .first()
+    )
+    return Today(
+        due=sum(n for _, n in due_by_deck),
+        due_by_deck=due_by_deck,
+        next_due=min(upcoming, default=None),
+        unfinished=unfinished,
+    )

@@ -136,6 +136,7 @@ def site(transactional_db) -> Site:
     dashboard = f"/cohorts/{cohort.pk}/"
     pages = [
         PageSpec("home", "/"),
+        PageSpec("home, signed in with a quiz unfinished", "/", user="alice"),
         PageSpec("deck", f"/decks/{SYLLABUS}/", math=True),
         PageSpec("deck with answers", f"/decks/{SYLLABUS}/?answers=shown", math=True),
         PageSpec("card", affine.get_absolute_url(), math=True),

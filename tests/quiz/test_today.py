@@ -1,0 +1,101 @@
+"""The home page's "Today" panel: a signed-in student's due reviews and unfinished quiz (selectors.study_today)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.quiz import services
+from apps.quiz.models import CardState
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _deck(title: str, cards: int):
+    deck = make_deck(title=title)
+    for n in range(cards):
+        make_card(deck=deck, question=f"{title} question {n}?", answer=f"Answer {n}")
+    return deck
+
+
+def _answer(user, deck, *, size: int, answered: int | None = None):
+    session = services.session_start(user=user, deck=deck, size=size, mode="recall", order="new")
+    for item in session.items.all()[: size if answered is None else answered]:
+        services.answer_submit(
+            user=user, session_id=session.pk, position=item.position, submission=services.Submission(response="x")
+        )
+    return session
+
+
+def _today(client) -> str:
+    html = client.get(reverse("content:home")).content.decode()
+    start = html.find('<section class="today"')
+    return "" if start < 0 else html[start : html.index("</section>", start)]
+
+
+def test_strangers_and_students_with_nothing_waiting_see_no_panel(client, student_client):
+    _deck("Serving", 2)
+    assert _today(client) == ""
+    assert _today(student_client) == ""
+
+
+def test_due_cards_are_counted_per_deck_with_the_way_to_review_them(student_client, student, other_student):
+    serving, training = _deck("Serving", 3), _deck("Training", 2)
+    _answer(student, serving, size=3)
+    _answer(student, training, size=2)
+    _answer(other_student, training, size=2)
+    CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(hours=1))
+    CardState.objects.filter(user=student, card__question="Serving question 0?").update(
+        due=timezone.now() + timedelta(days=3)
+    )
+    panel = _today(student_client)
+    assert "4 cards are due for review: 2 in Serving, 2 in Training." in panel
+    assert f'<a class="button" href="{reverse("quiz:review")}">Review due cards</a>' in panel
+
+
+def test_with_nothing_due_it_says_when_the_next_card_comes_back(student_client, student):
+    _answer(student, _deck("Serving", 1), size=1)
+    CardState.objects.filter(user=student).update(due=timezone.now() + timedelta(days=2, hours=1, minutes=5))
+    panel = _today(student_client)
+    assert "Nothing is due for review. The next card comes back in 2\xa0days, 1\xa0hour" in panel
+    assert "Review due cards" not in panel
+
+
+def test_the_latest_unfinished_quiz_is_offered_and_a_finished_one_is_not(student_client, student, other_student):
+    serving = _deck("Serving", 3)
+    _answer(other_student, serving, size=3, answered=1)  # someone else's is none of this student's business
+    assert _today(student_client) == ""
+    session = _answer(student, serving, size=3, answered=1)
+    panel = _today(student_client)
+    assert (
+        "You have an unfinished quiz on <strong>Serving</strong>, started just now: 1 of 3 questions answered." in panel
+    )
+    assert f'<a href="{session.get_absolute_url()}">Resume it</a>' in panel
+    student_client.post(reverse("quiz:finish", args=[session.pk]))
+    assert "unfinished" not in _today(student_client)
+
+
+def test_a_quiz_on_a_deck_made_a_draft_since_is_not_offered(student_client, student):
+    serving = _deck("Serving", 2)
+    _answer(student, serving, size=2, answered=1)
+    serving.published = False
+    serving.save()
+    assert _today(student_client) == ""
+
+
+def test_the_panel_costs_the_same_queries_however_long_the_history(student_client, student):
+    counts = []
+    for n in (1, 4):
+        deck = _deck(f"Deck {n}", n)
+        _answer(student, deck, size=n)
+        _answer(student, deck, size=n, answered=0)
+        with CaptureQueriesContext(connection) as queries:
+            student_client.get(reverse("content:home"))
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
