@@ -59,24 +59,29 @@ def contexts(chromium, live_server, site):
         context.close()
 
 
+def _audit_into(failures: list[str], page, name: str) -> None:
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready")
+    violations = _axe(page)
+    if violations:
+        failures.append(_describe(name, violations))
+    # axe skips what is hidden, so what closed <details> hold (answers, chart tables, shortcuts) gets its own run.
+    if page.locator("details:not([open])").count():
+        page.evaluate("() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; })")
+        violations = _axe(page)
+        if violations:
+            failures.append(_describe(f"{name}, details open", violations))
+
+
 def test_every_page_passes_axe(live_server, site, contexts):
     failures: list[str] = []
     missing_math: list[str] = []
 
     def audit(page, name: str, *, math: bool = False) -> None:
         page.wait_for_load_state("load")
-        page.evaluate("document.fonts.ready")
         if math and not page.locator(".katex-mathml math").count():
             missing_math.append(name)
-        violations = _axe(page)
-        if violations:
-            failures.append(_describe(name, violations))
-        # axe skips what is hidden, so what closed <details> hold (answers, chart tables, shortcuts) gets its own run.
-        if page.locator("details:not([open])").count():
-            page.evaluate("() => document.querySelectorAll('details:not([open])').forEach(d => { d.open = true; })")
-            violations = _axe(page)
-            if violations:
-                failures.append(_describe(f"{name}, details open", violations))
+        _audit_into(failures, page, name)
 
     refused: list[str] = []
     pages, strict_pages = {}, {}
@@ -176,3 +181,30 @@ def test_every_page_passes_axe(live_server, site, contexts):
     if refused:
         problems.append("the CSP refused something, so the bypassed audit saw another page:\n" + "\n".join(refused))
     assert not problems, "\n\n".join(problems)
+
+
+def test_the_site_in_dark_mode_passes_axe(live_server, site, contexts):
+    """The system's dark mode: every page and the coloured quiz states (verdicts, options) keep AA contrast."""
+    failures: list[str] = []
+    pages = {}
+    for spec in site.pages:
+        if spec.path.startswith("/admin/"):
+            continue  # the admin's own dark mode; the authoring styles in it are audited above
+        if spec.user not in pages:
+            pages[spec.user] = contexts(spec.user, dark=True).new_page()
+        page = pages[spec.user]
+        assert page.goto(f"{live_server.url}{spec.path}").ok, spec.name
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+        _audit_into(failures, page, f"{spec.name}, dark")
+    page = pages["alice"]
+    page.goto(f"{live_server.url}{site.choice_quiz}")
+    page.locator(".option").first.click()
+    _audit_into(failures, page, "quiz option chosen, dark")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    _audit_into(failures, page, "quiz feedback, multiple choice, dark")
+    page.goto(f"{live_server.url}/")
+    page.keyboard.press("Tab")  # the skip link, shown on focus in the page's ink
+    expect(page.locator(".skip-link")).to_be_focused()
+    _audit_into(failures, page, "skip link focused, dark")
+    assert not failures, "axe found WCAG violations in dark mode:\n" + "\n\n".join(failures)
