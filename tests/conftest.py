@@ -61,6 +61,7 @@ def instructors_group():
     if not Group.objects.filter(name="Instructors").exists():
         importlib.import_module("apps.authoring.migrations.0001_instructors_group").create_group(apps, None)
         importlib.import_module("apps.cohorts.migrations.0002_instructors_manage_cohorts").grant(apps, None)
+        importlib.import_module("apps.quiz.migrations.0006_instructors_handle_card_reports").grant(apps, None)
     return Group.objects.get(name="Instructors")
 
 

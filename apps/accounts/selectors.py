@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db.models import Count, Q
 
 from apps.cohorts.models import Cohort, Membership
-from apps.quiz.models import Answer, CardState, QuizSession
+from apps.quiz.models import Answer, CardReport, CardState, QuizSession
 
 EXPORT_FORMAT = 1  # raised when a field changes meaning, so a script reading old downloads can tell
 
@@ -39,15 +39,18 @@ _MEMORY = {"card__deck__slug": "deck", "card__question": "question", "state": "s
            "last_review": "last_review", "stability": "stability", "difficulty": "difficulty", "reps": "reps",
            "lapses": "lapses"}  # fmt: skip
 _COHORT = {"cohort__name": "cohort", "joined_at": "joined_at", "removed_at": "removed_at"}
+_REPORT = {"card__deck__slug": "deck", "card__question": "question", "message": "message",
+           "created_at": "created_at", "resolved_at": "resolved_at"}  # fmt: skip
 
 
 def account_export(*, user: AbstractUser) -> dict:
-    """Everything stored about `user` that is theirs, in four queries whatever the history's size."""
+    """Everything stored about `user` that is theirs, in five queries whatever the history's size."""
     lists = {
         "quizzes": (QuizSession.objects.filter(user=user).order_by("created_at", "pk"), _QUIZ),
         "answers": (Answer.objects.filter(user=user).order_by("answered_at", "pk"), _ANSWER),
         "memory": (CardState.objects.filter(user=user).order_by("due", "pk"), _MEMORY),
         "cohorts": (Membership.objects.filter(student=user).order_by("joined_at", "pk"), _COHORT),
+        "card_reports": (CardReport.objects.filter(user=user).order_by("created_at", "pk"), _REPORT),
     }
     account = {
         "username": user.get_username(),

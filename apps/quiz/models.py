@@ -239,3 +239,39 @@ class StudentDeckStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}/deck {self.deck_id}: {self.cards_attempted} cards"
+
+
+class CardReport(models.Model):
+    """A student's note that something is wrong with a card (its answer, its grading, a typo), for the instructors.
+
+    Made from the feedback on one of their answers, which it keeps: what they answered and what the grader said.
+    """
+
+    MAX_LENGTH = 1000
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="reports")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_reports")
+    answer = models.ForeignKey(Answer, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    message = models.TextField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["card"], condition=Q(resolved_at__isnull=True), name="card_report_open")]
+        constraints = [
+            # One open report per student and card: a second click or a resend adds nothing to the queue.
+            models.UniqueConstraint(
+                fields=["user", "card"], condition=Q(resolved_at__isnull=True), name="card_report_one_open"
+            ),
+            models.CheckConstraint(condition=~Q(message=""), name="card_report_message_not_empty"),
+            models.CheckConstraint(
+                condition=Q(resolved_by__isnull=True) | Q(resolved_at__isnull=False), name="card_report_resolved_when"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report on card {self.card_id} by {self.user_id}"

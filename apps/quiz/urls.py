@@ -11,5 +11,6 @@ urlpatterns = [
     path("quiz/<int:pk>/finish/", views.finish, name="finish"),
     path("quiz/<int:pk>/q/<int:position>/", views.item, name="item"),
     path("quiz/<int:pk>/q/<int:position>/override/", views.override, name="override"),
+    path("quiz/<int:pk>/q/<int:position>/report/", views.report, name="report"),
     path("progress/", views.progress, name="progress"),
 ]

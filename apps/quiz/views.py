@@ -12,9 +12,9 @@ from django_htmx.http import HttpResponseClientRefresh, replace_url
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get, sees_drafts
 
-from . import selectors, services
+from . import reports, selectors, services
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
-from .models import QuizSession, SessionItem
+from .models import CardReport, QuizSession, SessionItem
 
 SESSION_TEMPLATE = "quiz/session.html"
 
@@ -223,6 +223,34 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     question.answer = answer
     quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
+
+
+@login_required
+@never_cache
+@require_POST
+def report(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """A student's report of a problem with the card of a question they answered, sent from its feedback."""
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    question = selectors.session_item(session=quiz, position=position)
+    if not hasattr(question, "answer"):
+        return _problem(request, quiz, "unanswered", status=409)
+    context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
+    message = request.POST.get("message", "")
+    try:
+        _report, created = reports.card_report_submit(user=request.user, item=question, message=message)
+    except reports.InvalidReportError as exc:
+        # The page itself, without JavaScript too: the report's text stays in its box beside the error.
+        text = message[: 2 * CardReport.MAX_LENGTH]
+        return _render_stage(request, {**context, "report_error": str(exc), "report_text": text}, status=422)
+    note = (
+        "Thank you: the instructors will see your report."
+        if created
+        else "You have reported this card already; the instructors will see that report."
+    )
+    if not request.htmx:
+        messages.success(request, note)
+        return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, position]))
+    return _render_stage(request, {**context, "report_note": note})
 
 
 @login_required

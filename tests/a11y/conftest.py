@@ -165,6 +165,7 @@ def site(transactional_db) -> Site:
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
+        PageSpec("admin card reports", "/admin/quiz/cardreport/", user="carol"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),
     ]
     return Site(

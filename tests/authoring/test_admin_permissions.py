@@ -26,6 +26,9 @@ def test_the_instructors_group_has_exactly_the_authoring_permissions():
         ("content", "view_cardversion"),
         # Creating cohorts on the site; each cohort's own instructors alone see and change it.
         ("cohorts", "add_cohort"),
+        # Students' reports on cards: read and marked dealt with, never written or deleted.
+        ("quiz", "view_cardreport"),
+        ("quiz", "change_cardreport"),
     }
     assert granted == expected
 

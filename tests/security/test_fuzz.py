@@ -40,7 +40,7 @@ from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.services import card_save
 from apps.quiz import services as quiz
 from apps.quiz.forms import question_token
-from apps.quiz.models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
+from apps.quiz.models import Answer, CardReport, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from apps.quiz.scheduling import rating_for
 from tests.conftest import PASSWORD, make_instructor
 from tests.factories import make_deck
@@ -231,6 +231,7 @@ def snapshot() -> dict:
             *(("term", *row) for row in KeyTerm.objects.values_list("card_id", "term")),
         },
         "sessions": {s.pk: (s.user_id, s.finished_at) for s in QuizSession.objects.all()},
+        "reports": {r.pk: (r.user_id, r.message, r.resolved_at) for r in CardReport.objects.all()},
         "answers": {
             a.pk: (a.user_id, a.final_verdict, a.final_score, a.override_verdict)
             for a in Answer.objects.only("user_id", "final_verdict", "final_score", "override_verdict")
@@ -257,6 +258,9 @@ def check_permissions(before: dict, after: dict, world: World, persona: str) -> 
     for pk in _changed(before["sessions"], after["sessions"]):
         owner = (after["sessions"].get(pk) or before["sessions"][pk])[0]
         assert owner == uid, f"{persona} changed quiz session {pk} of user {owner}"
+    for pk in _changed(before["reports"], after["reports"]):
+        owner = (after["reports"].get(pk) or before["reports"][pk])[0]
+        assert owner == uid, f"{persona} changed card report {pk} of user {owner}"
     for pk in _changed(before["answers"], after["answers"]):
         owner = (after["answers"].get(pk) or before["answers"][pk])[0]
         assert owner == uid, f"{persona} changed answer {pk} of user {owner}"
@@ -492,7 +496,10 @@ ANSWER = form(
     reveal=st.sampled_from(["1", "on", "true", "0", "", "false"]),
 )
 OVERRIDE = form(verdict=st.sampled_from(["", "correct", "incorrect", "partial", "CORRECT"]))
-STEP = st.sampled_from(["answer", "answer", "answer", "override", "override", "finish", "item", "session", "progress"])
+REPORT = form(message=st.one_of(VALUE, st.text(min_size=990, max_size=1010)))
+STEP = st.sampled_from(
+    ["answer", "answer", "answer", "override", "override", "report", "finish", "item", "session", "progress"]
+)
 
 
 def _token(session_id: int, position: int, kind: str, fields: dict) -> None:
@@ -510,7 +517,7 @@ def _token(session_id: int, position: int, kind: str, fields: dict) -> None:
 @fuzz(max_examples=70)
 @given(data=st.data())
 def test_answer_override_finish(world, data):
-    """Answer submit (with and without a valid token, HTMX or not), override, finish, in any order."""
+    """Answer submit (with and without a valid token, HTMX or not), override, card report, finish, in any order."""
     persona = data.draw(st.sampled_from(PERSONAS))
     user = world.users[persona]
     with example(world, persona):
@@ -546,6 +553,9 @@ def test_answer_override_finish(world, data):
                     data.draw(OVERRIDE),
                     htmx=htmx,
                 )
+            elif step == "report":
+                url = reverse("quiz:report", args=[session_id, position])
+                response = send(client, "POST", url, data.draw(REPORT), htmx=htmx)
             elif step == "finish":
                 response = send(client, "POST", reverse("quiz:finish", args=[session_id]), data.draw(form()), htmx=htmx)
             elif step == "item":

@@ -28,7 +28,8 @@ from apps.cohorts.models import Assignment, Cohort
 from apps.content.models import Card, CardVersion, Deck
 from apps.content.services import card_save
 from apps.quiz import services as quiz
-from apps.quiz.models import QuizSession
+from apps.quiz.models import CardReport, QuizSession
+from apps.quiz.reports import card_report_submit
 from tests.conftest import instructors_group
 
 PAYLOADS = [
@@ -355,6 +356,7 @@ def _build_world() -> World:
         quiz.answer_submit(
             user=user, session_id=session.pk, position=1, submission=quiz.Submission(response=PAYLOADS[-n - 1])
         )
+        card_report_submit(user=user, item=session.items.get(), message=PAYLOADS[n][:1000])
     return World(instructor, superuser, student, others, decks, cards, cohort, named)
 
 
@@ -523,6 +525,11 @@ def test_admin_pages(world):
     for payload in PAYLOADS[::5]:
         report.check(client.get(cards_url, {"q": payload}), f"card search {payload[:30]!r}")
     report.check(client.get(reverse("admin:content_deck_changelist")), "deck change list")
+    report.check(client.get(reverse("admin:quiz_cardreport_changelist")), "card reports")
+    for card_report in CardReport.objects.all():
+        report.check(
+            client.get(reverse("admin:quiz_cardreport_change", args=[card_report.pk])), f"report {card_report.pk}"
+        )
     for deck, card in zip(world.decks, world.cards, strict=True):
         change = reverse("admin:content_card_change", args=[card.pk])
         report.check(client.get(change), f"card form {deck.slug}")

@@ -1,0 +1,124 @@
+"""Students' reports of problems with cards, for the instructors in the admin."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from .models import CardReport
+from .reports import card_reports_reopen, card_reports_resolve
+
+
+class OpenFilter(admin.SimpleListFilter):
+    title = "status"
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return [("open", "Open"), ("resolved", "Dealt with")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "open":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "resolved":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
+
+
+class CardReportForm(forms.ModelForm):
+    dealt_with = forms.BooleanField(
+        required=False, help_text="Tick once the card is fixed, or the report needs nothing done."
+    )
+
+    class Meta:
+        model = CardReport
+        fields = ()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealt_with"].initial = self.instance.resolved_at is not None
+
+    def clean_dealt_with(self) -> bool:
+        dealt_with = self.cleaned_data["dealt_with"]
+        report = self.instance
+        reopening = not dealt_with and report.resolved_at is not None
+        others = CardReport.objects.filter(user_id=report.user_id, card_id=report.card_id, resolved_at__isnull=True)
+        if reopening and others.exclude(pk=report.pk).exists():
+            raise forms.ValidationError("The student has reported this card again since; that report is open.")
+        return dealt_with
+
+
+@admin.register(CardReport)
+class CardReportAdmin(admin.ModelAdmin):
+    form = CardReportForm
+    list_display = ("created_at", "card_question", "card__deck", "user", "excerpt", "status")
+    list_display_links = ("created_at", "excerpt")
+    list_filter = (OpenFilter, "card__deck")
+    list_select_related = ("card__deck", "user")
+    search_fields = ("message", "card__question", "user__username")
+    ordering = ("resolved_at", "-created_at")  # open ones (null) first
+    actions = ["resolve", "reopen"]
+    fields = ("card_link", "user", "message", "their_answer", "created_at", "resolved", "dealt_with")
+    readonly_fields = ("card_link", "user", "message", "their_answer", "created_at", "resolved")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # students report from a question's feedback, with their answer
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("card__deck", "user", "answer", "resolved_by")
+
+    @admin.display(description="Card", ordering="card__question")
+    def card_question(self, report: CardReport) -> str:
+        flat = " ".join(report.card.question.split())
+        return flat if len(flat) <= 70 else flat[:69] + "…"
+
+    @admin.display(description="Report")
+    def excerpt(self, report: CardReport) -> str:
+        flat = " ".join(report.message.split())
+        return flat if len(flat) <= 90 else flat[:89] + "…"
+
+    @admin.display(description="Status", ordering="resolved_at")
+    def status(self, report: CardReport) -> str:
+        return "Open" if report.resolved_at is None else "Dealt with"
+
+    @admin.display(description="Card")
+    def card_link(self, report: CardReport) -> str:
+        change = reverse("admin:content_card_change", args=[report.card_id])
+        return format_html('<a href="{}">{}</a> ({})', change, report.card.question, report.card.deck)
+
+    @admin.display(description="Their answer")
+    def their_answer(self, report: CardReport) -> str:
+        answer = report.answer
+        if answer is None:
+            return "—"
+        said = "(asked to see the answer)" if answer.revealed else answer.response
+        verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({answer.auto_score:.0%})"
+        if answer.override_verdict:
+            verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"
+        return format_html("{} — {}<br><span class='help'>{}</span>", said, verdicts, answer.feedback)
+
+    @admin.display(description="Dealt with")
+    def resolved(self, report: CardReport) -> str:
+        if report.resolved_at is None:
+            return "Not yet"
+        by = f" by {report.resolved_by}" if report.resolved_by else ""
+        return f"{timezone.localtime(report.resolved_at):%d %b %Y, %H:%M}{by}"
+
+    def save_model(self, request, obj, form, change) -> None:
+        reports = CardReport.objects.filter(pk=obj.pk)
+        if form.cleaned_data["dealt_with"]:
+            card_reports_resolve(reports=reports, by=request.user)
+        else:
+            card_reports_reopen(reports=reports)
+
+    @admin.action(description="Mark the selected reports dealt with", permissions=["change"])
+    def resolve(self, request, queryset) -> None:
+        count = card_reports_resolve(reports=queryset, by=request.user)
+        self.message_user(request, f"{count} report{'s' if count != 1 else ''} marked dealt with.", messages.SUCCESS)
+
+    @admin.action(description="Open the selected reports again", permissions=["change"])
+    def reopen(self, request, queryset) -> None:
+        count = card_reports_reopen(reports=queryset)
+        self.message_user(request, f"{count} report{'s' if count != 1 else ''} opened again.", messages.SUCCESS)

@@ -1,0 +1,52 @@
+"""Students' reports of problems with cards, and instructors dealing with them (writes)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from .models import CardReport, SessionItem
+
+
+class InvalidReportError(ValueError):
+    """A report that cannot be taken, with the reason to show."""
+
+
+def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: str) -> tuple[CardReport, bool]:
+    """Files the student's report on the card of an answered question; returns (report, created).
+
+    A student with a report on the card still open gets that one back (created False): one note per card
+    waits in the instructors' queue, however often the form is sent.
+    """
+    message = message.strip()
+    if not message:
+        raise InvalidReportError("Say what is wrong with this card.")
+    if len(message) > CardReport.MAX_LENGTH:
+        raise InvalidReportError(f"Reports are limited to {CardReport.MAX_LENGTH:,} characters.")
+    answer = getattr(item, "answer", None)
+    if answer is None or answer.user_id != user.pk:
+        raise InvalidReportError("Answer the question before reporting its card.")
+    try:
+        with transaction.atomic():
+            return CardReport.objects.create(card_id=item.card_id, user=user, answer=answer, message=message), True
+    except IntegrityError:
+        return CardReport.objects.get(card_id=item.card_id, user=user, resolved_at__isnull=True), False
+
+
+def card_reports_resolve(*, reports: QuerySet[CardReport], by: AbstractBaseUser) -> int:
+    """Marks the open ones among `reports` dealt with; returns how many."""
+    return reports.filter(resolved_at__isnull=True).update(resolved_at=timezone.now(), resolved_by=by)
+
+
+def card_reports_reopen(*, reports: QuerySet[CardReport]) -> int:
+    """Opens resolved reports again, except where the student has opened another on the card since."""
+    reopened = 0
+    for report in reports.filter(resolved_at__isnull=False).order_by("pk"):
+        try:
+            with transaction.atomic():
+                reopened += CardReport.objects.filter(pk=report.pk).update(resolved_at=None, resolved_by=None)
+        except IntegrityError:
+            continue
+    return reopened

@@ -1,0 +1,124 @@
+"""Students report problems with cards from a question's feedback; instructors deal with them in the admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from apps.quiz import services
+from apps.quiz.models import CardReport
+from tests.conftest import make_instructor
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+REPORT = "The model answer says DaemonSet, but the question asks about batch jobs."
+
+
+@pytest.fixture
+def answered(student):
+    """Alice's quiz of two questions, the first answered."""
+    deck = make_deck(title="Serving")
+    make_card(deck=deck, question="Which object runs a batch job?", answer="Job")
+    make_card(deck=deck, question="Which object runs pods on every node?", answer="DaemonSet")
+    session = services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+    services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=services.Submission(response="a CronJob")
+    )
+    return session
+
+
+def _report_url(session, position: int = 1) -> str:
+    return reverse("quiz:report", args=[session.pk, position])
+
+
+def test_the_feedback_offers_a_report_form_that_works_without_javascript(student_client, answered):
+    feedback = student_client.get(reverse("quiz:item", args=[answered.pk, 1])).content.decode()
+    assert "<summary>Report a problem with this card</summary>" in feedback
+    assert f'action="{_report_url(answered)}"' in feedback and f'data-hx-post="{_report_url(answered)}"' in feedback
+    response = student_client.post(_report_url(answered), {"message": f"  {REPORT}  "}, follow=True)
+    assert response.redirect_chain == [(reverse("quiz:item", args=[answered.pk, 1]), 303)]
+    assert "Thank you: the instructors will see your report." in response.content.decode()
+    report = CardReport.objects.get()
+    assert report.message == REPORT and report.card.question == "Which object runs a batch job?"
+    assert report.answer.response == "a CronJob" and report.resolved_at is None
+
+
+def test_with_htmx_the_thanks_replaces_the_form_and_a_second_report_adds_nothing(student_client, answered, htmx):
+    response = student_client.post(_report_url(answered), {"message": REPORT}, **htmx)
+    page = response.content.decode()
+    assert response.status_code == 200 and '<section class="feedback' in page and "<html" not in page
+    assert 'role="status">Thank you: the instructors will see your report.</p>' in page
+    assert "Report a problem with this card" not in page
+    again = student_client.post(_report_url(answered), {"message": "and another thing"}, **htmx).content.decode()
+    assert "You have reported this card already; the instructors will see that report." in again
+    assert list(CardReport.objects.values_list("message", flat=True)) == [REPORT]
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [("   ", "Say what is wrong with this card."), ("x" * 1001, "Reports are limited to 1,000 characters.")],
+)
+def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student_client, answered, message, error):
+    response = student_client.post(_report_url(answered), {"message": message})
+    page = response.content.decode()
+    assert response.status_code == 422 and error in page
+    assert '<details class="report" open>' in page and 'aria-invalid="true"' in page
+    assert message.strip()[:50] in page
+    assert not CardReport.objects.exists()
+
+
+def test_only_an_answered_question_of_ones_own_quiz_can_be_reported(student_client, other_student, answered):
+    assert student_client.post(_report_url(answered, 2), {"message": REPORT}).status_code == 409
+    client = Client()
+    client.force_login(other_student)
+    assert client.post(_report_url(answered), {"message": REPORT}).status_code == 404
+    client.logout()
+    response = client.post(_report_url(answered), {"message": REPORT})
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert student_client.get(_report_url(answered)).status_code == 405
+    assert not CardReport.objects.exists()
+
+
+def test_instructors_see_open_reports_with_the_answer_and_mark_them_dealt_with(student_client, answered):
+    student_client.post(_report_url(answered), {"message": REPORT})
+    report = CardReport.objects.get()
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    listing = client.get(reverse("admin:quiz_cardreport_changelist"), {"status": "open"}).content.decode()
+    assert "Which object runs a batch job?" in listing and "alice" in listing and ">Open<" in listing
+    detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
+    assert "a CronJob — graded incorrect (0%)" in detail and REPORT in detail
+    response = client.post(
+        reverse("admin:quiz_cardreport_changelist"), {"action": "resolve", "_selected_action": [report.pk]}
+    )
+    assert response.status_code == 302
+    report.refresh_from_db()
+    assert report.resolved_at is not None and report.resolved_by.username == "carol"
+    assert (
+        "Which object"
+        not in client.get(reverse("admin:quiz_cardreport_changelist"), {"status": "open"}).content.decode()
+    )
+
+
+def test_after_a_report_is_dealt_with_the_student_may_report_again_and_the_old_one_stays_closed(
+    student_client, answered, htmx
+):
+    student_client.post(_report_url(answered), {"message": REPORT})
+    first = CardReport.objects.get()
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    change = reverse("admin:quiz_cardreport_change", args=[first.pk])
+    assert client.post(change, {"dealt_with": "on"}).status_code == 302
+    page = student_client.post(_report_url(answered), {"message": "Still wrong."}, **htmx).content.decode()
+    assert "Thank you: the instructors will see your report." in page
+    response = client.post(change, {})  # reopening the first, while the second is open
+    assert response.status_code == 200
+    assert "The student has reported this card again since; that report is open." in response.content.decode()
+    assert CardReport.objects.filter(resolved_at__isnull=True).count() == 1
+
+
+def test_students_cannot_read_reports_in_the_admin(student_client, answered):
+    student_client.post(_report_url(answered), {"message": REPORT})
+    response = student_client.get(reverse("admin:quiz_cardreport_changelist"))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
