@@ -74,6 +74,7 @@ class DeckProgress:
     due_now: int = 0
     due_week: int = 0
     mastered: int = 0
+    next_due: datetime | None = None  # the soonest card due after now
 
     @property
     def new(self) -> int:
@@ -105,12 +106,13 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
             due_now=Count("pk", filter=Q(due__lte=now)),
             due_week=Count("pk", filter=Q(due__gt=now, due__lte=now + timedelta(days=7))),
             mastered=Count("pk", filter=mastered_q()),
+            next_due=Min("due", filter=Q(due__gt=now)),
         )
     )
     for row in states:
         progress = rows[row["deck"]]
         progress.seen, progress.due_now, progress.due_week = row["seen"], row["due_now"], row["due_week"]
-        progress.mastered = row["mastered"]
+        progress.mastered, progress.next_due = row["mastered"], row["next_due"]
     return list(rows.values())
 
 

@@ -276,5 +276,11 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def progress(request: HttpRequest) -> HttpResponse:
     decks = selectors.progress_by_deck(user=request.user)
-    context = {"decks": decks, "sessions": selectors.sessions_recent(user=request.user)}
-    return render(request, "quiz/progress.html", {**context, "due": sum(deck.due_now for deck in decks)})
+    context = {
+        "decks": decks,
+        "sessions": selectors.sessions_recent(user=request.user),
+        "due": sum(deck.due_now for deck in decks),
+        # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
+        "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),
+    }
+    return render(request, "quiz/progress.html", context)

@@ -521,6 +521,20 @@ def test_progress_page_shows_decks_and_recent_sessions(student_client, student):
     assert "Resume" in html
 
 
+def test_progress_page_says_when_the_next_card_comes_back(student_client, student):
+    fresh = student_client.get(reverse("quiz:progress")).content.decode()
+    assert "Nothing is due yet" in fresh and "comes back in" not in fresh
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response="no idea")
+    CardState.objects.update(due=timezone.now() + timedelta(hours=3, minutes=30))
+
+    later = student_client.get(reverse("quiz:progress")).content.decode().replace("\xa0", " ")
+    assert "Nothing is due right now. The next card comes back in 3 hours" in later  # as "Review due cards" says
+    CardState.objects.update(due=timezone.now() - timedelta(minutes=1))
+    due = student_client.get(reverse("quiz:progress")).content.decode()
+    assert "1 card is due for review now." in due and "comes back in" not in due
+
+
 # --- query counts ------------------------------------------------------------------------
 
 
