@@ -42,7 +42,13 @@ class _UsernameLengthMixin:
 
 
 class SignInForm(_UsernameLengthMixin, AuthenticationForm):
-    pass
+    # Django's message says both fields "may be case-sensitive"; here the user name is not (backends.py).
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": (
+            "Please enter a correct username and password. The password is case-sensitive; the username is not."
+        ),
+    }
 
 
 class AdminSignInForm(_UsernameLengthMixin, AdminAuthenticationForm):

@@ -151,7 +151,9 @@ def test_the_header_names_the_account_link_for_what_it_opens(client, student):
 def test_wrong_password_is_a_form_error(client, student):
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 422
-    assert "Please enter a correct username and password" in response.content.decode()
+    page = response.content.decode()
+    assert "Please enter a correct username and password" in page
+    assert "the username is not" in page and "both fields may be case-sensitive" not in page  # "Alice" signs in
 
 
 def test_change_password(client, student):
