@@ -174,6 +174,38 @@
     armed = null;
   }
 
+  // A request that fails (the network is down, or the server answers with an error) swaps nothing: the student
+  // pressed "Check answer" or "Next question" and nothing happened. Say so under the buttons, where they are
+  // looking; what was typed stays in the box, and sending it again is safe (a repeat returns the stored answer).
+  function requestFailed(event, message) {
+    const root = stage();
+    const detail = event.detail || {};
+    const elt = detail.elt;
+    if (!root || !((detail.target && detail.target.id === "stage") || (elt && root.contains(elt)))) return;
+    let note = root.querySelector("[data-request-error]");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "form-errors request-error";
+      note.setAttribute("role", "alert");
+      note.setAttribute("data-request-error", "");
+      const actions = root.querySelector(".actions");
+      if (actions) actions.insertAdjacentElement("afterend", note);
+      else root.appendChild(note);
+    }
+    note.textContent = message;
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    requestFailed(event, "The server could not be reached. Check your connection and try again.");
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    const status = event.detail && event.detail.xhr ? event.detail.xhr.status : "";
+    requestFailed(event, "The server could not answer (error " + status + "). Please try again in a moment.");
+  });
+  document.addEventListener("htmx:beforeRequest", function () {
+    const note = document.querySelector("#stage [data-request-error]");
+    if (note) note.remove();
+  });
+
   // After HTMX swaps in a new question or its feedback, swap-focus.js moves focus to its heading
   // ([data-focus]) so screen readers announce it; a free-recall question goes on to its answer box. A question
   // sent back with an error gives [data-focus] to the options or the box instead, which the error describes.
