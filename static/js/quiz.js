@@ -63,10 +63,63 @@
       box.setAttribute("aria-describedby", described.concat("answer-keys").join(" ").trim());
     }
   }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { showShortcutHelp(document); });
-  } else {
+  // An answer typed but not yet sent survives a reload, Back, or a link followed by mistake: this tab keeps it
+  // (sessionStorage) under the question's address until the question has its feedback. The browser would not:
+  // the box is autocomplete="off" and quiz pages are no-store.
+  const DRAFT = "quiz-draft:";
+
+  function draftKey(box) {
+    return box.form ? DRAFT + box.form.getAttribute("action") : null;
+  }
+
+  function forgetDraft(path) {
+    try {
+      window.sessionStorage.removeItem(DRAFT + path);
+    } catch (error) {
+      // Nothing was kept.
+    }
+  }
+
+  // The answer was taken: its feedback is what a reload shows now.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const detail = event.detail || {};
+    const config = detail.requestConfig;
+    if (config && config.verb === "post" && detail.xhr && detail.xhr.status === 200) forgetDraft(config.path);
+  });
+
+  function keepDrafts(root) {
+    const here = stage();
+    if (here && here.dataset.state === "feedback") forgetDraft(window.location.pathname);
+    try {
+      const box = root.querySelector("[data-answer-box]");
+      const key = box && draftKey(box);
+      const draft = key ? window.sessionStorage.getItem(key) : null;
+      if (draft && !box.value) box.value = draft;
+    } catch (error) {
+      // Storage refused (a private window, a full quota): the answer box works as before.
+    }
+  }
+
+  document.addEventListener("input", function (event) {
+    const box = event.target;
+    if (!box.matches || !box.matches("[data-answer-box]")) return;
+    const key = draftKey(box);
+    try {
+      if (key && box.value.trim()) window.sessionStorage.setItem(key, box.value);
+      else if (key) window.sessionStorage.removeItem(key);
+    } catch (error) {
+      // As above: no draft kept.
+    }
+  });
+
+  function onPage() {
     showShortcutHelp(document);
+    keepDrafts(document);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", onPage);
+  } else {
+    onPage();
   }
 
   // An error sits above the options or the answer box, which take the focus and so are scrolled into view;
@@ -214,6 +267,7 @@
     const root = stage();
     if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
     showShortcutHelp(root);
+    keepDrafts(root);
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
     const error = root.querySelector(".field-error");

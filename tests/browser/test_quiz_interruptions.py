@@ -220,3 +220,28 @@ def test_space_scrolls_a_long_question_before_it_shows_the_answer(live_server, p
     page.keyboard.press("Space")
     expect(page.locator(".verdict")).to_contain_text("Answer shown")
     assert Answer.objects.get().revealed
+
+
+def test_an_answer_typed_but_not_sent_survives_a_reload_and_back_until_it_is_sent(
+    live_server, page, sign_in, transactional_db
+):
+    quiz = _quiz()
+    _open_quiz(page, sign_in, quiz)
+    box = page.get_by_role("textbox", name="Your answer")
+    box.fill("Tool number 0, which schedules the work")
+
+    page.reload()
+    expect(box).to_have_value("Tool number 0, which schedules the work")
+    page.get_by_role("link", name="My progress").click()
+    page.go_back()
+    expect(box).to_have_value("Tool number 0, which schedules the work")
+
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.get_by_role("heading", name="Correct")).to_be_visible()
+    page.get_by_role("link", name="Next question").click()
+    expect(box).to_have_value("")  # the next question's box starts empty
+    drafts = "() => Object.keys(sessionStorage).filter(key => key.startsWith('quiz-draft:'))"
+    assert eventually(page, drafts, lambda keys: keys == []) == []
+    page.goto(f"{live_server.url}/quiz/{quiz.pk}/q/1/")
+    expect(page.get_by_role("heading", name="Correct")).to_be_visible()  # the answer counted once, as sent
+    assert Answer.objects.get().response == "Tool number 0, which schedules the work"
