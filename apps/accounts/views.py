@@ -122,6 +122,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
+        # Said on the page it lands on, as signing out is: otherwise only the header's new name shows it worked.
+        messages.success(request, f"Your account is ready: you are signed in as {user.get_username()}.")
         return redirect(safe_next(request))
     status = 422 if request.method == "POST" else 200
     focus_first_error(form)

@@ -22,7 +22,9 @@ def test_sign_up_signs_in_and_returns_to_next(client):
          "next": "/progress/"},
     )  # fmt: skip
     assert response.status_code == 302 and response["Location"] == "/progress/"
-    assert client.get("/progress/").status_code == 200
+    page = client.get("/progress/")
+    assert page.status_code == 200
+    assert "Your account is ready: you are signed in as dana." in page.content.decode()
     assert get_user_model().objects.get(username="dana").email == "dana@example.com"
 
 
