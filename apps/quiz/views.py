@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRefresh, replace_url
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
@@ -206,10 +206,14 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_POST
+@require_page_or_form
 def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
     question = selectors.session_item(session=quiz, position=position)
+    if request.method != "POST":
+        # Only signing in sends a GET here: "I was right" pressed while signed out comes back after the sign-in
+        # page to this address (its `next`). The feedback has the buttons, to press again; a 405 was a dead end.
+        return redirect("quiz:item", quiz.pk, position)
     if not hasattr(question, "answer"):
         return _problem(request, quiz, "unanswered", status=409)
     try:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer, CardState, QuizSession
+from tests.conftest import PASSWORD
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -378,6 +379,22 @@ def test_another_users_session_is_404_everywhere(client, student, other_student)
     assert client.get(reverse("quiz:finish", args=[session.pk])).status_code == 404
     assert Answer.objects.count() == 0
     assert QuizSession.objects.get().finished_at is None
+
+
+def test_signing_in_after_i_was_right_pressed_while_signed_out_leads_back_to_the_feedback(client, student):
+    session = _session(student)
+    client.force_login(student)
+    _post_answer(client, session, response="no idea")
+    client.logout()
+    override = reverse("quiz:override", args=[session.pk, 1])
+    response = client.post(override, {"verdict": "correct"})
+    assert response["Location"] == f"{reverse('login')}?next={override}"
+
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD, "next": override}, follow=True)
+    assert response.redirect_chain[-1] == (reverse("quiz:item", args=[session.pk, 1]), 302)
+    page = response.content.decode()
+    assert "I was right" in page  # the buttons, to press again: nothing was changed by the way here
+    assert Answer.objects.get().override_verdict == ""
 
 
 def test_override_through_the_page(student_client, student, htmx):
