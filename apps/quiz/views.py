@@ -231,11 +231,13 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
 
 @login_required
 @never_cache
-@require_POST
+@require_page_or_form
 def report(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     """A student's report of a problem with the card of a question they answered, sent from its feedback."""
     quiz = selectors.session_get(user=request.user, pk=pk)
     question = selectors.session_item(session=quiz, position=position)
+    if request.method != "POST":  # back from signing in, as for an override: the feedback holds the form
+        return redirect("quiz:item", quiz.pk, position)
     if not hasattr(question, "answer"):
         return _problem(request, quiz, "unanswered", status=409)
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
