@@ -15,7 +15,7 @@ def is_typo(candidate: str, target: str) -> bool:
         return False
     if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
         return False
-    if _struck_twice(candidate, target):
+    if _struck_twice(candidate, target) or _swapped(candidate, target):
         return True
     budget = typo_budget(target)
     if budget == 0 or abs(len(candidate) - len(target)) > budget:
@@ -37,5 +37,18 @@ def _struck_twice(candidate: str, target: str) -> bool:
             and candidate[i] not in "aeiouy"
             and candidate[:i] + candidate[i + 1 :] == target
             for i in range(1, len(candidate))
+        )
+    )
+
+
+def _swapped(candidate: str, target: str) -> bool:
+    # Two neighbouring keys in the wrong order ("Jbo"): the same letters, so still a slip in a three-letter word,
+    # where a changed letter is too much ("Jab" is not "Job").
+    return (
+        len(target) == 3
+        and len(candidate) == 3
+        and any(
+            candidate[:i] + candidate[i + 1] + candidate[i] + candidate[i + 2 :] == target
+            for i in range(1, len(candidate) - 1)
         )
     )
