@@ -109,6 +109,10 @@ def coverage_feedback(
         text = f"{used} The model answer also has {_quoted(lacking[:2])}." if more else used
     elif verdict == "partial":
         text = f"{used} Missing: {_quoted(lacking)}." if got and lacking else used
+    elif got:  # "You covered" beside "Incorrect" read as a contradiction: what matched is too little to count
+        text = f"Of the answer you have only {_quoted(got)}" + (
+            f"; it turns on {_quoted(lacking)}." if lacking else "."
+        )
     else:
-        text = f"{used} The answer turns on {_quoted(lacking)}." if lacking else used
+        text = f"The answer turns on {_quoted(lacking)}." if lacking else ""
     return f"{text.strip()} {note}".strip()

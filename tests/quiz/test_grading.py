@@ -1378,3 +1378,12 @@ def test_an_incorrect_answer_scores_nothing_whatever_it_touched_on(prefix, respo
     result = grade(card(prefix), response)
     assert result.verdict is INCORRECT
     assert result.score == 0.0  # once "Incorrect · 26 %", which added to the quiz's score
+
+
+def test_an_incorrect_answer_hears_how_little_of_the_answer_it_has_not_that_it_covered_it():
+    flag = card(MIXED_FLAG)
+    result = grade(flag, "speeds up training")
+    assert result.verdict == INCORRECT
+    assert result.feedback.startswith("Of the answer you have only 'throughput'; it turns on ")
+    assert "You covered" not in result.feedback
+    assert grade(flag, "bananas and apples").feedback.startswith("The answer turns on ")
