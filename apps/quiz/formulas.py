@@ -281,6 +281,23 @@ class FormulaCheck:
     expected: str = ""
 
 
+_ROUNDINGS = frozenset({"round", "floor", "ceil", "rint", "trunc"})
+
+
+def _unround(node: Node) -> Node:
+    if node.kind == "call" and node.name in _ROUNDINGS and len(node.args) == 1:
+        return _unround(node.args[0])
+    args = tuple(_unround(a) for a in node.args)
+    return Node(node.kind, node.name, args, node.signs) if args != node.args else node
+
+
+def _unrounded(formula: Formula, reference: Formula) -> bool:
+    """The reference with its rounding left out: "q = r/s + z" for "q = round(r/s) + z", the right idea short of
+    the integer it must give."""
+    bare = _unround(reference.tree)
+    return bare != reference.tree and render(bare) == formula.canonical
+
+
 def _close(formula: Formula, reference: Formula) -> bool:
     """Same left-hand side and at least half of the terms of the right-hand side in common."""
     if formula.tree.kind != "rel" or reference.tree.kind != "rel" or len(formula.sides) != 2 != len(reference.sides):
@@ -313,7 +330,8 @@ def check_formulas(
     if not core:
         return FormulaCheck("none")
     for formula, _ in found:
-        if _close(formula, core[0]) or _close(unclamped(formula) or formula, core[0]) or _stand_in(formula, core[0]):
+        forms = (formula, unclamped(formula) or formula)
+        if any(near(f, core[0]) for near in (_close, _unrounded) for f in forms) or _stand_in(formula, core[0]):
             return FormulaCheck("close", formula.shown, core[0].shown)
     prose = text
     for _, source in found:
@@ -339,4 +357,8 @@ def check_expression(
                     if reference not in core:
                         return FormulaCheck("other", reference.shown, core[0].shown)
                     return FormulaCheck(outcome, expression.shown, reference.shown)
+        for reference in core:  # the defining side with its rounding left out: "r/s + z"
+            bare = [render(_unround(side)) for side in reference.tree.args if _unround(side) != side]
+            if any(candidate.canonical in bare for candidate, _ in candidates):
+                return FormulaCheck("close", expression.shown, reference.shown)
     return FormulaCheck("none")

@@ -969,7 +969,11 @@ TEX_CLAMP = r"$q = \mathrm{clamp}\left(\left\lfloor \frac{r}{s} \right\rceil + z
         (r"$\text{round}\left(\frac{r}{s}\right) + z$", CORRECT, 1.0, 1.0),
         ("clamp(round(r/s)+z, qmin, qmax)", CORRECT, 1.0, 1.0),
         ("s(q - z)", PARTIAL, 0.5, 0.5),  # the dequantization side: another formula of the answer
-        ("r/s + z", INCORRECT, 0.0, 0.39),
+        # the right idea short of the integer: the rounding left out is close, not the answer
+        ("r/s + z", PARTIAL, 0.5, 0.5),
+        ("q = r/s + z", PARTIAL, 0.5, 0.5),
+        ("q = clamp(r/s + z, qmin, qmax)", PARTIAL, 0.5, 0.5),
+        ("r*s + z", INCORRECT, 0.0, 0.39),
         ("q", INCORRECT, 0.0, 0.0),
     ],
 )
