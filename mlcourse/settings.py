@@ -19,6 +19,7 @@ from apps.common.env import (
     env_list,
     env_rate,
     env_str,
+    env_time_zone,
     parse_database_url,
 )
 from apps.common.logs import LOG_FORMATS, LOG_LEVELS, logging_config
@@ -150,7 +151,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mlcourse <noreply@localhost>
 
 LANGUAGE_CODE = "en"
 FORMAT_MODULE_PATH = ["mlcourse.formats"]
-TIME_ZONE = env_str("TIME_ZONE", "UTC")
+TIME_ZONE = env_time_zone("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import zoneinfo
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -61,14 +62,21 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     return value
 
 
-_RATE = re.compile(r"^\d+/\d*[smhd]$")
+_RATE = re.compile(r"^(?P<count>\d+)/(?P<multiple>\d*)[smhd]$")
 
 
 def env_rate(name: str, default: str) -> str:
-    """A django-ratelimit rate such as 5/h or 100/15m: checked here, since the library only fails on use."""
+    """A django-ratelimit rate such as 5/h or 100/15m: checked here, since the library only fails on use.
+
+    A zero period (5/0m) made every limited request a 500, and a zero count refuses every request while its
+    page blames the visitor ("too many tries"): both are refused here.
+    """
     value = env_str(name, default).strip() or default
-    if not _RATE.match(value):
+    match = _RATE.match(value)
+    if not match:
         raise ConfigurationError(f"{name}={value!r} is not a rate; write a count per period, such as 5/h or 20/15m")
+    if int(match["count"]) == 0 or (match["multiple"] and int(match["multiple"]) == 0):
+        raise ConfigurationError(f"{name}={value!r} must allow at least 1 request in a period of at least 1 unit")
     return value
 
 
@@ -81,6 +89,18 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
         if raw.casefold() == choice.casefold():
             return choice
     raise ConfigurationError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+
+
+def env_time_zone(name: str, default: str) -> str:
+    """An IANA zone name such as Europe/Paris; Django would stop on a bad one with a traceback."""
+    value = env_str(name).strip() or default
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ConfigurationError(
+            f"{name}={value!r} is not a time zone; use an IANA name such as Europe/Paris or UTC"
+        ) from None
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

@@ -28,6 +28,11 @@ from tests.manage import manage as _manage
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5/w"}, "PASSWORD_RESET_RATE='5/w' is not a rate"),
         ({"DEBUG": "1", "SIGNUP_RATE": "lots"}, "SIGNUP_RATE='lots' is not a rate"),
         ({"DEBUG": "1", "SIGN_IN_ADDRESS_RATE": "100"}, "SIGN_IN_ADDRESS_RATE='100' is not a rate"),
+        # A zero period was a 500 on every sign-up; a zero count refused everyone as "too many tries".
+        ({"DEBUG": "1", "SIGNUP_RATE": "10/0m"}, "SIGNUP_RATE='10/0m' must allow at least 1 request"),
+        ({"DEBUG": "1", "PASSWORD_RESET_RATE": "0/h"}, "PASSWORD_RESET_RATE='0/h' must allow at least 1 request"),
+        # Once Django's "ValueError: Incorrect timezone setting" at the end of a traceback.
+        ({"DEBUG": "1", "TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE='Mars/Olympus' is not a time zone"),
         (
             {"DEBUG": "1", "SECRET_KEY_FILE": "/nonexistent/secret"},
             "SECRET_KEY_FILE='/nonexistent/secret' cannot be read",
@@ -44,7 +49,10 @@ def test_bad_environment_stops_the_process_with_a_clear_message(env, message):
     assert message in result.stderr
 
 
-@pytest.mark.parametrize("env", [{"DEBUG": "maybe"}, {"DEBUG": "0"}, {"DEBUG": "1", "LOG_LEVEL": "LOUD"}])
+@pytest.mark.parametrize(
+    "env",
+    [{"DEBUG": "maybe"}, {"DEBUG": "0"}, {"DEBUG": "1", "LOG_LEVEL": "LOUD"}, {"DEBUG": "1", "TIME_ZONE": "Nowhere"}],
+)
 def test_a_bad_environment_value_is_one_line_not_a_traceback(env):
     # The message naming the variable used to end a 55-line traceback through Django's settings loading.
     result = _manage("check", **env)
