@@ -20,6 +20,7 @@ from apps.common.env import (
     env_rate,
     env_str,
     env_time_zone,
+    env_url,
     parse_database_url,
 )
 from apps.common.logs import LOG_FORMATS, LOG_LEVELS, logging_config
@@ -209,7 +210,7 @@ CONTENT_SECURITY_POLICY = {
 
 # Sessions and the cache (which holds the sign-up and password-reset rate limits) live in PostgreSQL
 # unless REDIS_URL names a Redis server to share between app servers.
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     if REDIS_URL

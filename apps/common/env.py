@@ -103,6 +103,18 @@ def env_time_zone(name: str, default: str) -> str:
     return value
 
 
+def env_url(name: str, schemes: tuple[str, ...]) -> str:
+    """NAME as a URL with one of `schemes`, or "" when unset: a client library would refuse it on first use instead."""
+    value = env_str(name).strip()
+    scheme = urlsplit(value).scheme
+    if value and scheme not in schemes:
+        # Not the value itself: it may hold a password, and this line goes to the logs.
+        raise ConfigurationError(
+            f"{name} must start with {' or '.join(f'{s}://' for s in schemes)}, got {scheme or 'no'} scheme"
+        )
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -31,6 +31,8 @@ from tests.manage import manage as _manage
         # A zero period was a 500 on every sign-up; a zero count refused everyone as "too many tries".
         ({"DEBUG": "1", "SIGNUP_RATE": "10/0m"}, "SIGNUP_RATE='10/0m' must allow at least 1 request"),
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "0/h"}, "PASSWORD_RESET_RATE='0/h' must allow at least 1 request"),
+        # Once a 500 on every request, from the first cache or session read.
+        ({"DEBUG": "1", "REDIS_URL": "cache.internal:6379"}, "REDIS_URL must start with redis://"),
         # Once Django's "ValueError: Incorrect timezone setting" at the end of a traceback.
         ({"DEBUG": "1", "TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE='Mars/Olympus' is not a time zone"),
         (
@@ -59,6 +61,15 @@ def test_a_bad_environment_value_is_one_line_not_a_traceback(env):
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("manage.py: ")
+
+
+def test_a_bad_redis_url_is_refused_without_its_password():
+    result = _manage("check", DEBUG="1", REDIS_URL="reddis://:hunter2@cache.internal:6379/0")
+    assert result.returncode == 1
+    assert (
+        result.stderr.strip()
+        == "manage.py: REDIS_URL must start with redis:// or rediss:// or unix://, got reddis scheme"
+    )
 
 
 def test_an_empty_log_setting_keeps_its_default():
