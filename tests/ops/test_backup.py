@@ -95,6 +95,15 @@ def test_backup_and_restore_round_trip(tmp_path):
 
 
 @pytest.mark.django_db
+def test_a_backup_is_readable_by_its_owner_only(tmp_path):
+    # It holds password hashes, emails and the session keys of everyone signed in.
+    dump = tmp_path / "backups" / "private.dump"
+    call_command("backup_db", "--output", str(dump), verbosity=0)
+    assert dump.stat().st_mode & 0o777 == 0o600
+    assert dump.parent.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.django_db
 def test_restore_refuses_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="no such backup file"):
         call_command("restore_db", str(tmp_path / "nope.dump"))

@@ -20,13 +20,17 @@ class Command(BaseCommand):
         if output is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             output = Path(settings.BASE_DIR) / "var" / "backups" / f"mlcourse-{stamp}.dump"
-        output.parent.mkdir(parents=True, exist_ok=True)
+        output.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
             pg_dump = tool("pg_dump")
         except PgToolError as exc:
             raise CommandError(str(exc)) from exc
         args, env = connection_args()
         partial = output.with_suffix(output.suffix + ".partial")
+        # Readable by its owner only, from its first byte: it holds password hashes, emails and live sessions.
+        partial.unlink(missing_ok=True)
+        partial.touch(mode=0o600)
+        partial.chmod(0o600)
         # Written beside the target and renamed once complete, so a failed run never leaves a half backup.
         result = subprocess.run(  # noqa: S603 - fixed binary, arguments from settings
             [pg_dump, "--format=custom", "--no-owner", "--no-privileges", f"--file={partial}", *args],
