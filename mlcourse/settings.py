@@ -97,6 +97,8 @@ MIDDLEWARE = [
     # Below HtmxMiddleware, whose request.htmx it reads on the way out.
     "apps.common.middleware.HtmxLoginRedirectMiddleware",
     "apps.common.middleware.DatabaseUnavailableMiddleware",
+    # Below the authentication and messages middleware: its page has the site's header.
+    "apps.common.middleware.MethodNotAllowedPageMiddleware",
     # Last, as django-axes asks: it turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]

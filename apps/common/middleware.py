@@ -136,6 +136,32 @@ class HtmxLoginRedirectMiddleware:
         return HttpResponseClientRedirect(f"{login_url}?{query.urlencode(safe='/')}")
 
 
+class MethodNotAllowedPageMiddleware:
+    """Gives a 405 the site's page, saying what happened, instead of Django's blank one.
+
+    People reach one by following a link to what only takes a form: /accounts/logout/ typed or bookmarked
+    (signing out takes a POST), an old link to a form's action. A blank white page explains nothing. The
+    status and the Allow header stay as they were.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        allowed = {method.strip() for method in response.get("Allow", "").split(",")}
+        page = TemplateResponse(
+            request, "405.html", {"form_only": request.method in ("GET", "HEAD") and "POST" in allowed}, status=405
+        ).render()
+        page["Allow"] = response.get("Allow", "")
+        # Whatever answered 405 has logged it (require_http_methods, View.http_method_not_allowed): without this
+        # flag Django's handler would log the new response a second time.
+        page._has_been_logged = True
+        return page
+
+
 class HeadWithoutBodyMiddleware:
     """Answers HEAD with the status and headers GET would get, and no body (RFC 9110 §9.3.2).
 

@@ -73,6 +73,12 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
     expired = stale.post(f"{site.choice_quiz}q/1/", {"token": token, "csrfmiddlewaretoken": "x" * 32})
     assert expired.status_code == 403 and b"This page had expired" in expired.content
     documents["expired form"] = expired.content
+    sign_out_link = alice.get("/accounts/logout/")
+    assert sign_out_link.status_code == 405
+    documents["form-only address opened as a link"] = sign_out_link.content
+    bad_host = visitor.get("/", HTTP_HOST="scanner.example")
+    assert bad_host.status_code == 400
+    documents["bad request"] = bad_host.content
 
     files = {}
     for name, content in documents.items():
