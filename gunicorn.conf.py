@@ -39,14 +39,15 @@ def _cpus() -> int:
 
 
 # All interfaces by default: the TLS proxy in front reaches the app over the network.
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{env_int('PORT', 8000, minimum=1)}"  # noqa: S104
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{env_int('PORT', 8000, minimum=1, maximum=65535)}"  # noqa: S104
 
 # The request path is CPU-bound Python (ORM, templates, grading) with database round trips in between:
 # one process per CPU uses every core despite the GIL, and a few threads per process fill the database
 # waits. Measured: 2 workers x 4 threads served as many answers as 4 x 2, 3 x 3 or sync x 5, and more
 # /healthz; 8 threads per worker only added GIL contention (higher p99). gthread rather than sync also
 # keeps connections alive and does not tie up a process while a slow client sends its body.
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")  # sync needs GUNICORN_THREADS=1, or is gthread
+# sync needs GUNICORN_THREADS=1, or is gthread; any other name was a traceback from gunicorn's worker loader.
+worker_class = env_choice("GUNICORN_WORKER_CLASS", "gthread", ("gthread", "sync"))
 threads = env_int("GUNICORN_THREADS", 4, minimum=1)
 
 # Database connections. A persistent connection (DB_CONN_MAX_AGE > 0) saves starting a PostgreSQL backend

@@ -49,7 +49,7 @@ def env_bool(name: str, default: bool) -> bool:
     raise ConfigurationError(f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off")
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+def env_int(name: str, default: int, *, minimum: int | None = None, maximum: int | None = None) -> int:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -59,6 +59,8 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ConfigurationError(f"{name}={raw!r} is not an integer") from None
     if minimum is not None and value < minimum:
         raise ConfigurationError(f"{name}={value} must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise ConfigurationError(f"{name}={value} must be at most {maximum}")
     return value
 
 

@@ -65,6 +65,9 @@ def test_a_port_in_use_stops_gunicorn_at_once_with_one_line(reuse_port):
         ({"DEBUG": "0"}, "mlcourse: SECRET_KEY must be set"),
         ({"LOG_LEVEL": "LOUD"}, "gunicorn: LOG_LEVEL='LOUD' must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
         ({"GUNICORN_THREADS": "many"}, "gunicorn: GUNICORN_THREADS='many' is not an integer"),
+        # Both once ended a traceback: gunicorn's worker loader, and the port check's bind().
+        ({"GUNICORN_WORKER_CLASS": "gevnet"}, "gunicorn: GUNICORN_WORKER_CLASS='gevnet' must be one of gthread, sync"),
+        ({"PORT": "80000"}, "gunicorn: PORT=80000 must be at most 65535"),
     ],
 )
 def test_a_bad_environment_value_stops_gunicorn_with_one_line(env, line):
