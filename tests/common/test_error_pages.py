@@ -50,3 +50,19 @@ def test_a_form_with_too_many_fields_gets_the_sites_400_page(student_client):
     response = student_client.post(reverse("quiz:review"), fields, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400
     assert "nothing was saved" in response.content.decode()
+
+
+def test_a_server_error_is_the_sites_page_and_one_log_line(client, monkeypatch, caplog):
+    from apps.content import selectors
+
+    def broken(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(selectors, "deck_list", broken)
+    client.raise_request_exception = False
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("content:home"))
+    assert response.status_code == 500
+    assert "Something went wrong" in response.content.decode()
+    (record,) = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert record.name == "django.request" and record.exc_info is not None
