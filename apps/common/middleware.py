@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from .errors import DependencyUnavailableError
 from .http import htmx_current_path
 from .logs import request_id
+from .views import healthz
 
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 logger = logging.getLogger("mlcourse.requests")
@@ -134,6 +135,26 @@ class HtmxLoginRedirectMiddleware:
         query = QueryDict(mutable=True)
         query["next"] = htmx_current_path(request) or request.get_full_path()
         return HttpResponseClientRedirect(f"{login_url}?{query.urlencode(safe='/')}")
+
+
+class HealthzMiddleware:
+    """Answers GET and HEAD /healthz whatever the Host header says, so a load balancer can probe each server.
+
+    Load balancers and orchestrators probe a server by its own address (AWS's target groups, Kubernetes' HTTP
+    probes send Host: 10.0.3.17:8000), which is not in ALLOWED_HOSTS: CommonMiddleware's Host check answered 400,
+    and every server looked down. /healthz builds no URL and shows no page, so the host does not matter to it.
+    Above CommonMiddleware, the first to read the Host header.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/healthz" and request.method in ("GET", "HEAD"):
+            response = healthz(request)
+            response["Content-Length"] = str(len(response.content))  # as CommonMiddleware, skipped here, sets it
+            return response
+        return self.get_response(request)
 
 
 class MethodNotAllowedPageMiddleware:

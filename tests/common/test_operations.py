@@ -222,3 +222,22 @@ def test_a_refused_page_is_one_log_line_without_a_traceback(client, student, cap
     assert "/cohorts/new/" in record.getMessage()
     # Django's default config gave "django" a console handler of its own: each line came out twice under DEBUG.
     assert logging.getLogger("django").handlers == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "head"])
+def test_healthz_answers_a_probe_that_names_the_server_by_its_address(client, method, caplog):
+    # Load balancers probe each server at its own address, not a host name in ALLOWED_HOSTS: that was a 400,
+    # and every server looked down.
+    with caplog.at_level(logging.INFO):
+        response = getattr(client, method)("/healthz", HTTP_HOST="10.0.3.17:8000")
+    assert response.status_code == 200
+    assert "no-cache" in response["Cache-Control"]
+    if method == "get":
+        assert response.json() == {"status": "ok", "database": "ok", "static": "ok"}
+    assert not [r for r in caplog.records if r.name.startswith("django.security")]
+
+
+def test_any_other_page_still_refuses_an_unknown_host(client):
+    assert client.get("/healthz/", HTTP_HOST="10.0.3.17:8000").status_code == 400
+    assert client.post("/healthz", HTTP_HOST="10.0.3.17:8000").status_code == 400
