@@ -15,8 +15,8 @@ from apps.common.env import (
     ConfigurationError,
     env_bool,
     env_choice,
+    env_hosts,
     env_int,
-    env_list,
     env_rate,
     env_str,
     env_time_zone,
@@ -37,7 +37,7 @@ if not DEBUG and (len(SECRET_KEY) < 50 or SECRET_KEY == _DEV_SECRET_KEY or len(s
         "(for example: python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     )
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+ALLOWED_HOSTS = env_hosts("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ConfigurationError("ALLOWED_HOSTS must list the site's host names when DEBUG is off")
 

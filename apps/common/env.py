@@ -124,6 +124,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_hosts(name: str, default: list[str]) -> list[str]:
+    """ALLOWED_HOSTS-style names. One written as a URL or with a port never matches a request (Django compares
+    the bare host), so every page would answer 400: refused here, naming the entry."""
+    hosts = env_list(name, default)
+    for host in hosts:
+        port = host.rpartition("]")[2] if host.startswith("[") else host
+        if "/" in host or ":" in port:
+            raise ConfigurationError(
+                f"{name} lists {host!r}: give host names only, without a scheme, path or port "
+                "(quiz.example.edu, .example.edu for it and its subdomains)"
+            )
+    return hosts
+
+
 def parse_database_url(url: str) -> dict:
     """Turns postgres://user:pass@host:port/name?opt=val into a Django DATABASES entry.
 

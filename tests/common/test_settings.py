@@ -21,6 +21,12 @@ from tests.manage import manage as _manage
         ({"DEBUG": "0", "SECRET_KEY": "short"}, "SECRET_KEY must be set"),
         ({"DEBUG": "0", "SECRET_KEY": GOOD_KEY}, "ALLOWED_HOSTS must list"),
         ({"DEBUG": "perhaps"}, "DEBUG='perhaps' is not a boolean"),
+        # Never matched a request (Django compares the bare host): every page answered 400.
+        (
+            {"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "https://quiz.example.edu"},
+            "ALLOWED_HOSTS lists 'https://quiz.example.edu': give host names only",
+        ),
+        ({"DEBUG": "1", "ALLOWED_HOSTS": "quiz.example.edu:443"}, "ALLOWED_HOSTS lists 'quiz.example.edu:443'"),
         ({"DEBUG": "1", "DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must start with postgres://"),
         ({"DEBUG": "1", "DATABASE_URL": ""}, "DATABASE_URL is not set"),
         ({"DEBUG": "1", "DB_CONN_MAX_AGE": "forever"}, "DB_CONN_MAX_AGE='forever' is not an integer"),
@@ -81,6 +87,11 @@ def test_production_settings_pass_check_deploy():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_allowed_hosts_takes_subdomain_patterns_and_bracketed_ipv6():
+    result = _manage("check", **{**PRODUCTION, "ALLOWED_HOSTS": ".example.edu,[::1],10.0.3.17"})
+    assert result.returncode == 0, result.stderr
 
 
 def test_secret_key_can_come_from_a_file(tmp_path):
