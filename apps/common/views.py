@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
@@ -63,7 +65,7 @@ def _on_admin_page(request: HttpRequest) -> bool:
     return page.startswith(reverse("admin:index"))
 
 
-def _forbidden(request: HttpRequest, template: str) -> HttpResponse:
+def _forbidden(request: HttpRequest, template: str, context: dict | None = None) -> HttpResponse:
     """A 403 page; for HTMX, its `message` partial in the page's message area.
 
     Swapped where the request meant to put its answer, a 403 would replace a part of the page (or, as
@@ -73,7 +75,9 @@ def _forbidden(request: HttpRequest, template: str) -> HttpResponse:
     """
     htmx = getattr(request, "htmx", False)
     partial = "admin_message" if htmx and _on_admin_page(request) else "message"
-    response = render_page_or_partial(request, template, partial, {"back": _page_before(request)}, status=403)
+    response = render_page_or_partial(
+        request, template, partial, {"back": _page_before(request), **(context or {})}, status=403
+    )
     if htmx and not request.htmx.history_restore_request:
         response["HX-Retarget"] = "#messages"
         response["HX-Reswap"] = "innerHTML show:top"  # on a phone the message area may be scrolled away
@@ -90,4 +94,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     signed in or out in another tab (signing in changes the token). Nothing was saved; a reload gives the
     page a valid token. Django's own view would render 403_csrf.html without HTMX handling.
     """
+    # Over plain HTTP a browser keeps no Secure cookie, so every form fails this way, again and again: saying
+    # "you signed in or out in another tab" there sent people round in circles.
+    if reason == REASON_NO_CSRF_COOKIE and settings.CSRF_COOKIE_SECURE and not request.is_secure():
+        return _forbidden(
+            request, "403_csrf.html", {"https_url": f"https://{request.get_host()}{request.get_full_path()}"}
+        )
     return _forbidden(request, "403_csrf.html")

@@ -174,3 +174,22 @@ def test_a_stale_htmx_form_on_an_admin_page_gets_the_admins_error_message_markup
         "This page had expired (you signed in or out in another tab). Nothing was saved. "
         f'<a href="{change}">Reload the page</a> and try again.'
     )
+
+
+def test_a_form_sent_over_plain_http_to_a_site_with_secure_cookies_says_it_needs_https(settings, quiz, htmx):
+    # The browser keeps no Secure cookie over HTTP, so every form failed, each time with "signed in or out in
+    # another tab", which no reload could mend.
+    settings.CSRF_COOKIE_SECURE = True
+    settings.ALLOWED_HOSTS = ["quiz.example.edu", "testserver"]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(quiz.user)
+    response = _stale_post(client, quiz, HTTP_HOST="quiz.example.edu")
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "This site needs a secure connection" in html and "another tab" not in html
+    assert f'href="https://quiz.example.edu{reverse("quiz:item", args=[quiz.pk, 1])}"' in html
+    client.cookies.pop("csrftoken", None)  # as the browser did: it keeps no Secure cookie sent over HTTP
+    partial = _stale_post(client, quiz, HTTP_HOST="quiz.example.edu", **htmx).content.decode()
+    assert "can be sent only over HTTPS" in partial and "<html" not in partial
+    assert "This page had expired" in _stale_post(client, quiz, secure=True).content.decode()
+    assert Answer.objects.count() == 0
