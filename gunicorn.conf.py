@@ -67,6 +67,10 @@ if _persistent and workers * threads > _budget:
         "PostgreSQL's max_connections has room for it (twice over during a reload), or set DB_CONN_MAX_AGE=0."
     )
 
+# No control socket (gunicorn 25+ opens one in the home directory by default): two instances on a host would
+# share its path, and changing the worker count through it would pass by the connection budget above.
+control_socket_disable = True
+
 # Each worker its own SO_REUSEPORT listener, so the kernel spreads connections evenly: with one shared
 # listener, whichever worker is free at accept() takes a connection and keeps it alive, one worker ends up
 # with more of them, and a core idles while the other queues (measured p99 ~500 ms vs ~400 ms). The

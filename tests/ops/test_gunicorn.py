@@ -107,3 +107,17 @@ def test_gunicorn_logs_one_json_object_a_line():
     (disallowed,) = [line for line in lines if line["logger"] == "django.security.DisallowedHost"]
     assert disallowed["level"] == "WARNING" and "exc_info" not in disallowed
     assert "scanner.example" in disallowed["message"]
+
+
+def test_gunicorn_opens_no_control_socket(tmp_path):
+    """gunicorn 25+ would open one in the home directory: shared by two instances, and a way around the budget."""
+    port = _free_port()
+    environment = {"HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path)}
+    server = _gunicorn(port, **environment)
+    try:
+        _wait_until(lambda: _listening(port), timeout=30, what="gunicorn to listen")
+        opened = list(tmp_path.rglob("*.ctl"))  # while it runs: gunicorn removes the socket as it stops
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+    assert not opened
