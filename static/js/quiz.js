@@ -252,7 +252,11 @@
   });
   document.addEventListener("htmx:responseError", function (event) {
     const status = event.detail && event.detail.xhr ? event.detail.xhr.status : "";
-    requestFailed(event, "The server could not answer (error " + status + "). Please try again in a moment.");
+    // A 404: the quiz is gone from under the page (its deck made a draft, say); trying again cannot help.
+    const message = status === 404
+      ? "This quiz is no longer available. Reload the page to see why."
+      : "The server could not answer (error " + status + "). Please try again in a moment.";
+    requestFailed(event, message);
   });
   document.addEventListener("htmx:beforeRequest", function () {
     const note = document.querySelector("#stage [data-request-error]");

@@ -62,3 +62,14 @@ def test_an_answer_the_server_fails_on_says_so(live_server, page, sign_in, trans
     page.unroute("**/q/1/")
     page.get_by_role("button", name="Check answer").click()
     expect(page.get_by_role("heading", name="Correct")).to_be_visible()
+
+
+def test_an_answer_to_a_quiz_gone_from_under_the_page_says_so(live_server, page, sign_in, transactional_db):
+    quiz = _quiz()
+    sign_in(page, "alice", quiz.get_absolute_url())
+    quiz.deck.published = False  # an instructor makes the deck a draft while the student is on a question
+    quiz.deck.save()
+    page.get_by_role("textbox", name="Your answer").fill("Tool number 0")
+    page.get_by_role("button", name="Check answer").click()
+    expect(page.get_by_role("alert")).to_have_text("This quiz is no longer available. Reload the page to see why.")
+    assert not Answer.objects.exists()
