@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "apps.common.middleware.HeadWithoutBodyMiddleware",
     "apps.common.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "apps.common.middleware.PermissionsPolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -39,6 +39,8 @@ def test_pages_carry_a_strict_content_security_policy(client, name):
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["Referrer-Policy"] == "same-origin"
+    policy = dict(part.split("=") for part in response["Permissions-Policy"].split(", "))
+    assert policy["camera"] == policy["microphone"] == policy["geolocation"] == "()"
 
 
 def test_pages_have_no_inline_styles_or_scripts_that_the_policy_would_block(client, student):
