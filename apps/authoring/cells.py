@@ -63,11 +63,19 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
+def one_line_break(text: str) -> str:
+    """Every line break as a line feed: a browser sends a textarea's as CR LF, and a file may hold either. Stored
+    one way, a text that differs only in its line breaks (an edit in the admin, then its export re-imported from a
+    spreadsheet) reads as unchanged, and makes no new version."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def text_field(value: Any, where: str, *, required: bool, limit: int | None = None) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
         raise TransferError(where, "must be text")
+    value = one_line_break(value)
     if required and not value.strip():
         raise TransferError(where, "is required")
     if limit and len(value) > limit:
@@ -106,6 +114,7 @@ def string_list(value: Any, where: str, *, limit: int | None, csv_cell: bool) ->
         value = csv_list(value, where)
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         raise TransferError(where, "must be a list of non-empty texts")
+    value = [one_line_break(item) for item in value]
     for item in value:
         if limit and len(item) > limit:
             raise TransferError(where, f"has an entry longer than {limit} characters")

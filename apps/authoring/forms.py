@@ -14,11 +14,21 @@ from apps.content.rendering import Rendered, formula_refusal, render
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
+from .cells import one_line_break
 from .problems import TransferError, echo_problem
 from .transfer import decode
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+class MarkdownField(forms.CharField):
+    """A Markdown text as typed in a textarea, its line breaks stored as line feeds (cells.one_line_break), so
+    that saving a card unchanged changes nothing, and its export reads back the same."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return one_line_break(value) if isinstance(value, str) else value
 
 
 class RenderedForm(forms.ModelForm):
@@ -56,12 +66,14 @@ class DeckAdminForm(RenderedForm):
     class Meta:
         model = Deck
         fields = ("title", "slug", "published", "description")
+        field_classes = {"description": MarkdownField}
 
 
 class CardAdminForm(RenderedForm):
     class Meta:
         model = Card
         fields = ("deck", "position", "kind", "question", "answer", "short_answer", "explanation", "archived")
+        field_classes = dict.fromkeys(("question", "answer", "short_answer", "explanation"), MarkdownField)
         widgets = {
             "question": forms.Textarea(attrs={"rows": 3}),
             "answer": forms.Textarea(attrs={"rows": 6}),
@@ -115,6 +127,7 @@ class DistractorForm(RenderedForm):
     class Meta:
         model = Distractor
         fields = ("text", "position")
+        field_classes = {"text": MarkdownField}
         widgets = {"text": forms.Textarea(attrs={"rows": 2})}
 
 

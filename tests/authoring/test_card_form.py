@@ -473,3 +473,21 @@ def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(clie
     assert f'name="explanation" value="{long_explanation}"' in html  # a retry without it would save it blank
     card.refresh_from_db()
     assert card.answer == "Fine"
+
+
+def test_line_breaks_typed_in_the_admin_are_stored_as_line_feeds(client, instructor):
+    """A browser sends a textarea's line breaks as CR LF. Stored as sent, the card's export read back from a
+    spreadsheet (which writes LF) was "changed", and made a version whose diff showed nothing."""
+    card = make_card(answer="Old")
+    client.force_login(instructor)
+    typed = {"answer": "Use DDP:\r\n\r\n```python\r\nDDP(model)\r\n```", "explanation": "One\r\ntwo"}
+    data = _form_data(card, **typed, **_distractors("Use DP:\r\nit is faster"))
+    url = reverse("admin:content_card_change", args=[card.pk])
+    assert client.post(url, data).status_code == 302
+    card.refresh_from_db()
+    assert card.answer == "Use DDP:\n\n```python\nDDP(model)\n```" and card.explanation == "One\ntwo"
+    assert list(card.distractors.values_list("text", flat=True)) == ["Use DP:\nit is faster"]
+    # The same text sent again, as the browser sends it, is no new version.
+    versions = card.versions.count()
+    assert client.post(url, _form_data(card, **typed)).status_code == 302
+    assert card.versions.count() == versions

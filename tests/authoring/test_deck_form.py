@@ -27,8 +27,9 @@ def test_a_description_katex_rejects_is_refused_naming_the_formula(client, instr
 def test_a_description_with_good_maths_is_saved_rendered(client, instructor):
     deck = make_deck(description="Fine")
     client.force_login(instructor)
-    response = _post(client, deck, "Ratio $\\frac{1}{2}$ here")
+    response = _post(client, deck, "Ratio $\\frac{1}{2}$ here,\r\n\r\nand a paragraph")
     assert response.status_code == 302
     deck.refresh_from_db()
-    assert deck.description == "Ratio $\\frac{1}{2}$ here"
+    # The textarea's CR LF stored as line feeds, as every other text is
+    assert deck.description == "Ratio $\\frac{1}{2}$ here,\n\nand a paragraph"
     assert 'class="katex"' in deck.description_html

@@ -338,3 +338,21 @@ def test_a_number_too_long_for_python_is_refused_not_a_server_error(deck, tmp_pa
     page = _upload(client, f'{{"format": "mlcourse-deck",\n"version": {long}}}'.encode(), "deck.json")
     assert page.status_code == 422
     assert "line 2: not valid JSON: a number in it has more than 4,300 digits" in _page_text(page)
+
+
+# --- line breaks ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line_break", ["\r\n", "\r"])
+def test_a_cell_whose_line_breaks_are_cr_lf_or_cr_is_the_same_text(deck, tmp_path, line_break):
+    """A file written on Windows (or an old Mac) by hand holds its cells' line breaks as CR LF or CR: the card
+    reads as unchanged, and a new card keeps line feeds, as the admin's forms store them."""
+    rows = _rows(_export())
+    answer = rows[0].index("answer")
+    rows[3][answer] = rows[3][answer].replace("\n", line_break)  # the archived card: "Yes,\n\nreally."
+    assert line_break in rows[3][answer]
+    assert "existing deck: 0 created, 0 updated, 2 unchanged" in _import(tmp_path, _as_excel_saves(rows))
+    new = rows[3][:]
+    new[rows[0].index("uid")], new[rows[0].index("question")], new[rows[0].index("position")] = "", "A new card?", "3"
+    assert "existing deck: 1 created, 0 updated, 2 unchanged" in _import(tmp_path, _as_excel_saves([*rows, new]))
+    assert Card.objects.get(question="A new card?").answer == "Yes,\n\nreally."
