@@ -62,3 +62,36 @@ def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(
     expect(old).to_contain_text("zero-point")
     expect(old).not_to_contain_text("The ratio")
     expect(learner.locator(".feedback")).to_contain_text("This card was edited after you answered")
+
+
+# Computed styles a reader sees: the question's weight, a table header's case and size, a code block's box.
+_LOOKS = """(root) => {
+  const style = (selector) => getComputedStyle(root.querySelector(selector));
+  const th = style("th"), pre = style("pre"), li = style("li"), question = style(".card-question");
+  return {
+    question: question.fontWeight, header: [th.textTransform, th.fontWeight, th.fontSize],
+    pre: pre.backgroundColor !== "rgba(0, 0, 0, 0)", code: style("pre code").fontSize, item: li.fontSize,
+  };
+}"""
+
+
+def test_the_preview_looks_like_the_card_page_not_the_admin(live_server, browser, sign_in, transactional_db):
+    """The admin's own rules (small upper-case table headers, small grey code, square bullets) used to reach the
+    preview, so a table or a code block there did not look as students would see it."""
+    from tests.factories import make_card
+
+    make_instructor("carol")
+    card = make_card(
+        question="Which `wrapper`?",
+        answer="Text.\n\n```python\nDDP(model)\n```\n\n| mode | memory |\n|---|---|\n| DP | $O(n)$ |\n\n- one\n- two",
+    )
+    teacher = browser.new_context().new_page()
+    sign_in(teacher, "carol", f"/admin/content/card/{card.pk}/change/", login="/admin/login/")
+    preview = teacher.locator("#card-preview").evaluate(_LOOKS)
+    teacher.goto(f"{live_server.url}{card.get_absolute_url()}?answers=shown")
+    page = teacher.locator(".card-page").evaluate(_LOOKS)
+    assert preview == page
+    # Bold question, headers as written, code in a shaded box at the site's size (0.92 em of 0.92 em), list items
+    # at the text's size.
+    expected = {"question": "600", "header": ["none", "700", "16px"], "pre": True, "code": "13.5424px", "item": "16px"}
+    assert preview == expected
