@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import zipfile
+from urllib.parse import urlsplit, urlunsplit
 
 from django.contrib import admin, messages
 from django.db.models import Avg, Count, FloatField, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce, Greatest
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
 
 from apps.accounts.forms import AdminSignInForm
 from apps.common.csvexport import BOM
@@ -129,6 +132,30 @@ class CardAdmin(RenderedFormAdmin):
     def accuracy(self, card: Card) -> str:
         return "—" if card._accuracy is None else f"{card._accuracy:.0%}"
 
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        # "Add card" from the list filtered to one deck: the new card is most likely that deck's.
+        listed = QueryDict(request.GET.get("_changelist_filters", ""))
+        if "deck" not in initial and listed.get("deck__id__exact", "").isdigit():
+            initial["deck"] = listed["deck__id__exact"]
+        return initial
+
+    def response_add(self, request, obj, post_url_continue=None):
+        return self._next_in_deck(request, obj, super().response_add(request, obj, post_url_continue))
+
+    def response_change(self, request, obj):
+        return self._next_in_deck(request, obj, super().response_change(request, obj))
+
+    def _next_in_deck(self, request, card: Card, response: HttpResponse) -> HttpResponse:
+        """Save and add another: the next card's form has this one's deck and kind, not blanks. Cards are written a
+        deck at a time, and choosing the deck again for each one is how a card lands in the wrong deck."""
+        if "_addanother" in request.POST and response.status_code == 302:
+            url = urlsplit(response["Location"])
+            query = QueryDict(url.query, mutable=True)
+            query["deck"], query["kind"] = card.deck_id, card.kind
+            response["Location"] = urlunsplit(url._replace(query=query.urlencode()))
+        return response
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         # Cards with answers must not go; archiving is the way out, so no bulk delete.
@@ -196,6 +223,11 @@ def _per_deck(queryset, aggregate, *, through: str = "deck") -> Subquery:
     return Subquery(grouped.annotate(v=aggregate).values("v"))
 
 
+def _deck_cards_url(deck: Deck) -> str:
+    """The card list filtered to the deck, in its order."""
+    return reverse("admin:content_card_changelist") + "?" + urlencode({"deck__id__exact": deck.pk})
+
+
 @admin.register(Deck)
 class DeckAdmin(RenderedFormAdmin):
     form = DeckAdminForm
@@ -203,7 +235,7 @@ class DeckAdmin(RenderedFormAdmin):
     list_filter = ("published",)
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}
-    readonly_fields = ("source",)
+    readonly_fields = ("source", "its_cards")
     actions = ["export_json", "export_csv"]
     change_list_template = "admin/content/deck/change_list.html"
 
@@ -229,8 +261,22 @@ class DeckAdmin(RenderedFormAdmin):
         return deck._last_change
 
     @admin.display(description="Cards", ordering="_cards")
-    def cards(self, deck: Deck) -> int:
-        return deck._cards
+    def cards(self, deck: Deck) -> str:
+        return format_html('<a href="{}">{}</a>', _deck_cards_url(deck), deck._cards)
+
+    @admin.display(description="Cards")
+    def its_cards(self, deck: Deck) -> str:
+        if deck.pk is None:
+            return "Save the deck, then add its cards here."
+        count = deck.cards.count()
+        add = reverse("admin:content_card_add") + "?" + urlencode({"deck": deck.pk})
+        return format_html(
+            '<a href="{}">{} card{}</a> · <a href="{}">Add a card to this deck</a>',
+            _deck_cards_url(deck),
+            count,
+            "" if count == 1 else "s",
+            add,
+        )
 
     @admin.display(description="Answers", ordering="_answers")
     def answers(self, deck: Deck) -> int:

@@ -83,3 +83,49 @@ def test_deck_list_shows_a_cards_edit_as_the_decks_last_change(client, instructo
     rows = {d.pk: d for d in client.get(reverse("admin:content_deck_changelist")).context["cl"].result_list}
     assert rows[deck.pk]._last_change == Card.objects.get(pk=card.pk).updated_at
     assert rows[empty.pk]._last_change == Deck.objects.get(pk=empty.pk).updated_at
+
+
+def test_a_deck_links_to_its_cards_and_to_adding_one(client, instructor):
+    deck = make_deck(title="Linked")
+    make_card(deck=deck)
+    make_card(deck=deck)
+    client.force_login(instructor)
+    cards = f"{reverse('admin:content_card_changelist')}?deck__id__exact={deck.pk}"
+    page = client.get(reverse("admin:content_deck_change", args=[deck.pk])).content.decode()
+    assert f'<a href="{cards}">2 cards</a>' in page.replace("&amp;", "&")
+    add = f"{reverse('admin:content_card_add')}?deck={deck.pk}"
+    assert f'<a href="{add}">Add a card to this deck</a>' in page
+    assert client.get(add).context["adminform"].form.initial["deck"] == str(deck.pk)
+    listed = client.get(reverse("admin:content_deck_changelist")).content.decode()
+    assert f'<a href="{cards}">2</a>' in listed.replace("&amp;", "&")
+    new = client.get(reverse("admin:content_deck_add")).content.decode()
+    assert "Save the deck, then add its cards here." in new
+
+
+def test_adding_a_card_from_a_decks_card_list_chooses_that_deck(client, instructor):
+    deck = make_deck()
+    client.force_login(instructor)
+    response = client.get(reverse("admin:content_card_add"), {"_changelist_filters": f"deck__id__exact={deck.pk}"})
+    assert response.context["adminform"].form.initial["deck"] == str(deck.pk)
+
+
+@pytest.mark.parametrize("start", ["add", "change"])
+def test_save_and_add_another_keeps_the_deck_and_kind(client, instructor, start):
+    """Cards are written a deck at a time: the next card's form is of the same deck and kind, not blank."""
+    deck = make_deck()
+    client.force_login(instructor)
+    data = {
+        "deck": deck.pk, "position": "", "kind": "syllabus", "question": "Why?", "answer": "Because.",
+        "short_answer": "", "explanation": "", "_addanother": "Save and add another",
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+    }  # fmt: skip
+    if start == "add":
+        url = reverse("admin:content_card_add")
+    else:
+        url = reverse("admin:content_card_change", args=[make_card(deck=deck, kind="syllabus").pk])
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('admin:content_card_add')}?deck={deck.pk}&kind=syllabus"
+    initial = client.get(response["Location"]).context["adminform"].form.initial
+    assert (initial["deck"], initial["kind"]) == (str(deck.pk), "syllabus")
