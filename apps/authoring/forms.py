@@ -4,6 +4,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db.models import CharField, Max, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
@@ -83,8 +84,13 @@ class CardAdminForm(RenderedForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if "position" in self.fields:  # not in a view-only form
-            self.fields["position"].required = False
-            self.fields["position"].help_text = "Its place in the deck. Leave it empty to add the card at the end."
+            position = self.fields["position"]
+            position.required = False
+            position.help_text = "Its place in the deck. Leave it empty to add the card at the end."
+            # The model's "greater than or equal to 0" would answer -1, where 0 is refused too: clean_position says
+            # where positions start, for both.
+            position.validators = [v for v in position.validators if not isinstance(v, MinValueValidator)]
+            position.widget.attrs["min"] = 1
 
     def clean_position(self) -> int | None:
         position = self.cleaned_data["position"]

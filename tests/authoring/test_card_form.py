@@ -426,12 +426,14 @@ def test_a_key_term_that_only_repeats_the_question_is_refused_with_a_reason(clie
     assert list(card.key_terms.values_list("term", flat=True)) == ["one-off|Batch training"]
 
 
-def test_position_zero_is_a_form_error_in_words(client, instructor):
+@pytest.mark.parametrize("position", [0, -1])
+def test_position_zero_is_a_form_error_in_words(client, instructor, position):
     card = make_card()
     client.force_login(instructor)
-    response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, position=0))
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, position=position))
     html = unescape(response.content.decode())
     assert "Positions start at 1." in html and "is violated" not in html
+    assert "greater than or equal to 0" not in html  # -1 used to be told 0 would do
 
 
 def test_an_empty_position_puts_the_card_at_the_end_of_its_deck(client, instructor):
