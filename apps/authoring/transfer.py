@@ -51,6 +51,9 @@ CARD_LIST_FIELDS = ("aliases", "distractors", "key_terms")
 CSV_COLUMNS = (
     "record", *DECK_FIELDS, "uid", "position", "kind", *CARD_TEXT_FIELDS, "archived", *CARD_LIST_FIELDS,
 )  # fmt: skip
+# What a CSV written by hand must have; a column left out is empty in every row (archived: false), as a JSON field
+# left out is.
+CSV_REQUIRED = ("record", "slug", "title", "position", "kind", "question", "answer")
 KINDS = ("flashcard", "syllabus")
 LIMITS = {
     "slug": 200, "title": 200, "source": 255, "short_answer": 300, "aliases": 300, "key_terms": 200,
@@ -260,13 +263,21 @@ def parse_csv(text: str) -> dict:
         header = next(reader, [])
     except csv.Error as exc:  # e.g. a header cell beyond csv.field_size_limit()
         raise TransferError("line 1", f"not valid CSV: {exc}") from None
-    missing = [c for c in CSV_COLUMNS if c not in header]
+    missing = [c for c in CSV_REQUIRED if c not in header]
     if missing:
         hint = ""
         if len(header) == 1 and (separator := next((c for c in ";\t|" if c in header[0]), None)):
             # Spreadsheets in many locales save "CSV" with semicolons; the whole header is then one column.
             hint = f" (the columns seem to be separated by {separator!r}; save the file with commas)"
         raise TransferError("row 1", f"the header lacks the columns {', '.join(missing)}{hint}")
+    # With columns optional, a misspelt one ("distractor") would be left out without a word.
+    unknown = [c for c in header if c.strip() and c not in CSV_COLUMNS]
+    if unknown:
+        raise TransferError(
+            "row 1",
+            f"the header has columns a deck file does not have: {', '.join(map(repr, unknown))}; "
+            f"the columns are {', '.join(CSV_COLUMNS)}",
+        )
     rows: list[tuple[int, dict]] = []
     number, start = 1, reader.line_num + 1
     try:
@@ -276,7 +287,9 @@ def parse_csv(text: str) -> dict:
         for cells in reader:
             number, start = number + 1, reader.line_num + 1
             if cells:
-                rows.append((number, {name: cells[i] if i < len(cells) else None for i, name in enumerate(header)}))
+                row = dict.fromkeys(CSV_COLUMNS)
+                row.update((name, cells[i] if i < len(cells) else None) for i, name in enumerate(header))
+                rows.append((number, row))
     except csv.Error as exc:
         # A bad character is on the last line read; a quote never closed read to the end, from where it opened.
         line = start if "end of data" in str(exc) else reader.line_num
@@ -295,7 +308,7 @@ def parse_csv(text: str) -> dict:
                 continue
             deck = (line, where, {name: unguard(row[name] or "") for name in DECK_FIELDS})
         elif row["record"] == "card":
-            raw = {**row, "archived": csv_boolean(row["archived"])}
+            raw = {**row, "archived": csv_boolean(row["archived"]) if "archived" in header else False}
             raw.update({name: unguard(row[name] or "") for name in CARD_TEXT_FIELDS})
             card = _card(raw, where=where, at=line, found=found, from_csv=True)
             if card is not None:

@@ -34,7 +34,7 @@ from .services import (
     deck_import_check,
     deck_import_confirm,
 )
-from .transfer import TransferError
+from .transfer import CSV_REQUIRED, TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")
 # Each preview stylesheet URL stays well under the request-line limits of servers and proxies (gunicorn: 4094).
@@ -208,7 +208,10 @@ def _refusal(exc: TransferError, *, headline: str) -> dict:
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
     """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction."""
-    context = {**admin.site.each_context(request), "title": "Import a deck", "form": ImportForm()}
+    context = {
+        **admin.site.each_context(request), "title": "Import a deck", "form": ImportForm(),
+        "required_columns": CSV_REQUIRED,
+    }  # fmt: skip
     if request.method == "POST" and "confirm" in request.POST:
         confirm = ImportConfirmForm(request.POST)
         if not confirm.is_valid():

@@ -356,3 +356,52 @@ def test_a_cell_whose_line_breaks_are_cr_lf_or_cr_is_the_same_text(deck, tmp_pat
     new[rows[0].index("uid")], new[rows[0].index("question")], new[rows[0].index("position")] = "", "A new card?", "3"
     assert "existing deck: 1 created, 0 updated, 2 unchanged" in _import(tmp_path, _as_excel_saves([*rows, new]))
     assert Card.objects.get(question="A new card?").answer == "Yes,\n\nreally."
+
+
+# --- a file written by hand ----------------------------------------------------------------
+
+
+def _hand_written(header: str, *rows: str) -> bytes:
+    return "\n".join([header, *rows, ""]).encode()
+
+
+def test_a_csv_written_by_hand_needs_only_the_columns_it_uses(tmp_path):
+    """As a JSON file may leave fields out: a sheet of questions and answers need not carry empty columns for
+    uids, sources, accepted answers and the rest (source, which an import does not take, least of all)."""
+    content = _hand_written(
+        "record,slug,title,position,kind,question,answer,distractors",
+        "deck,by-hand,By hand,,,,,",
+        'card,,,1,flashcard,Which resource runs once?,Job,"CronJob\nDeployment"',
+        'card,,,2,syllabus,Why $x^2$?,"Because,\nreally.",',
+    )
+    assert "new deck: 2 created, 0 updated, 0 unchanged" in _import(tmp_path, content)
+    job, why = Card.objects.filter(deck__slug="by-hand").order_by("position")
+    assert list(job.distractors.values_list("text", flat=True)) == ["CronJob", "Deployment"]
+    assert (job.archived, job.explanation, list(job.aliases.all())) == (False, "", [])
+    assert why.answer == "Because,\nreally." and not why.archived
+    # Imported again, the same file changes nothing: each card is found by its question.
+    assert "existing deck: 0 created, 0 updated, 2 unchanged" in _import(tmp_path, content)
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ("record,slug,title,question,answer", "row 1: the header lacks the columns position, kind"),
+        (
+            "record,slug,title,position,kind,question,answer,distractor",
+            "row 1: the header has columns a deck file does not have: 'distractor'; the columns are record, slug,",
+        ),
+    ],
+)
+def test_a_hand_written_header_that_lacks_or_misspells_a_column_is_refused(tmp_path, header, message):
+    """A misspelt optional column would otherwise be left out without a word: its distractors never imported."""
+    content = _hand_written(header, "deck,by-hand,By hand,,,,,", "card,,,1,flashcard,Q?,A,B")
+    assert message in _refused(tmp_path, content)
+    assert not Deck.objects.exists()
+
+
+def test_the_import_page_says_which_columns_a_hand_written_csv_needs(client, instructor):
+    client.force_login(instructor)
+    page = client.get(reverse("admin:content_deck_import")).content.decode()
+    text = " ".join(unescape(re.sub(r"<[^>]+>", "", page)).split())
+    assert "A CSV of your own (UTF-8) needs the columns record, slug, title, position, kind, question, answer" in text

@@ -186,8 +186,12 @@ def _column(rows: list[list[str]], name: str, value: str, *, row: int = 2) -> li
     ("edit", "message"),
     [
         (
+            lambda rows: [[c.replace("question", "Question") for c in rows[0]], *rows[1:]],
+            "row 1: the header lacks the columns question",
+        ),
+        (
             lambda rows: [[c.replace("key_terms", "terms") for c in rows[0]], *rows[1:]],
-            "row 1: the header lacks the columns key_terms",
+            "row 1: the header has columns a deck file does not have: 'terms'; the columns are record, slug, title,",
         ),
         (
             lambda rows: [[";".join(rows[0])], *rows[1:]],
