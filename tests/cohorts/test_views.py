@@ -789,8 +789,29 @@ def test_a_due_date_at_either_end_of_the_range_or_none_is_accepted(client, hand)
         response = client.post(
             reverse("cohorts:assignment_add", args=[hand.pk]), {"deck": ops.deck_id, "due_date": due or ""}, follow=True
         )
-        assert _messages(response.content.decode()) == ["Ops is assigned."]
+        assert _messages(response.content.decode())[0].startswith(("Ops is now due", "Ops no longer has a due date"))
         assert Assignment.objects.get(pk=ops.pk).due_date == due
+
+
+def test_assigning_says_what_happened_to_the_due_date(client, hand):
+    """One form assigns a deck and changes its due date: sent with the date empty, it takes the due date away,
+    which the message must say rather than a bare "is assigned"."""
+    deck = make_deck(title="Fresh")
+    url = reverse("cohorts:assignment_add", args=[hand.pk])
+
+    def said(due: str) -> str:
+        (message,) = _messages(client.post(url, {"deck": deck.pk, "due_date": due}, follow=True).content.decode())
+        return message
+
+    first, second = timezone.localdate() + timedelta(days=7), timezone.localdate() + timedelta(days=14)
+    assert said(str(first)) == f"Fresh is assigned, due {first:%-d %b %Y}."
+    assert said(str(first)) == f"Fresh was assigned already, due {first:%-d %b %Y}: nothing changed."
+    assert said(str(second)) == f"Fresh is now due {second:%-d %b %Y} (was {first:%-d %b %Y})."
+    assert said("") == f"Fresh no longer has a due date (it was due {second:%-d %b %Y})."
+    assert said("") == "Fresh was assigned already, with no due date: nothing changed."
+    assert said(str(first)) == f"Fresh is now due {first:%-d %b %Y} (had no due date)."
+    Assignment.objects.filter(cohort=hand, deck=deck).delete()
+    assert said("") == "Fresh is assigned, with no due date."
 
 
 def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_of_offering_to_join(
