@@ -101,6 +101,16 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     name = _one_spaced(name)
     with transaction.atomic():
         _name_free(name=name, teachers=[*others, editor], asking=editor, cohort=cohort)
+        # As joining refuses its instructors: one person both taught and counted among the students whose progress
+        # and item statistics the dashboard shows.
+        students = Membership.objects.filter(
+            cohort=cohort, removed_at__isnull=True, student__in=[teacher.pk for teacher in others]
+        ).order_by("student__username")
+        if learners := list(students.values_list("student__username", flat=True)):
+            raise CohortError(
+                f"{', '.join(learners)} {'is a student' if len(learners) == 1 else 'are students'} of {cohort.name}: "
+                "remove them from its students first, to make them one of its instructors."
+            )
         cohort.name = name
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])

@@ -10,7 +10,7 @@ from apps.cohorts import services
 from apps.cohorts.models import Assignment, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
-from tests.conftest import make_user
+from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +92,18 @@ def test_instructors_can_be_added_by_name_but_only_instructors(instructor, stude
         services.cohort_update(cohort=cohort, name="B", instructor_usernames=["alice"], editor=instructor)
     services.cohort_update(cohort=cohort, name="B", instructor_usernames=[], editor=instructor)
     assert list(cohort.instructors.all()) == [instructor]
+
+
+def test_a_student_of_the_cohort_is_not_made_one_of_its_instructors(instructor):
+    """As an instructor may not join as a student: the dashboard would list them among the students it reports
+    on, their answers in its item statistics. Removed first, they may teach it."""
+    cohort = services.cohort_create(name="A", instructor=instructor)
+    colleague = make_instructor("dave")
+    services.cohort_join(student=colleague, code=cohort.join_code)
+    with pytest.raises(services.CohortError, match="dave is a student of A: remove them from its students first"):
+        services.cohort_update(cohort=cohort, name="Renamed", instructor_usernames=["dave"], editor=instructor)
+    cohort.refresh_from_db()
+    assert list(cohort.instructors.all()) == [instructor] and cohort.name == "A"  # nothing half-saved
+    services.cohort_remove_student(cohort=cohort, student_id=colleague.pk)
+    services.cohort_update(cohort=cohort, name="A", instructor_usernames=["dave"], editor=instructor)
+    assert set(cohort.instructors.all()) == {instructor, colleague}
