@@ -76,11 +76,13 @@ def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
     wanted = {username.strip() for username in usernames if username.strip()}
     found = {user.get_username(): user for user in User.objects.filter(username__in=wanted, is_active=True)}
     unknown = sorted(wanted - set(found))
-    if unknown:
-        raise CohortError(f"No active account is called {', '.join(unknown)}.")
     not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
+    # Both at once: told only of the first, an instructor fixes it and is then told of the second.
+    problems = [f"No active account is called {', '.join(unknown)}."] if unknown else []
     if not_instructors:
-        raise CohortError(f"{', '.join(not_instructors)} cannot teach: only instructors can.")
+        problems.append(f"{', '.join(not_instructors)} cannot teach: only instructors can.")
+    if problems:
+        raise CohortError(" ".join(problems))
     return list(found.values())
 
 

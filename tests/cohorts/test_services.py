@@ -90,6 +90,9 @@ def test_instructors_can_be_added_by_name_but_only_instructors(instructor, stude
         services.cohort_update(cohort=cohort, name="B", instructor_usernames=["ghost"], editor=instructor)
     with pytest.raises(services.CohortError, match="alice cannot teach"):
         services.cohort_update(cohort=cohort, name="B", instructor_usernames=["alice"], editor=instructor)
+    with pytest.raises(services.CohortError) as both:
+        services.cohort_update(cohort=cohort, name="B", instructor_usernames=["alice", "ghost"], editor=instructor)
+    assert str(both.value) == "No active account is called ghost. alice cannot teach: only instructors can."
     services.cohort_update(cohort=cohort, name="B", instructor_usernames=[], editor=instructor)
     assert list(cohort.instructors.all()) == [instructor]
 
