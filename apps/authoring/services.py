@@ -38,6 +38,14 @@ def _lists_prefetch() -> tuple[Prefetch, ...]:
     )
 
 
+# A card's fields as a changed card of an import names them.
+CHANGED_WORDS = {
+    "kind": "kind", "position": "position", "archived": "archived", "question": "question", "answer": "answer",
+    "short_answer": "short answer", "explanation": "explanation", "aliases": "accepted answers",
+    "distractors": "distractors", "key_terms": "key terms",
+}  # fmt: skip
+
+
 def _card_data(card: Card) -> dict:
     """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch)."""
     return {
@@ -254,10 +262,15 @@ def deck_import(
             card = existing.get(item["uid"])
             label = f"#{item['position']} {' '.join(item['question'].split())[:70]}"
             wanted = {k: item[k] for k in ("kind", "position", "archived", *CARD_TEXT_FIELDS, *CARD_LIST_FIELDS)}
-            if card is not None and _card_data(card) == wanted:
+            if card is None:
+                report.created.append(label)
+            elif (now := _card_data(card)) == wanted:
                 report.unchanged.append(label)
                 continue
-            (report.created if card is None else report.updated).append(label)
+            else:
+                # What changed, so that the dry run shows an author more than "changed" before they confirm.
+                changed = ", ".join(CHANGED_WORDS[name] for name in wanted if now[name] != wanted[name])
+                report.updated.append(f"{label} ({changed})")
             written.append((card or Card(uid=item["uid"], deck=deck), item))
         _cards_write(written=written, rendered=rendered, author=author, note=note)
         if dry_run:

@@ -256,6 +256,12 @@ def test_imported_cards_are_rendered_and_versioned_as_a_save_would(instructor):
     second["position"], data["cards"][2]["position"] = 3, 2
     report = deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json")
     assert (len(report.created), len(report.updated), len(report.unchanged)) == (0, 3, 0)
+    # Each changed card says what changed, for the dry run an author confirms.
+    assert [label.rsplit(" (", 1)[1] for label in report.updated] == [
+        "answer, accepted answers)",
+        "position)",
+        "position)",
+    ]
     edited = Card.objects.get(uid=first["uid"])
     assert (edited.current_version.number, edited.answer) == (3, "From the file again")
     assert edited.current_version.data == card_snapshot(edited)
