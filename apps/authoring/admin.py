@@ -138,6 +138,11 @@ class CardAdmin(RenderedFormAdmin):
         listed = QueryDict(request.GET.get("_changelist_filters", ""))
         if "deck" not in initial and listed.get("deck__id__exact", "").isdigit():
             initial["deck"] = listed["deck__id__exact"]
+        if "kind" not in initial and str(initial.get("deck", "")).isdigit():
+            # A deck's cards are mostly of one kind: the new card is of its last card's.
+            last = Card.objects.filter(deck_id=initial["deck"]).order_by("-position").values_list("kind", flat=True)
+            if kind := last.first():
+                initial["kind"] = kind
         return initial
 
     def response_add(self, request, obj, post_url_continue=None):

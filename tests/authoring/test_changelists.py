@@ -102,11 +102,15 @@ def test_a_deck_links_to_its_cards_and_to_adding_one(client, instructor):
     assert "Save the deck, then add its cards here." in new
 
 
-def test_adding_a_card_from_a_decks_card_list_chooses_that_deck(client, instructor):
+def test_adding_a_card_from_a_decks_card_list_chooses_that_deck_and_its_kind(client, instructor):
     deck = make_deck()
     client.force_login(instructor)
     response = client.get(reverse("admin:content_card_add"), {"_changelist_filters": f"deck__id__exact={deck.pk}"})
     assert response.context["adminform"].form.initial["deck"] == str(deck.pk)
+    assert "kind" not in response.context["adminform"].form.initial  # no card yet to take it from
+    make_card(deck=deck, kind="syllabus")
+    response = client.get(reverse("admin:content_card_add"), {"deck": deck.pk})
+    assert response.context["adminform"].form.initial["kind"] == "syllabus"
 
 
 @pytest.mark.parametrize("start", ["add", "change"])
