@@ -17,6 +17,7 @@ from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyT
 from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
+from .cells import one_line_break
 from .models import ImportHold
 from .problems import Problem, TransferError
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, parse
@@ -47,14 +48,17 @@ CHANGED_WORDS = {
 
 
 def _card_data(card: Card) -> dict:
-    """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch)."""
+    """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch).
+
+    Line breaks as an import reads them (cells.one_line_break): a card saved from the admin before its forms
+    stored line feeds holds CR LF, and its own export would otherwise import as a change."""
     return {
         "position": card.position,
         "kind": card.kind,
-        **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
+        **{name: one_line_break(getattr(card, name)) for name in CARD_TEXT_FIELDS},
         "archived": card.archived,
         "aliases": [alias.text for alias in card.aliases.all()],
-        "distractors": [distractor.text for distractor in card.distractors.all()],
+        "distractors": [one_line_break(distractor.text) for distractor in card.distractors.all()],
         "key_terms": [term.term for term in card.key_terms.all()],
     }
 
@@ -65,7 +69,12 @@ def deck_export(*, deck: Deck) -> dict:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "deck": {"slug": deck.slug, "title": deck.title, "description": deck.description, "source": deck.source},
+        "deck": {
+            "slug": deck.slug,
+            "title": deck.title,
+            "description": one_line_break(deck.description),
+            "source": deck.source,
+        },
         "cards": [{"uid": str(card.uid), **_card_data(card)} for card in cards],
     }
 
@@ -78,6 +87,8 @@ class ImportReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    # The deck's cards the file does not hold: an import adds and changes cards, never deletes one.
+    not_in_file: int = 0
 
     @property
     def changes_anything(self) -> bool:
@@ -85,7 +96,10 @@ class ImportReport:
 
     def summary(self) -> str:
         deck = "new deck" if self.deck_created else "existing deck"
-        return f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
+        said = f"{deck}: {len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged"
+        if self.not_in_file:
+            said += f"; {self.not_in_file} card{'s' if self.not_in_file > 1 else ''} of the deck not in the file, kept"
+        return said
 
 
 def _texts_render(data: dict) -> dict[str, Rendered]:
@@ -234,7 +248,9 @@ def deck_import(
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
         report.deck_title = deck_data["title"]
-        report.deck_changed = any(getattr(deck, k) != v for k, v in deck_data.items()) and not report.deck_created
+        report.deck_changed = not report.deck_created and any(
+            one_line_break(getattr(deck, k)) != v for k, v in deck_data.items()
+        )
         if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)
@@ -257,6 +273,7 @@ def deck_import(
             raise TransferError.of(foreign)
         if not report.deck_created:
             _step_aside(deck=deck, taken={c["position"] for c in data["cards"]}, kept=list(existing))
+            report.not_in_file = deck.cards.exclude(uid__in=list(existing)).count()
         written = []
         for item in data["cards"]:
             card = existing.get(item["uid"])

@@ -220,7 +220,7 @@ def test_import_queries_do_not_grow_with_the_cards(instructor):
     # Updating every card of a deck, too.
     few = _queries(_export([_card(i, answer="Changed") for i in range(1, 3)], slug="few"), author=instructor)
     many = _queries(_export([_card(i, answer="Changed") for i in range(101, 121)], slug="many"), author=instructor)
-    assert few == many == 21  # the known style rules are read, and none is written again
+    assert few == many == 22  # the known style rules are read, none written again; the cards left out counted
 
 
 def _classes(html: str) -> set[str]:
@@ -459,3 +459,18 @@ def test_a_hand_written_card_without_position_or_kind_is_told_they_are_missing()
         "card #1, field position: is missing: it must be a whole number from 1 to 2147483647",
         "card #1, field kind: is missing: it must be flashcard or syllabus",
     ]
+
+
+def test_the_report_counts_the_decks_cards_the_file_leaves_out_and_keeps_them(client, instructor):
+    """An import adds and changes cards and never deletes one: an author who dropped rows from the file expecting
+    them gone is told, in the dry run, that they stay."""
+    cards = [_card(n) for n in (1, 2, 3)]
+    deck_import(data=parse(json.dumps(_export(cards)), name="deck.json"), author=instructor)
+    report = deck_import(data=parse(json.dumps(_export(cards[:1])), name="deck.json"), author=instructor)
+    assert report.summary() == (
+        "existing deck: 0 created, 0 updated, 1 unchanged; 2 cards of the deck not in the file, kept"
+    )
+    assert Card.objects.filter(deck__slug="imported").count() == 3
+    client.force_login(instructor)
+    html = _upload(client, json.dumps(_export([{**cards[0], "answer": "New"}]))).content.decode()
+    assert "0 created, 1 updated, 0 unchanged; 2 cards of the deck not in the file, kept." in html

@@ -405,3 +405,18 @@ def test_the_import_page_says_which_columns_a_hand_written_csv_needs(client, ins
     page = client.get(reverse("admin:content_deck_import")).content.decode()
     text = " ".join(unescape(re.sub(r"<[^>]+>", "", page)).split())
     assert "A CSV of your own (UTF-8) needs the columns record, slug, title, position, kind, question, answer" in text
+
+
+def test_a_card_stored_with_cr_lf_exports_and_imports_back_unchanged(deck, tmp_path):
+    """A card saved from the admin before its forms stored line feeds holds CR LF: its own export, read back,
+    is not a change (nor a new version)."""
+    card = Card.objects.get(question="Which café?")
+    Card.objects.filter(pk=card.pk).update(answer="Yes,\r\n\r\nreally.")
+    versions = card.versions.count()
+    for fmt in ("csv", "json"):
+        out = StringIO()
+        call_command("export_deck", "serving", "--format", fmt, stdout=out)
+        assert "\r" not in out.getvalue().removeprefix("\ufeff").replace("\r\n", "")  # no lone CR left either
+        output = _import(tmp_path, out.getvalue().encode(), f"serving.{fmt}")
+        assert "existing deck: 0 created, 0 updated, 2 unchanged" in output
+    assert card.versions.count() == versions
