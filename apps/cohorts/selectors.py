@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, F, Func, Q, QuerySet, TextField, Value
 from django.db.models.functions import Cast
 from django.http import Http404
+from django.utils import timezone
 
 from apps.quiz.models import Answer
 from apps.quiz.selectors import cards_studied
@@ -87,6 +88,7 @@ class StudentAssignment:
     due_date: date | None
     cards: int
     attempted: int
+    days_left: int | None = None  # to the due date, in the user's time zone; negative once it has passed
 
     @property
     def completion(self) -> float | None:
@@ -115,10 +117,18 @@ def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[Studen
         .order_by("due_date", "deck__title")
     )
     grouped: dict[int, list[StudentAssignment]] = {pk: [] for pk in cohorts}
+    today = timezone.localdate()
     for a in assignments:
+        days_left = (a.due_date - today).days if a.due_date else None
         grouped[a.cohort_id].append(
             StudentAssignment(
-                cohorts[a.cohort_id], a.deck.title, a.deck.slug, a.due_date, a.cards, attempted.get(a.deck_id, 0)
+                cohorts[a.cohort_id],
+                a.deck.title,
+                a.deck.slug,
+                a.due_date,
+                a.cards,
+                attempted.get(a.deck_id, 0),
+                days_left,
             )
         )
     return [(cohorts[pk], items) for pk, items in grouped.items()]

@@ -638,6 +638,31 @@ def test_my_progress_lists_cohorts_decks_due_dates_and_completion(client, instru
     assert "(1 of 3 cards)" in html  # an archived card is no longer asked, so it counts on neither side
 
 
+def test_my_progress_flags_a_deadline_passed_or_near_until_every_card_is_attempted(client, instructor):
+    cohort = _cohort(instructor, students=2, cards=4, decks=1)  # the student002... of two: 2 of 4 attempted
+    student = Membership.objects.filter(cohort=cohort).order_by("student__username").last().student
+    client.force_login(student)
+    today = timezone.localdate()
+
+    def deadline_cell(due) -> str:
+        Assignment.objects.filter(cohort=cohort).update(due_date=due)
+        html = client.get(reverse("quiz:progress")).content.decode()
+        return re.search(r'<td data-label="Deadline">(.*?)</td>', html, re.S).group(1)
+
+    assert 'class="badge badge-incorrect">Overdue<' in deadline_cell(today - timedelta(days=2))
+    assert ">Due today<" in deadline_cell(today)
+    assert ">Due in 3 days<" in deadline_cell(today + timedelta(days=3))
+    assert "badge" not in deadline_cell(today + timedelta(days=4))
+    deck = Assignment.objects.get(cohort=cohort).deck
+    session = quiz.session_start(user=student, deck=deck, size=4, mode="recall", order="new")
+    for item in session.items.all():
+        quiz.answer_submit(user=student, session_id=session.pk, position=item.position,
+                           submission=quiz.Submission(response="no idea"))  # fmt: skip
+    assert "badge" not in deadline_cell(today - timedelta(days=2))  # every card attempted: nothing to chase
+    html = client.get(reverse("quiz:progress")).content.decode()
+    assert "Every card attempted" in html and ">Done<" not in html
+
+
 def test_student_drill_down_lists_answers(client, instructor):
     cohort = _cohort(instructor, students=3, cards=3)
     student = Membership.objects.get(cohort=cohort, student__username="student002").student
