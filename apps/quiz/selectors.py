@@ -60,6 +60,13 @@ def session_unfinished(*, user: AbstractBaseUser, deck: Deck | None) -> QuizSess
     return QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).order_by("-created_at").first()
 
 
+def session_last_options(*, user: AbstractBaseUser, deck: Deck | None) -> dict:
+    """The size, mode and order of the user's latest quiz on `deck` (None: their latest review), to offer them
+    again: a student who quizzes a deck the same way each time need not set the form each time."""
+    latest = QuizSession.objects.filter(user=user, deck=deck).order_by("-created_at").values("size", "mode", "order")
+    return dict(latest.first() or {})
+
+
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
     visible = Q(deck__isnull=True) | Q(deck__published=True)  # not the quizzes of decks made drafts since
     return list(QuizSession.objects.select_related("deck").filter(visible, user=user).order_by("-created_at")[:limit])

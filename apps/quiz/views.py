@@ -84,6 +84,12 @@ def _differs(form: AnswerForm, answer) -> bool:
     return sent.response.strip() != answer.response
 
 
+def _within_limits(options: dict) -> dict:
+    """A past quiz's options as the start form's initial values; a size the form no longer allows is left out."""
+    limit = StartForm.base_fields["size"].max_value
+    return {key: value for key, value in options.items() if key != "size" or 1 <= value <= limit}
+
+
 # never_cache (no-store) on every quiz page: Back, or a tab left open, must fetch the quiz as it is now, not show
 # from the browser's cache the form of a question already answered.
 @login_required
@@ -91,7 +97,8 @@ def _differs(form: AnswerForm, answer) -> bool:
 @require_page_or_form
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get(slug=slug, drafts=sees_drafts(request.user))  # an author may try out a draft
-    form = StartForm(request.POST or None)
+    last = selectors.session_last_options(user=request.user, deck=deck) if request.method != "POST" else {}
+    form = StartForm(request.POST or None, initial=_within_limits(last))
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=deck)):
         return response
     counts = selectors.deck_study_counts(user=request.user, deck=deck)
@@ -105,7 +112,8 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_page_or_form
 def review(request: HttpRequest) -> HttpResponse:
-    form = ReviewForm(request.POST or None, initial={"order": QuizSession.Order.DUE})
+    last = selectors.session_last_options(user=request.user, deck=None) if request.method != "POST" else {}
+    form = ReviewForm(request.POST or None, initial={"order": QuizSession.Order.DUE, **_within_limits(last)})
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
         return response
     status = 422 if request.method == "POST" and form.errors else 200

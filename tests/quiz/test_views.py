@@ -104,6 +104,18 @@ def test_the_next_card_due_within_a_minute_comes_back_in_less_than_a_minute(stud
     assert "The next card comes back in 3\xa0hours, 5\xa0minutes (" in html
 
 
+def test_a_review_question_names_its_deck_and_the_breadcrumb_says_review(student_client, student):
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response="no idea")
+    CardState.objects.update(due=timezone.now())
+    response = student_client.post(reverse("quiz:review"), {"size": 5, "mode": "recall", "order": "due"})
+    html = student_client.get(response["Location"]).content.decode()
+    assert f'<p class="meta card-deck">From {session.deck.title}</p>' in html
+    assert '<li aria-current="page">Review</li>' in html
+    deck_quiz = student_client.get(_session(student, size=1, deck=session.deck).get_absolute_url()).content.decode()
+    assert 'data-state="question"' in deck_quiz and "card-deck" not in deck_quiz  # the deck's title heads the page
+
+
 def test_the_size_help_fits_a_review_which_has_no_deck(student_client, student):
     session = _session(student, size=1)
     _post_answer(student_client, session, response="no idea")
@@ -605,6 +617,18 @@ def test_progress_uses_a_constant_number_of_queries(student_client, student, dja
         _history(student, _deck(3), 1)
     with django_assert_num_queries(8):
         student_client.get(reverse("quiz:progress"))
+
+
+def test_the_start_form_offers_the_options_of_the_last_quiz_on_that_deck(student_client, student, other_student):
+    deck, other = _deck(), _deck()
+    start = reverse("quiz:start", args=[deck.slug])
+    student_client.post(start, {"size": 3, "mode": "choice", "order": "random"})
+    services.session_start(user=other_student, deck=deck, size=7, mode="recall", order="due")  # not hers
+    page = student_client.get(start).content.decode()
+    assert re.search(r'<input type="number" name="size" value="3"', page)
+    assert re.search(r'value="choice"[^>]* checked', page) and re.search(r'value="random"[^>]* checked', page)
+    fresh = student_client.get(reverse("quiz:start", args=[other.slug])).content.decode()
+    assert re.search(r'name="size" value="10"', fresh) and re.search(r'value="mixed"[^>]* checked', fresh)
 
 
 def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, student, other_student):
