@@ -61,6 +61,10 @@ class BarChart:
     bottom: int = HEIGHT - BOTTOM
     right: int = WIDTH - RIGHT
 
+    @property
+    def empty(self) -> bool:
+        return not any(bar.value for bar in self.bars)
+
 
 def _nice_scale(value: int) -> tuple[int, int]:
     """(step, intervals): the smallest 1, 2 or 5 times a power of ten that reaches `value` in at most INTERVALS

@@ -596,6 +596,15 @@ def test_charts_are_labelled_images_with_their_numbers_in_a_table(client, hand):
     assert accuracy_desc == "Students with answers, by accuracy band: 3; without answers yet: 0."
 
 
+def test_a_cohort_without_answers_says_so_instead_of_drawing_empty_charts(client, instructor, student):
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    services.cohort_join(student=student, code=cohort.join_code)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"tab": "charts"}).content.decode()
+    assert "No answers yet: the charts fill in as the cohort's students answer its decks." in html
+    assert "<svg" not in html
+
+
 def test_join_through_an_invite_link_as_a_new_user(client, instructor):
     cohort = services.cohort_create(name="Spring", instructor=instructor)
     invite = reverse("cohorts:invite", args=[cohort.join_code])
