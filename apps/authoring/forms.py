@@ -118,13 +118,16 @@ class CardAdminForm(RenderedForm):
             return
         holder = others.filter(position=position).only("question_text").first()
         if holder is not None:
+            # The first gap after it, which may come before the end (positions 1-8 and 20-24: 9 is free).
+            taken = set(others.filter(position__gt=position).values_list("position", flat=True))
+            free = next(p for p in range(position + 1, end + 1) if p not in taken)
             self.add_error(
                 "position",
                 ValidationError(
-                    "Position %(position)s of %(deck)s is taken by “%(holder)s”. The next free one is %(end)s, or "
+                    "Position %(position)s of %(deck)s is taken by “%(holder)s”. The next free one is %(free)s, or "
                     "leave it empty to add the card at the end.",
                     code="position_taken",
-                    params={"position": position, "deck": deck, "holder": holder.question_text[:60], "end": end},
+                    params={"position": position, "deck": deck, "holder": holder.question_text[:60], "free": free},
                 ),
             )
 

@@ -460,6 +460,12 @@ def test_a_taken_position_names_the_card_holding_it_and_the_next_free_one(client
     html = unescape(client.post(reverse("admin:content_card_change", args=[moving.pk]), data).content.decode())
     assert "Position 1 of Serving is taken by “What is dynamic batching?”. The next free one is 3" in html
     assert "already exists" not in html  # not Django's "Card with this Deck and Position already exists."
+    make_card(deck=deck, position=7)  # positions 1, 2 and 7: 3 is free before the end
+    html = unescape(client.post(reverse("admin:content_card_change", args=[moving.pk]), data).content.decode())
+    assert "The next free one is 3, or leave it empty to add the card at the end." in html
+    data = _form_data(moving, deck=deck.pk, position=7)
+    html = unescape(client.post(reverse("admin:content_card_change", args=[moving.pk]), data).content.decode())
+    assert "The next free one is 8," in html
 
 
 def test_a_save_while_katex_is_down_says_try_again_and_keeps_what_was_typed(client, instructor, katex_down):
