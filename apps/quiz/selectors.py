@@ -67,9 +67,12 @@ def session_last_options(*, user: AbstractBaseUser, deck: Deck | None) -> dict:
     return dict(latest.first() or {})
 
 
+# Reviews, and the quizzes of decks still published: not those of decks made drafts since, which students cannot open.
+_VISIBLE = Q(deck__isnull=True) | Q(deck__published=True)
+
+
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
-    visible = Q(deck__isnull=True) | Q(deck__published=True)  # not the quizzes of decks made drafts since
-    return list(QuizSession.objects.select_related("deck").filter(visible, user=user).order_by("-created_at")[:limit])
+    return list(QuizSession.objects.select_related("deck").filter(_VISIBLE, user=user).order_by("-created_at")[:limit])
 
 
 @dataclass
@@ -172,20 +175,18 @@ class Today:
 def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today:
     """Cards due per deck, when the next falls due, and the latest unfinished quiz. Two queries."""
     now = now or timezone.now()
-    rows = (
+    rows = list(
         cards_studied(user=user)
         .values("deck__title")
         .annotate(due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now)))
         .order_by()
     )
-    rows = list(rows)
     due_by_deck = sorted(((row["deck__title"], row["due_now"]) for row in rows if row["due_now"]),
                          key=lambda row: (-row[1], row[0]))  # fmt: skip
     upcoming = [row["next_due"] for row in rows if row["next_due"] is not None]
-    visible = Q(deck__isnull=True) | Q(deck__published=True)
     unfinished = (
         QuizSession.objects.select_related("deck")
-        .filter(visible, user=user, finished_at__isnull=True)
+        .filter(_VISIBLE, user=user, finished_at__isnull=True)
         .order_by("-created_at")
         .first()
     )
