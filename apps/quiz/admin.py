@@ -12,6 +12,11 @@ from .models import CardReport
 from .reports import card_reports_reopen, card_reports_resolve
 
 
+def _excerpt(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 class OpenFilter(admin.SimpleListFilter):
     title = "status"
     parameter_name = "status"
@@ -71,13 +76,11 @@ class CardReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Card", ordering="card__question")
     def card_question(self, report: CardReport) -> str:
-        flat = " ".join(report.card.question.split())
-        return flat if len(flat) <= 70 else flat[:69] + "…"
+        return _excerpt(report.card.question, 70)
 
     @admin.display(description="Report")
     def excerpt(self, report: CardReport) -> str:
-        flat = " ".join(report.message.split())
-        return flat if len(flat) <= 90 else flat[:89] + "…"
+        return _excerpt(report.message, 90)
 
     @admin.display(description="Status", ordering="resolved_at")
     def status(self, report: CardReport) -> str:
