@@ -14,6 +14,7 @@ from django.db import connections, transaction
 from django.db.models import Max
 from django.http import HttpRequest
 from django.utils import timezone
+from django_ratelimit import ALL
 from django_ratelimit.core import get_usage, is_ratelimited
 
 logger = logging.getLogger(__name__)
@@ -135,13 +136,35 @@ def sign_in_name_pause(*, request: HttpRequest, credentials: dict | None) -> tim
     return max(timedelta(0), last["last"] + cool_off - timezone.now())
 
 
-def sign_in_address_pause(*, request: HttpRequest) -> timedelta | None:
-    """How much longer sign-ins from this client address are refused, or None while they are not."""
-    usage = get_usage(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE, increment=False)
+def _window_left(request: HttpRequest, *, rate: str, method=ALL, **count) -> timedelta | None:
+    """How much longer a limit refuses this request's count (`count`: its group and key), or None while it does not.
+
+    The count's fixed window ends at a time of its own (django-ratelimit staggers them per key).
+    """
+    usage = get_usage(request, **count, rate=rate, method=method, increment=False)
     if usage is None or not usage["should_limit"]:
         return None
-    # The count's fixed window ends at a time of its own (django-ratelimit staggers them per key).
     return timedelta(seconds=max(usage["time_left"], 0))
+
+
+def sign_in_address_pause(*, request: HttpRequest) -> timedelta | None:
+    """How much longer sign-ins from this client address are refused, or None while they are not."""
+    return _window_left(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE)
+
+
+def signup_pause(*, request: HttpRequest) -> timedelta:
+    """How long until this address may sign up again, once signup_refused has refused it."""
+    pause = _window_left(request, group="signup-ip", key="ip", rate=settings.SIGNUP_RATE, method="POST")
+    return pause or timedelta(0)
+
+
+def password_reset_pause(*, request: HttpRequest) -> timedelta:
+    """How long until a reset refused by password_reset_refused may be asked again: the address's limit first, as
+    there."""
+    rate = settings.PASSWORD_RESET_RATE
+    by_address = _window_left(request, group="password-reset-ip", key="ip", rate=rate, method="POST")
+    by_email = _window_left(request, group="password-reset-email", key=_reset_email, rate=rate, method="POST")
+    return by_address or by_email or timedelta(0)
 
 
 class AccountError(Exception):

@@ -32,9 +32,11 @@ from .services import (
     AccountError,
     account_delete,
     account_update,
+    password_reset_pause,
     password_reset_refused,
     sign_in_address_pause,
     sign_in_name_pause,
+    signup_pause,
     signup_refused,
 )
 
@@ -117,7 +119,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         context = {"continue_url": safe_next(request), "after_sign_out": after_sign_out}
         return render(request, "registration/signup.html", context)
     if signup_refused(request=request):
-        return render(request, "registration/rate_limited.html", {"limited": "signup"}, status=429)
+        return _rate_limited(request, "signup", signup_pause(request=request))
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -136,8 +138,17 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     The mail goes out in the background, so the answer takes as long whether the email has an account or not.
     """
     if password_reset_refused(request=request):
-        return render(request, "registration/rate_limited.html", status=429)
+        return _rate_limited(request, "reset", password_reset_pause(request=request))
     return _PasswordReset.as_view()(request)
+
+
+def _rate_limited(request: HttpRequest, limited: str, pause) -> HttpResponse:
+    context = {"limited": limited, "minutes": _minutes(pause)}
+    return render(request, "registration/rate_limited.html", context, status=429)
+
+
+def _minutes(pause) -> int:
+    return max(1, math.ceil(pause.total_seconds() / 60))
 
 
 def locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
@@ -148,8 +159,7 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
     """
     address_pause = sign_in_address_pause(request=request)
     pause = address_pause if address_pause is not None else sign_in_name_pause(request=request, credentials=credentials)
-    minutes = max(1, math.ceil(pause.total_seconds() / 60))
-    context = {"address": address_pause is not None, "minutes": minutes}
+    context = {"address": address_pause is not None, "minutes": _minutes(pause)}
     return render(request, "registration/locked_out.html", context, status=429)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -97,3 +99,22 @@ def test_the_default_sign_up_limit_lets_a_class_behind_one_address_through(clien
         assert _sign_up(client, f"student{n}", f"s{n}@school.example", school).status_code == 302
         client.logout()
     assert get_user_model().objects.filter(username__startswith="student").count() == 30
+
+
+def _minutes_said(page: str) -> int:
+    return int(re.search(r"try again in (\d+) minutes?\.", page).group(1))
+
+
+def test_the_limit_pages_say_how_long_is_left_of_the_configured_period(client, student, settings):
+    """Not "in an hour" whatever the setting: a 15-minute window has at most 15 minutes left."""
+    settings.SIGNUP_RATE = "1/15m"
+    settings.PASSWORD_RESET_RATE = "1/10m"
+    _sign_up(client, "probe", "probe@example.com", "198.51.100.90", password="x")
+    limited = _sign_up(client, "probe", "probe@example.com", "198.51.100.90", password="x")
+    assert limited.status_code == 429 and 1 <= _minutes_said(limited.content.decode()) <= 15
+    url = reverse("password_reset")
+    client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR="198.51.100.91")
+    refused = client.post(url, {"email": "alice@example.com"}, REMOTE_ADDR="198.51.100.91")
+    assert refused.status_code == 429 and 1 <= _minutes_said(refused.content.decode()) <= 10
+    by_email = client.post(url, {"email": "ALICE@example.com"}, REMOTE_ADDR="198.51.100.92")  # her email's limit
+    assert by_email.status_code == 429 and 1 <= _minutes_said(by_email.content.decode()) <= 10
