@@ -10,7 +10,9 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
@@ -207,6 +209,7 @@ def test_only_users_who_may_create_and_change_decks_and_cards_may_import(client)
 
 def _queries(data: dict, **kwargs) -> int:
     parsed = parse(json.dumps(data), name="deck.json")
+    ContentType.objects.get_for_model(Card)  # the History entries' content type, cached after a process's first
     with CaptureQueriesContext(connection) as context:
         deck_import(data=parsed, **kwargs)
     return len(context.captured_queries)
@@ -216,11 +219,11 @@ def test_import_queries_do_not_grow_with_the_cards(instructor):
     """card_save one card at a time took 21 queries a card; the import writes each kind of row in bulk."""
     few = _queries(_export([_card(i) for i in range(1, 3)], slug="few"), author=instructor)
     many = _queries(_export([_card(i) for i in range(101, 121)], slug="many"), author=instructor)
-    assert few == many == 14  # with the import lock and the read of known style rules
+    assert few == many == 15  # with the import lock, the read of known style rules and the History entries
     # Updating every card of a deck, too.
     few = _queries(_export([_card(i, answer="Changed") for i in range(1, 3)], slug="few"), author=instructor)
     many = _queries(_export([_card(i, answer="Changed") for i in range(101, 121)], slug="many"), author=instructor)
-    assert few == many == 22  # the known style rules are read, none written again; the cards left out counted
+    assert few == many == 23  # the known style rules are read, none written again; the cards left out counted
 
 
 def _classes(html: str) -> set[str]:
@@ -474,3 +477,17 @@ def test_the_report_counts_the_decks_cards_the_file_leaves_out_and_keeps_them(cl
     client.force_login(instructor)
     html = _upload(client, json.dumps(_export([{**cards[0], "answer": "New"}]))).content.decode()
     assert "0 created, 1 updated, 0 unchanged; 2 cards of the deck not in the file, kept." in html
+
+
+def test_an_import_shows_in_each_cards_admin_history(client, instructor):
+    deck = make_deck(slug="imported", title="Imported")
+    kept = make_card(deck=deck, position=9, question="Changed by the file", answer="Old")
+    data = _export([_card(1), {**_card(2), "uid": str(kept.uid), "question": kept.question, "position": 9}])
+    deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json")
+    client.force_login(instructor)
+    for card in (Card.objects.get(uid=data["cards"][0]["uid"]), kept):  # one added, one changed
+        history = client.get(reverse("admin:content_card_history", args=[card.pk])).content.decode()
+        assert "Imported from deck.json" in history and instructor.username in history
+    assert sorted(LogEntry.objects.values_list("action_flag", flat=True)) == [ADDITION, CHANGE]
+    deck_import(data=parse(json.dumps(data), name="deck.json"), author=instructor, source="deck.json", dry_run=True)
+    assert LogEntry.objects.count() == 2  # a dry run writes nothing, History included
