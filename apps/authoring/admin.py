@@ -77,6 +77,11 @@ class DistractorInline(admin.TabularInline):
         formset = super().get_formset(request, obj, **kwargs)
         if "text" in formset.form.base_fields:  # not for a user who may only view cards
             formset.form.base_fields["text"].widget.attrs.update(_live_preview())
+        if obj is not None and "position" in formset.form.base_fields:
+            # A new row after the card's last: at 0 it tied with the first and sorted before the others, so it
+            # could push an older one out of the three distractors a question offers.
+            last = obj.distractors.aggregate(last=Max("position"))["last"]
+            formset.form.base_fields["position"].initial = 0 if last is None else last + 1
         return formset
 
 

@@ -499,3 +499,12 @@ def test_line_breaks_typed_in_the_admin_are_stored_as_line_feeds(client, instruc
     versions = card.versions.count()
     assert client.post(url, _form_data(card, **typed)).status_code == 302
     assert card.versions.count() == versions
+
+
+def test_a_new_distractor_row_comes_after_the_cards_last_distractor(client, instructor):
+    card = make_card(question="Which object runs a batch job?", answer="Job")
+    card_save(card=card, distractors=["Deployment", "DaemonSet", "StatefulSet"])
+    client.force_login(instructor)
+    html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
+    extra = re.search(r'<input[^>]*name="distractors-3-position"[^>]*>', html).group(0)
+    assert 'value="3"' in extra  # not 0, which sorted it before the card's second and third
