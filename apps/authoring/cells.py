@@ -10,6 +10,8 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from apps.common.textfiles import one_line_break
+
 from .problems import TransferError
 
 MAX_POSITION = 2**31 - 1  # Card.position is a PostgreSQL integer
@@ -61,13 +63,6 @@ def _is_utf8(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def one_line_break(text: str) -> str:
-    """Every line break as a line feed: a browser sends a textarea's as CR LF, and a file may hold either. Stored
-    one way, a text that differs only in its line breaks (an edit in the admin, then its export re-imported from a
-    spreadsheet) reads as unchanged, and makes no new version."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def text_field(value: Any, where: str, *, required: bool, limit: int | None = None) -> str:

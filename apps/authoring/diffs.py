@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from .cells import one_line_break
-
 LABELS = {
     "kind": "Kind",
     "question": "Question",
@@ -62,9 +60,8 @@ def version_changes(old: dict | None, new: dict) -> list[FieldChange]:
     """What changed from `old` to `new`; for the first version, every field that has content."""
     changes = []
     for name, label in LABELS.items():
-        # Versions saved from the admin before its forms stored line feeds hold a textarea's CR LF: a version that
-        # changed only those changed nothing a reader can see.
-        before, after = (_lines(version.get(name)) if version else None for version in (old, new))
+        before = old.get(name) if old else None
+        after = new.get(name)
         if before == after or (old is None and after in ("", [], False, None)):
             continue
         if isinstance(after, list) or isinstance(before, list):
@@ -75,9 +72,3 @@ def version_changes(old: dict | None, new: dict) -> list[FieldChange]:
             html = text_diff(before or "", after or "")
         changes.append(FieldChange(label, html))
     return changes
-
-
-def _lines(value):
-    if isinstance(value, list):
-        return [_lines(item) for item in value]
-    return one_line_break(value) if isinstance(value, str) else value

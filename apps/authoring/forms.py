@@ -9,13 +9,13 @@ from django.db.models import CharField, Max, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
+from apps.common.textfiles import one_line_break
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
-from .cells import one_line_break
 from .problems import TransferError, echo_problem
 from .transfer import decode
 
@@ -24,8 +24,8 @@ MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
 class MarkdownField(forms.CharField):
-    """A Markdown text as typed in a textarea, its line breaks stored as line feeds (cells.one_line_break), so
-    that saving a card unchanged changes nothing, and its export reads back the same."""
+    """A Markdown text as typed in a textarea (a browser sends CR LF), read with line feeds as it is stored: a card
+    saved unchanged is not logged as changed."""
 
     def to_python(self, value):
         value = super().to_python(value)

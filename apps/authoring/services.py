@@ -18,7 +18,6 @@ from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyT
 from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
-from .cells import one_line_break
 from .models import ImportHold
 from .problems import Problem, TransferError
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, parse
@@ -49,17 +48,14 @@ CHANGED_WORDS = {
 
 
 def _card_data(card: Card) -> dict:
-    """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch).
-
-    Line breaks as an import reads them (cells.one_line_break): a card saved from the admin before its forms
-    stored line feeds holds CR LF, and its own export would otherwise import as a change."""
+    """A card as an export file holds it, but for its uid (its lists prefetched with _lists_prefetch)."""
     return {
         "position": card.position,
         "kind": card.kind,
-        **{name: one_line_break(getattr(card, name)) for name in CARD_TEXT_FIELDS},
+        **{name: getattr(card, name) for name in CARD_TEXT_FIELDS},
         "archived": card.archived,
         "aliases": [alias.text for alias in card.aliases.all()],
-        "distractors": [one_line_break(distractor.text) for distractor in card.distractors.all()],
+        "distractors": [distractor.text for distractor in card.distractors.all()],
         "key_terms": [term.term for term in card.key_terms.all()],
     }
 
@@ -70,12 +66,7 @@ def deck_export(*, deck: Deck) -> dict:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "deck": {
-            "slug": deck.slug,
-            "title": deck.title,
-            "description": one_line_break(deck.description),
-            "source": deck.source,
-        },
+        "deck": {"slug": deck.slug, "title": deck.title, "description": deck.description, "source": deck.source},
         "cards": [{"uid": str(card.uid), **_card_data(card)} for card in cards],
     }
 
@@ -249,9 +240,7 @@ def deck_import(
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
         report.deck_title = deck_data["title"]
-        report.deck_changed = not report.deck_created and any(
-            one_line_break(getattr(deck, k)) != v for k, v in deck_data.items()
-        )
+        report.deck_changed = not report.deck_created and any(getattr(deck, k) != v for k, v in deck_data.items())
         if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)

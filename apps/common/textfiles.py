@@ -12,6 +12,12 @@ import re
 _LINE_BREAK = re.compile(rb"\r\n?|\n")
 
 
+def one_line_break(text: str) -> str:
+    """Every line break as a line feed: a browser sends a textarea's as CR LF, and a file may hold either. Stored
+    one way, a text that differs only in its line breaks reads as unchanged, and makes no new version."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class NotUTF8Error(ValueError):
     """The file is not UTF-8 text: `line` is where its first offending byte is (from 1), `message` what to do."""
 

@@ -12,6 +12,8 @@ from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.common.textfiles import one_line_break
+
 from . import styles
 from .limits import MAX_MARKDOWN, MAX_TITLE
 from .plaintext import plain_text
@@ -75,7 +77,10 @@ class RenderedFields:
         """
         gathered = {} if styles is None else styles
         for source, target in (self.RENDERED_FIELDS if fields is None else fields).items():
-            text = getattr(self, source)
+            # Stored with line feeds whoever writes it (a textarea sends CR LF, a file may hold either): a text
+            # differing only in its line breaks is the same text, in versions, diffs and exports.
+            text = one_line_break(getattr(self, source))
+            setattr(self, source, text)
             rendered = known[text] if known is not None and text in known else render(text)
             setattr(self, target, rendered.html)
             if target in self.PLAIN_FIELDS:

@@ -137,13 +137,3 @@ def test_recording_a_version_does_not_hold_up_students_answering_that_card(instr
 
     assert not waited_for(edit, answer)
     assert Answer.objects.filter(user=student, card=card, final_verdict="correct").exists()
-
-
-def test_a_version_that_changed_only_line_breaks_shows_no_change():
-    """Versions saved from the admin before its forms stored line feeds hold CR LF: not a change to show."""
-    old = {"answer": "One\r\ntwo", "distractors": ["A\r\nB"]}
-    assert version_changes(old, {"answer": "One\ntwo", "distractors": ["A\nB"]}) == []
-    assert [change.label for change in version_changes(old, {"answer": "One\nthree", "distractors": []})] == [
-        "Answer",
-        "Distractors",
-    ]

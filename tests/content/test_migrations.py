@@ -27,3 +27,34 @@ def test_the_length_limits_name_each_text_too_long_instead_of_failing_on_a_const
         old.get_model("content", "Card").objects.filter(pk=card.pk).update(answer="Short now.")
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_LINE_FEEDS = [("content", "0007_deck_published")]
+LINE_FEEDS = [("content", "0008_line_feeds")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_texts_and_versions_saved_with_cr_lf_are_stored_with_line_feeds():
+    """Saved from the admin before its forms stored line feeds: the texts, the deck's description, distractors and
+    the versions' snapshots, so that exports and version diffs read them as every later save stores them."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_LINE_FEEDS)
+    try:
+        old = executor.loader.project_state(BEFORE_LINE_FEEDS).apps
+        deck = old.get_model("content", "Deck").objects.create(title="D", slug="d", description="One\r\ntwo")
+        card = old.get_model("content", "Card").objects.create(
+            deck=deck, position=1, kind="syllabus", question="Q?", answer="A\r\n\r\nB\rC", explanation="Plain"
+        )
+        old.get_model("content", "Distractor").objects.create(card=card, text="X\r\nY")
+        data = {"answer": "A\r\n\r\nB", "distractors": ["X\r\nY"], "question": "$\\right)$"}
+        version = old.get_model("content", "CardVersion").objects.create(card=card, number=1, data=data)
+        MigrationExecutor(connection).migrate(LINE_FEEDS)
+        new = MigrationExecutor(connection).loader.project_state(LINE_FEEDS).apps
+        card = new.get_model("content", "Card").objects.get(pk=card.pk)
+        assert (card.answer, card.explanation) == ("A\n\nB\nC", "Plain")
+        assert new.get_model("content", "Deck").objects.get(pk=deck.pk).description == "One\ntwo"
+        assert new.get_model("content", "Distractor").objects.get(card=card).text == "X\nY"
+        stored = new.get_model("content", "CardVersion").objects.get(pk=version.pk).data
+        assert stored == {"answer": "A\n\nB", "distractors": ["X\nY"], "question": "$\\right)$"}  # TeX untouched
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
