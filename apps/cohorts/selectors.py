@@ -49,10 +49,6 @@ def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
     return membership
 
 
-def assignment_for(*, cohort: Cohort, deck_id: int) -> Assignment | None:
-    return Assignment.objects.filter(cohort=cohort, deck_id=deck_id).first()
-
-
 def chosen_option_html() -> Func:
     """The chosen option's HTML as its question showed it (SessionItem.options, rendered and sanitised when the
     quiz was made), read in the answers' own query; NULL for a typed answer or a revealed one."""

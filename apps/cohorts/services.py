@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.auth import get_user_model
@@ -210,9 +211,20 @@ def on_user_deleting(sender, *, instance: AbstractBaseUser, **kwargs) -> None:
     cohorts_leave_all(student_id=instance.pk)
 
 
-def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> Assignment:
-    assignment, _ = Assignment.objects.update_or_create(cohort=cohort, deck=deck, defaults={"due_date": due_date})
-    return assignment
+@dataclass(frozen=True)
+class AssignmentChange:
+    """What assigning a deck did: the one form both assigns and sets (or, left empty, clears) a due date."""
+
+    created: bool
+    due_before: date | None
+    due: date | None
+
+
+def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> AssignmentChange:
+    with transaction.atomic():
+        before = Assignment.objects.select_for_update().filter(cohort=cohort, deck=deck).values("due_date").first()
+        Assignment.objects.update_or_create(cohort=cohort, deck=deck, defaults={"due_date": due_date})
+    return AssignmentChange(created=before is None, due_before=before and before["due_date"], due=due_date)
 
 
 def assignment_remove(*, cohort: Cohort, deck_id: int) -> bool:

@@ -229,28 +229,28 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
     form = AssignmentForm(request.POST)
     if not form.is_valid():
         return _manage_page(request, cohort, assignment_form=form, status=422)
-    deck, due = form.cleaned_data["deck"], form.cleaned_data["due_date"]
-    before = selectors.assignment_for(cohort=cohort, deck_id=deck.pk)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=due)
-    messages.success(request, _assignment_said(deck.title, before, due))
+    deck = form.cleaned_data["deck"]
+    change = services.assignment_set(cohort=cohort, deck=deck, due_date=form.cleaned_data["due_date"])
+    messages.success(request, _assignment_said(deck.title, change))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 
-def _assignment_said(title: str, before, due) -> str:
+def _assignment_said(title: str, change: services.AssignmentChange) -> str:
     """What the one form for assigning a deck and changing its due date did: a deck assigned already, sent with
     the date left empty, loses its due date, which the instructor may not have meant."""
 
     def day(value) -> str:
         return formats.date_format(value, "j M Y")
 
-    if before is None:
+    due, before = change.due, change.due_before
+    if change.created:
         return f"{title} is assigned, due {day(due)}." if due else f"{title} is assigned, with no due date."
-    if before.due_date == due:
+    if before == due:
         state = f"due {day(due)}" if due else "with no due date"
         return f"{title} was assigned already, {state}: nothing changed."
     if due is None:
-        return f"{title} no longer has a due date (it was due {day(before.due_date)})."
-    was = f"was {day(before.due_date)}" if before.due_date else "had no due date"
+        return f"{title} no longer has a due date (it was due {day(before)})."
+    was = f"was {day(before)}" if before else "had no due date"
     return f"{title} is now due {day(due)} ({was})."
 
 

@@ -72,8 +72,14 @@ def test_removing_a_student_keeps_their_answers_and_they_can_rejoin(instructor, 
 def test_assignments_set_update_and_remove(instructor):
     cohort = services.cohort_create(name="A", instructor=instructor)
     deck = make_deck()
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=datetime.date(2027, 1, 15))
+    first = services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    again = services.assignment_set(cohort=cohort, deck=deck, due_date=datetime.date(2027, 1, 15))
+    assert (first.created, again.created, again.due_before, again.due) == (
+        True,
+        False,
+        None,
+        datetime.date(2027, 1, 15),
+    )
     assert list(Assignment.objects.values_list("deck", "due_date")) == [(deck.pk, datetime.date(2027, 1, 15))]
     assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is True
     assert not Assignment.objects.exists()
