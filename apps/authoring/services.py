@@ -279,12 +279,12 @@ def deck_import(
                 changed = ", ".join(CHANGED_WORDS[name] for name in wanted if now[name] != wanted[name])
                 report.updated.append(f"{label} ({changed})")
             written.append((card or Card(uid=item["uid"], deck=deck), item))
-        added = {id(card) for card, _ in written if card.pk is None}
+        added = [card for card, _ in written if card.pk is None]
+        changed = [card for card, _ in written if card.pk is not None]
         _cards_write(written=written, rendered=rendered, author=author, note=note)
         if author is not None and author.is_authenticated:
             # In the admin's History of each card, as its saves and reverts are: who imported what, and when.
-            for flag, cards in ((ADDITION, [c for c, _ in written if id(c) in added]),
-                                (CHANGE, [c for c, _ in written if id(c) not in added])):  # fmt: skip
+            for flag, cards in ((ADDITION, added), (CHANGE, changed)):
                 if cards:
                     LogEntry.objects.log_actions(author.pk, cards, flag, note)
         if dry_run:
