@@ -37,12 +37,17 @@ def _deck():
     return deck
 
 
-@pytest.mark.parametrize("width", [320, 390])
-def test_a_multiple_choice_question_and_its_feedback_fit_a_phone(browser, live_server, sign_in, width):
+def _quiz_on_a_phone(browser, sign_in, width: int, mode: str):
     alice = make_user("alice")
-    session = services.session_start(user=alice, deck=_deck(), size=1, mode="choice", order="new")
+    session = services.session_start(user=alice, deck=_deck(), size=1, mode=mode, order="new")
     page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
     sign_in(page, "alice", session.get_absolute_url())
+    return page
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_multiple_choice_question_and_its_feedback_fit_a_phone(browser, live_server, sign_in, width):
+    page = _quiz_on_a_phone(browser, sign_in, width, "choice")
     assert page.evaluate(SIDEWAYS) == 0  # the question
 
     page.locator(".option").first.click()
@@ -53,10 +58,7 @@ def test_a_multiple_choice_question_and_its_feedback_fit_a_phone(browser, live_s
 
 @pytest.mark.parametrize("width", [320, 390])
 def test_free_recall_feedback_fits_a_phone(browser, live_server, sign_in, width):
-    alice = make_user("alice")
-    session = services.session_start(user=alice, deck=_deck(), size=1, mode="recall", order="new")
-    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-    sign_in(page, "alice", session.get_absolute_url())
+    page = _quiz_on_a_phone(browser, sign_in, width, "recall")
     page.get_by_role("textbox", name="Your answer").fill("torch.use_deterministic_algorithms(True)" * 2)
     page.get_by_role("button", name="Check answer").click()
     page.get_by_role("heading", name="Score").wait_for()
