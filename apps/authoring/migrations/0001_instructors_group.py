@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from apps.common.migrationtools import permissions_ensure
+
 # (model, actions) granted to instructors. Decks are never deleted by instructors;
 # a card with answers is protected by the database and by the admin.
 GRANTS = {
@@ -13,13 +15,7 @@ GRANTS = {
 
 
 def create_group(apps, schema_editor):
-    from django.contrib.auth.management import create_permissions
-
-    # Permissions are normally created after migrations; make sure they exist now.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, verbosity=0)
-        app_config.models_module = None
+    permissions_ensure(apps)
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group, _ = Group.objects.get_or_create(name="Instructors")

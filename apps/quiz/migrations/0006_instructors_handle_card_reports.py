@@ -1,19 +1,11 @@
 from django.db import migrations
 
+from apps.common.migrationtools import instructors_grant
+
 
 def grant(apps, schema_editor):
-    from django.contrib.auth.management import create_permissions
-
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, verbosity=0)
-        app_config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _ = Group.objects.get_or_create(name="Instructors")
     # Students' reports on cards: instructors read them and mark them dealt with; students make them on the site.
-    codenames = ["view_cardreport", "change_cardreport"]
-    group.permissions.add(*Permission.objects.filter(content_type__app_label="quiz", codename__in=codenames))
+    instructors_grant(apps, app_label="quiz", codenames=["view_cardreport", "change_cardreport"])
 
 
 class Migration(migrations.Migration):
