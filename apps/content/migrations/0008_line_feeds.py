@@ -3,14 +3,14 @@ as every save stores them, so their exports and versions read the same as the re
 no HTML changes."""
 
 from django.db import migrations
-from django.db.models import TextField
-from django.db.models.functions import Cast
+from django.db.models import F, TextField, Value
+from django.db.models.functions import Cast, Replace
 
-# Every column holding a Markdown source; the rendered HTML is unchanged (Markdown normalises line breaks itself).
-COLUMNS = {
-    "content_card": ("question", "answer", "short_answer", "explanation"),
-    "content_distractor": ("text",),
-    "content_deck": ("description",),
+# Every field holding a Markdown source; the rendered HTML is unchanged (Markdown normalises line breaks itself).
+FIELDS = {
+    "Card": ("question", "answer", "short_answer", "explanation"),
+    "Distractor": ("text",),
+    "Deck": ("description",),
 }
 
 
@@ -25,13 +25,11 @@ def _lines(value):
 
 
 def line_feeds(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        for table, columns in COLUMNS.items():
-            for column in columns:
-                cursor.execute(
-                    f"UPDATE {table} SET {column} = regexp_replace({column}, E'\\r\\n?', E'\\n', 'g') "  # noqa: S608
-                    f"WHERE strpos({column}, E'\\r') > 0"
-                )
+    for model, fields in FIELDS.items():
+        rows = apps.get_model("content", model).objects
+        for name in fields:
+            as_feeds = Replace(Replace(F(name), Value("\r\n"), Value("\n")), Value("\r"), Value("\n"))
+            rows.filter(**{f"{name}__contains": "\r"}).update(**{name: as_feeds})
     CardVersion = apps.get_model("content", "CardVersion")
     # JSON writes a carriage return as \r: only versions whose text holds that are read (TeX's \right too, unchanged).
     held = CardVersion.objects.annotate(text=Cast("data", TextField())).filter(text__contains="\\r")
