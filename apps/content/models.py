@@ -5,6 +5,8 @@ import uuid
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length, Lower
@@ -18,6 +20,19 @@ from . import styles
 from .limits import MAX_MARKDOWN, MAX_TITLE
 from .plaintext import plain_text
 from .rendering import Rendered, render
+
+# Card search stems English words ("quantized" finds "quantization").
+SEARCH_CONFIG = "english"
+
+
+def search_vector(config: str) -> SearchVector:
+    """A card's searchable text, weighted: the question, then the short answer, then the answer. As the indexes
+    have it, so a search that filters on it uses them."""
+    return (
+        SearchVector("question_text", weight="A", config=config)
+        + SearchVector("short_answer", weight="B", config=config)
+        + SearchVector("answer_text", weight="C", config=config)
+    )
 
 
 def _at_most(field_name: str, characters: int) -> LessThanOrEqual:
@@ -144,7 +159,7 @@ class Card(RenderedFields, models.Model):
         "short_answer": "short_answer_html",
         "explanation": "explanation_html",
     }
-    PLAIN_FIELDS = {"question_html": "question_text"}
+    PLAIN_FIELDS = {"question_html": "question_text", "answer_html": "answer_text"}
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False, help_text="Stable identity for export.")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
@@ -157,6 +172,9 @@ class Card(RenderedFields, models.Model):
     )
     answer = models.TextField(max_length=MAX_MARKDOWN)
     answer_html = models.TextField(editable=False)
+    answer_text = models.TextField(
+        blank=True, editable=False, help_text="The rendered answer as plain text, formulas read as text (search)."
+    )
     short_answer = models.CharField(
         max_length=300,
         blank=True,
@@ -187,6 +205,13 @@ class Card(RenderedFields, models.Model):
 
     class Meta:
         ordering = ["deck", "position"]
+        # Indexes of expressions, not stored columns, so that no query of cards (a quiz's) reads the vectors. The
+        # second keeps the words as written, for their beginnings: "checkpointing" is stemmed to "checkpoint", which
+        # "checkpointin", half typed, does not begin.
+        indexes = [
+            GinIndex(search_vector(SEARCH_CONFIG), name="card_search"),
+            GinIndex(search_vector("simple"), name="card_search_words"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["deck", "position"],

@@ -1,12 +1,24 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from django.contrib.postgres.aggregates import StringAgg
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Replace
 from django.shortcuts import get_object_or_404
 
-from .models import Card, Deck, StyleRule
+from .models import SEARCH_CONFIG, Card, Deck, StyleRule, search_vector
+
+# Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
+# can be escaped whole and only these become <mark> (see the `excerpt_marks` filter).
+MATCH_START, MATCH_END = "\x02", "\x03"
+# PostgreSQL's headline drops whatever looks like an HTML tag, "<script>" in a code span too: it is given "<" as this.
+LESS_THAN = "\x01"
+_WORD = re.compile(r"[^\W_]+")
+# What makes a query more than words: a phrase in quotes, "or", a word excluded with "-".
+_OPERATORS = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
 
 
 def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
@@ -48,6 +60,63 @@ def card_get(*, slug: str, pk: int, drafts: bool = False) -> Card:
         deck__slug=slug,
         pk=pk,
     )
+
+
+def card_search(*, query: str, drafts: bool = False, any_word: bool = False) -> QuerySet[Card]:
+    """The cards matching `query`, best first: in the question before the short answer before the answer.
+
+    The query reads as a search box does (quotes for a phrase, "or", "-word"), words stemmed ("quantized" finds
+    quantization). Without quotes, "or" or "-", each word also finds the words it begins ("quant", "checkpointin"),
+    as a student types half a term. With `any_word`, a card needs only one of the words (or their beginnings).
+    """
+    words = _WORD.findall(query)
+    if any_word:
+        beginnings = _beginnings(words, " | ", "simple")
+        found, rank = Q(search_words=beginnings), SearchRank(F("search_words"), beginnings)
+    else:
+        stems = SearchQuery(query, search_type="websearch", config=SEARCH_CONFIG)
+        found, rank = Q(search=stems), SearchRank(F("search"), stems)
+        if words and not _OPERATORS.search(query):
+            beginnings = _beginnings(words, " & ", "simple")
+            found |= Q(search_words=beginnings)
+            rank += SearchRank(F("search_words"), beginnings)
+    # Marks the answer's words that a typed word, or its stem, begins: whichever way the card was found.
+    marked = _beginnings(words, " | ", "simple") | _beginnings(words, " | ", SEARCH_CONFIG)
+    cards = Card.objects.filter(archived=False) if drafts else Card.objects.filter(archived=False, deck__published=True)
+    return (
+        cards.annotate(search=search_vector(SEARCH_CONFIG), search_words=search_vector("simple"))
+        .filter(found)
+        .select_related("deck")
+        .only("pk", "position", "kind", "question_html", "deck__slug", "deck__title", "deck__published")
+        .annotate(
+            rank=rank,
+            excerpt=SearchHeadline(
+                Replace(F("answer_text"), Value("<"), Value(LESS_THAN)),
+                marked,
+                config="simple",
+                start_sel=MATCH_START,
+                stop_sel=MATCH_END,
+                max_words=28,
+                min_words=12,
+                max_fragments=2,
+                fragment_delimiter=" … ",
+            ),
+        )
+        .order_by("-rank", "deck__title", "position")
+    )
+
+
+def _beginnings(words: list[str], operator: str, config: str) -> SearchQuery:
+    """Each word as a prefix, in tsquery syntax: safe, since a word is letters and digits only. A word of one or two
+    letters is matched whole: as a prefix, "a" would find every word beginning with it."""
+    terms = (f"{word}:*" if len(word) > 2 else word for word in words)
+    return SearchQuery(operator.join(terms), search_type="raw", config=config)
+
+
+def search_can_widen(*, query: str) -> bool:
+    """Whether a query that found nothing may be tried again with any of its words: plain words, several of them
+    (a phrase or an excluded word says what the student wants)."""
+    return len(_WORD.findall(query)) > 1 and not _OPERATORS.search(query)
 
 
 def style_rules_version() -> str:

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
+from apps.common.http import render_page_or_partial
+
 from . import selectors
+from .forms import SearchForm
 from .styles import version_remember
 
 
@@ -38,6 +42,23 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "show_answer": show_answer,
         },
     )
+
+
+@require_safe
+def search(request: HttpRequest) -> HttpResponse:
+    form = SearchForm(request.GET)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    page, any_word = None, False
+    if query:
+        drafts = selectors.sees_drafts(request.user)
+        paginator = Paginator(selectors.card_search(query=query, drafts=drafts), 20)
+        if not paginator.count and selectors.search_can_widen(query=query):
+            # No card holds every word: the cards holding some of them, said to be that.
+            paginator = Paginator(selectors.card_search(query=query, drafts=drafts, any_word=True), 20)
+            any_word = bool(paginator.count)
+        page = paginator.get_page(request.GET.get("page"))
+    context = {"form": form, "query": query, "page": page, "any_word": any_word}
+    return render_page_or_partial(request, "content/search.html", "results", context)
 
 
 def _styles_etag(request: HttpRequest) -> str:

@@ -7,6 +7,8 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from apps.content import selectors
+
 BEFORE_LIMITS = [("content", "0004_card_question_text")]
 LIMITS = [("content", "0005_markdown_length")]
 
@@ -56,5 +58,29 @@ def test_texts_and_versions_saved_with_cr_lf_are_stored_with_line_feeds():
         assert new.get_model("content", "Distractor").objects.get(card=card).text == "X\nY"
         stored = new.get_model("content", "CardVersion").objects.get(pk=version.pk).data
         assert stored == {"answer": "A\n\nB", "distractors": ["X\nY"], "question": "$\\right)$"}  # TeX untouched
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_SEARCH = [("content", "0008_line_feeds")]
+SEARCH = [("content", "0009_card_search")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cards_saved_before_search_existed_are_found_by_their_answers_formulas_read_as_text():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_SEARCH)
+    try:
+        old = executor.loader.project_state(BEFORE_SEARCH).apps
+        deck = old.get_model("content", "Deck").objects.create(title="D", slug="d")
+        html = '<p>Dequantize with <span class="katex"><math><mi>r</mi><mo>=</mo><mi>s</mi></math></span> again</p>'
+        card = old.get_model("content", "Card").objects.create(
+            deck=deck, position=1, kind="syllabus", question="Q?", answer="Dequantize with $r=s$ again",
+            question_html="<p>Q?</p>", question_text="Q?", answer_html=html,
+        )  # fmt: skip
+        MigrationExecutor(connection).migrate(SEARCH)
+        new = MigrationExecutor(connection).loader.project_state(SEARCH).apps
+        assert new.get_model("content", "Card").objects.get(pk=card.pk).answer_text == "Dequantize with r=s again"
+        assert [found.pk for found in selectors.card_search(query="dequantized")] == [card.pk]
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

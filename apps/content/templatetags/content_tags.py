@@ -3,8 +3,10 @@ from __future__ import annotations
 import re
 
 from django import template
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from apps.content.selectors import LESS_THAN, MATCH_END, MATCH_START
 from apps.content.styles import styles_url
 
 register = template.Library()
@@ -30,3 +32,16 @@ def card_title(html: str) -> str:
     # always ends the HTML, and the marks linking to them are their own <sup>.
     html = _FOOTNOTE_MARK.sub("", (html or "").split('<div class="footnote">', 1)[0])
     return mark_safe(_LINK_TAG.sub("", html))  # noqa: S308 # nosec B308 B703
+
+
+_MATCH = re.compile(f"{MATCH_START}([^{MATCH_START}{MATCH_END}]*){MATCH_END}")
+
+
+@register.filter
+def excerpt_marks(excerpt: str) -> str:
+    """A search result's plain-text excerpt as HTML: escaped whole, its matched words (between the markers
+    card_search puts around them) in <mark>; a stray marker is dropped. Empty when nothing in it matched."""
+    if MATCH_START not in (excerpt or ""):
+        return ""
+    marked = _MATCH.sub(r"<mark>\1</mark>", str(escape(excerpt.replace(LESS_THAN, "<"))))
+    return mark_safe(marked.replace(MATCH_START, "").replace(MATCH_END, ""))  # noqa: S308 # nosec B308 B703

@@ -1,0 +1,12 @@
+from __future__ import annotations
+
+from django import forms
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(
+        label="Search the cards",
+        required=False,
+        max_length=200,
+        error_messages={"max_length": "Search for at most %(limit_value)d characters (this is %(show_value)d)."},
+    )

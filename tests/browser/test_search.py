@@ -1,0 +1,51 @@
+"""In a real Chromium: searching from the header, results that follow the typing, and Back to the last search."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+
+def test_search_from_the_header_then_results_follow_the_typing_and_back_restores(live_server, page, transactional_db):
+    call_command("load_content", verbosity=0)
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("searchbox", name="Search the cards").fill("quantization")
+    page.get_by_role("button", name="Search").click()
+    expect(page).to_have_url(re.compile(r"/search/\?q=quantization$"))
+    expect(page.locator("#search-count")).to_have_text(re.compile(r"\d+ cards match “quantization”\."))
+    expect(page.locator(".search-results a.card-title").first).to_contain_text("quantization")
+    page.evaluate("window.stillTheSamePage = true")
+
+    box = page.get_by_role("searchbox", name="Search the cards")
+    box.fill("kuber")
+    expect(page).to_have_url(re.compile(r"/search/\?q=kuber$"))
+    expect(page.locator("#search-count")).to_have_text("1 card matches “kuber”.")
+    expect(page.locator(".search-results a.card-title")).to_have_count(1)
+    box.fill("zebra")
+    expect(page.locator("#search-count")).to_contain_text("No card matches “zebra”.")
+    expect(page.locator(".search-results")).to_have_count(0)
+    assert page.evaluate("window.stillTheSamePage") is True  # swapped in, no page load
+    expect(page.locator("#search-count")).to_have_count(1)
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/search/\?q=kuber$"))
+    expect(page.locator("body > header.site-header")).to_have_count(1)
+    expect(page.locator(".search-results a.card-title")).to_have_count(1)
+
+
+def test_search_works_without_javascript(live_server, browser, transactional_db):
+    call_command("load_content", verbosity=0)
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/search/")
+        page.get_by_role("searchbox", name="Search the cards").fill("mixed precision")
+        page.get_by_role("button", name="Search").click()
+        expect(page).to_have_url(re.compile(r"/search/\?q=mixed\+precision$"))
+        expect(page.locator("#search-count")).to_contain_text("match “mixed precision”.")
+        page.locator(".search-excerpt summary").first.click()
+        expect(page.locator(".search-excerpt mark").first).to_be_visible()
+    finally:
+        context.close()

@@ -1,0 +1,139 @@
+"""Searching the cards: what matches, in what order, who sees what, and the page with and without htmx."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from apps.content import selectors
+from apps.content.services import card_save
+from tests.conftest import make_instructor
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+SEARCH = reverse("content:search")
+
+
+@pytest.fixture
+def serving():
+    deck = make_deck(title="Serving")
+    make_card(deck=deck, question="What is quantization?", answer="Storing weights in fewer bits, such as INT8.")
+    make_card(deck=deck, question="Why batch requests?", answer="Batching raises GPU utilization; quantization aside.")
+    make_card(deck=deck, question="What is a CronJob?", answer="A Kubernetes object that runs Jobs on a schedule.")
+    return deck
+
+
+def _titles(response) -> list[str]:
+    return [card.question_html for card in response.context["page"]]
+
+
+def test_a_half_word_finds_the_whole_and_the_question_ranks_before_the_answer(client, serving):
+    response = client.get(SEARCH, {"q": "quant"})
+    assert response.status_code == 200
+    assert _titles(response) == ["<p>What is quantization?</p>", "<p>Why batch requests?</p>"]
+    assert "2 cards match “quant”." in response.content.decode()
+
+
+def test_stemming_a_phrase_and_a_left_out_word(client, serving):
+    assert _titles(client.get(SEARCH, {"q": "quantized"})) == [
+        "<p>What is quantization?</p>",
+        "<p>Why batch requests?</p>",
+    ]
+    assert _titles(client.get(SEARCH, {"q": '"fewer bits"'})) == ["<p>What is quantization?</p>"]
+    html = client.get(SEARCH, {"q": '"bits fewer"'}).content.decode()
+    assert "No card matches" in html and "holds some" not in html
+    assert _titles(client.get(SEARCH, {"q": "quantization -batching"})) == ["<p>What is quantization?</p>"]
+
+
+def test_when_no_card_holds_every_word_the_cards_with_some_are_offered_as_such(client, serving):
+    html = client.get(SEARCH, {"q": "kubernetes tensorflow"}).content.decode()
+    assert "No card holds all of “kubernetes tensorflow”; 1 card holds some of it." in html
+    assert "What is a CronJob?" in html
+    html = client.get(SEARCH, {"q": "tensorflow"}).content.decode()
+    assert "No card matches “tensorflow”." in html and "<ol" not in html
+
+
+def test_the_matching_words_of_the_answer_are_marked_and_the_rest_escaped(client):
+    make_card(question="Which tag?", answer="Write `<script>alert(1)</script>` in a template to inject a script.")
+    html = client.get(SEARCH, {"q": "script"}).content.decode()
+    assert "<script>alert" not in html
+    assert (
+        "Write &lt;<mark>script</mark>&gt;alert(1)&lt;/script&gt; in a template to inject a <mark>script</mark>" in html
+    )
+
+
+def test_the_excerpt_is_offered_only_when_the_answer_matches(client, serving):
+    html = client.get(SEARCH, {"q": "cronjob"}).content.decode()
+    assert "What is a CronJob?" in html and "Where the answer matches" not in html
+    assert "Where the answer matches" in client.get(SEARCH, {"q": "schedule"}).content.decode()
+
+
+def test_students_never_find_drafts_or_archived_cards_and_authors_find_drafts(client, student):
+    draft = make_deck(title="Draft deck", published=False)
+    make_card(deck=draft, question="What is a tensor?", answer="An array")
+    make_card(question="Old tensor question?", answer="Gone", archived=True)
+    client.force_login(student)
+    assert _titles(client.get(SEARCH, {"q": "tensor"})) == []
+    client.force_login(make_instructor("dana"))
+    html = client.get(SEARCH, {"q": "tensor"}).content.decode()
+    assert "What is a tensor?" in html and "Draft" in html and "Old tensor" not in html
+
+
+def test_an_edited_card_is_found_by_its_new_words_at_once(client, serving):
+    card = serving.cards.get(question="What is a CronJob?")
+    card.answer = card.short_answer = "A scheduled batch workload in a cluster."
+    card_save(card=card)
+    assert _titles(client.get(SEARCH, {"q": "scheduled workload"})) == ["<p>What is a CronJob?</p>"]
+    assert _titles(client.get(SEARCH, {"q": "kubernetes"})) == []
+
+
+def test_a_long_query_is_refused_with_a_message_and_punctuation_alone_finds_nothing(client, serving):
+    response = client.get(SEARCH, {"q": "x" * 201})
+    html = response.content.decode()
+    assert response.status_code == 200 and response.context["page"] is None
+    assert "Search for at most 200 characters (this is 201)." in html and 'aria-invalid="true"' in html
+    for query in ("(((", "&|<->", "!"):
+        response = client.get(SEARCH, {"q": query})
+        assert response.status_code == 200 and _titles(response) == [], query
+    # tsquery's own syntax is read as words, never as an error: "a" is a whole word, not every word beginning with a.
+    response = client.get(SEARCH, {"q": "a:* & cronjob!"})
+    assert response.status_code == 200 and _titles(response) == ["<p>What is a CronJob?</p>"]
+
+
+def test_results_come_twenty_a_page_in_two_queries_whatever_their_number(client, django_assert_num_queries):
+    deck = make_deck(title="Many")
+    for n in range(45):
+        make_card(deck=deck, question=f"Gradient question {n}?", answer="Gradients")
+    with django_assert_num_queries(2):
+        response = client.get(SEARCH, {"q": "gradient", "page": 3})
+    html = response.content.decode()
+    assert len(response.context["page"]) == 5 and '<ol class="search-results" start="41">' in html
+    assert "Page 3 of 3" in html and "?q=gradient&amp;page=2" in html
+
+
+def test_htmx_gets_the_results_and_the_count_alone_and_the_page_varies_on_it(client, serving, htmx):
+    response = client.get(SEARCH, {"q": "quant"}, **htmx)
+    html = response.content.decode()
+    assert "<html" not in html and "<h1>" not in html
+    assert 'id="search-count" role="status"' in html and 'data-hx-swap-oob="innerHTML"' in html
+    assert '<div id="results">' in html and "What is quantization?" in html
+    assert "HX-Request" in response["Vary"]
+
+
+def test_every_page_but_the_search_page_has_the_search_box_in_its_header(client, serving):
+    assert 'role="search" method="get" action="/search/" class="site-search"' in client.get("/").content.decode()
+    html = client.get(SEARCH).content.decode()
+    assert 'class="site-search"' not in html
+    assert 'id="id_q"' in html and "autofocus" in html and 'id="search-count"' in html
+
+
+def test_a_search_is_answered_from_the_two_word_indexes_not_by_reading_every_card(serving):
+    with connection.cursor() as cursor:
+        # Left only the bitmap scans, which need an index whose expression is the one searched (so few rows would
+        # be read whole, and a full scan of another index would stand in).
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
+        plan = selectors.card_search(query="quant").explain()
+    assert re.search(r"Index Scan on card_search\s", plan) and re.search(r"Index Scan on card_search_words\s", plan)
