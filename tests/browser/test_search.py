@@ -7,6 +7,8 @@ import re
 from django.core.management import call_command
 from playwright.sync_api import expect
 
+from tests.factories import make_card, make_deck
+
 
 def test_search_from_the_header_then_results_follow_the_typing_and_back_restores(live_server, page, transactional_db):
     call_command("load_content", verbosity=0)
@@ -49,3 +51,24 @@ def test_search_works_without_javascript(live_server, browser, transactional_db)
         expect(page.locator(".search-excerpt mark").first).to_be_visible()
     finally:
         context.close()
+
+
+def test_paging_results_with_the_keyboard_keeps_focus_in_the_results(live_server, page, transactional_db):
+    deck = make_deck(title="Many")
+    for n in range(25):
+        make_card(deck=deck, question=f"Gradient question {n}?", answer="Gradients")
+    page.goto(f"{live_server.url}/search/?q=gradient")
+    page.evaluate("window.stillTheSamePage = true")
+    page.locator("#results-next").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/search/\?q=gradient&page=2$"))
+    expect(page.locator(".search-results > li")).to_have_count(5)
+    # The last page has no Next: focus goes to the results' heading, not back to the top of the page.
+    expect(page.locator("#results h2")).to_be_focused()
+    expect(page.locator("#results h2")).to_have_text("Results, page 2 of 2")
+    page.locator("#results-previous").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".search-results > li")).to_have_count(20)
+    expect(page.locator("#results-previous")).to_have_count(0)
+    expect(page.locator("#results h2")).to_be_focused()
+    assert page.evaluate("window.stillTheSamePage") is True
