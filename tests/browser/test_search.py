@@ -72,3 +72,19 @@ def test_paging_results_with_the_keyboard_keeps_focus_in_the_results(live_server
     expect(page.locator("#results-previous")).to_have_count(0)
     expect(page.locator("#results h2")).to_be_focused()
     assert page.evaluate("window.stillTheSamePage") is True
+
+
+def test_slash_goes_to_the_search_box_unless_typing(live_server, page, transactional_db):
+    make_card(question="What is a tensor?", answer="An array")
+    page.goto(f"{live_server.url}/")
+    page.keyboard.press("/")
+    box = page.locator("#site-search-q")
+    expect(box).to_be_focused()
+    page.keyboard.type("tensor")
+    expect(box).to_have_value("tensor")  # the slash itself was not typed
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/search/\?q=tensor$"))
+    page.locator("#id_q").fill("a/b")
+    expect(page.locator("#id_q")).to_have_value("a/b")
+    page.locator("#id_q").press("/")
+    expect(page.locator("#id_q")).to_have_value("a/b/")
