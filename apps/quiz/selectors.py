@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet, Window
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -196,3 +196,36 @@ def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today
         next_due=min(upcoming, default=None),
         unfinished=unfinished,
     )
+
+
+@dataclass(frozen=True)
+class CardHistory:
+    answers: list[Answer]  # the latest first, at most the limit asked
+    total: int
+    state: CardState | None  # the card's review schedule, once answered
+    now: datetime
+
+    @property
+    def due(self) -> bool:
+        return self.state is not None and self.state.due <= self.now
+
+    @property
+    def mastered(self) -> bool:
+        return self.state is not None and self.state.mastered_until is not None and self.state.mastered_until > self.now
+
+
+def card_history(*, user: AbstractBaseUser, card: Card, limit: int = 5) -> CardHistory:
+    """The user's latest answers to one card, how many in all, and when it comes back: two queries."""
+    answers = list(
+        Answer.objects.filter(user=user, card=card)
+        .select_related("item")
+        .only(
+            "answered_at", "mode", "revealed", "final_verdict", "final_score", "override_verdict", "session_id",
+            "item__position",
+        )
+        .annotate(total=Window(Count("pk")))
+        .order_by("-answered_at", "-pk")[:limit]
+    )  # fmt: skip
+    state = CardState.objects.filter(user=user, card=card).only("due", "mastered_until").first()
+    total = answers[0].total if answers else 0
+    return CardHistory(answers=answers, total=total, state=state, now=timezone.now())

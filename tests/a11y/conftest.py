@@ -141,6 +141,7 @@ def site(transactional_db) -> Site:
         PageSpec("deck with answers", f"/decks/{SYLLABUS}/?answers=shown", math=True),
         PageSpec("card", affine.get_absolute_url(), math=True),
         PageSpec("card with its answer", f"{affine.get_absolute_url()}?answers=shown", math=True),
+        PageSpec("card, signed in with its history", affine.get_absolute_url(), user="alice", math=True),
         PageSpec("search, with results", "/search/?q=quantization"),
         PageSpec("search, nothing found", "/search/?q=zebra"),
         PageSpec("sign in", "/accounts/login/?next=/progress/"),
