@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length, Lower
@@ -26,8 +26,7 @@ SEARCH_CONFIG = "english"
 
 
 def search_vector(config: str) -> SearchVector:
-    """A card's searchable text, weighted: the question, then the short answer, then the answer. As the indexes
-    have it, so a search that filters on it uses them."""
+    """A card's searchable text, weighted: the question, then the short answer, then the answer."""
     return (
         SearchVector("question_text", weight="A", config=config)
         + SearchVector("short_answer", weight="B", config=config)
@@ -200,17 +199,24 @@ class Card(RenderedFields, models.Model):
     current_version = models.ForeignKey(
         "CardVersion", on_delete=models.SET_NULL, null=True, blank=True, editable=False, related_name="+"
     )
+    # Kept by the database from the plain texts, so no save path (admin, import, loader, bulk update) can forget
+    # them; stored, so ranking thousands of matches reads them instead of parsing every text again. The second keeps
+    # the words as written, for their beginnings: "checkpointing" is stemmed to "checkpoint", which "checkpointin",
+    # half typed, does not begin.
+    search = models.GeneratedField(
+        expression=search_vector(SEARCH_CONFIG), output_field=SearchVectorField(), db_persist=True
+    )
+    search_words = models.GeneratedField(
+        expression=search_vector("simple"), output_field=SearchVectorField(), db_persist=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["deck", "position"]
-        # Indexes of expressions, not stored columns, so that no query of cards (a quiz's) reads the vectors. The
-        # second keeps the words as written, for their beginnings: "checkpointing" is stemmed to "checkpoint", which
-        # "checkpointin", half typed, does not begin.
         indexes = [
-            GinIndex(search_vector(SEARCH_CONFIG), name="card_search"),
-            GinIndex(search_vector("simple"), name="card_search_words"),
+            GinIndex(fields=["search"], name="card_search"),
+            GinIndex(fields=["search_words"], name="card_search_words"),
         ]
         constraints = [
             models.UniqueConstraint(

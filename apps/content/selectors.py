@@ -9,11 +9,13 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Replace
 from django.shortcuts import get_object_or_404
 
-from .models import SEARCH_CONFIG, Card, Deck, StyleRule, search_vector
+from .models import SEARCH_CONFIG, Card, Deck, StyleRule
 
 # Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
 # can be escaped whole and only these become <mark> (see the `excerpt_marks` filter).
 MATCH_START, MATCH_END = "\x02", "\x03"
+# Only searches read them: pages showing many cards leave them in the database.
+SEARCH_FIELDS = ("search", "search_words")
 # PostgreSQL's headline drops whatever looks like an HTML tag, "<script>" in a code span too: it is given "<" as this.
 LESS_THAN = "\x01"
 _WORD = re.compile(r"[^\W_]+")
@@ -41,7 +43,7 @@ def sees_drafts(user) -> bool:
 
 
 def deck_cards(*, deck: Deck) -> QuerySet[Card]:
-    return deck.cards.filter(archived=False).order_by("position")
+    return deck.cards.filter(archived=False).defer(*SEARCH_FIELDS).order_by("position")
 
 
 def card_get(*, slug: str, pk: int, drafts: bool = False) -> Card:
@@ -84,8 +86,7 @@ def card_search(*, query: str, drafts: bool = False, any_word: bool = False) -> 
     marked = _beginnings(words, " | ", "simple") | _beginnings(words, " | ", SEARCH_CONFIG)
     cards = Card.objects.filter(archived=False) if drafts else Card.objects.filter(archived=False, deck__published=True)
     return (
-        cards.annotate(search=search_vector(SEARCH_CONFIG), search_words=search_vector("simple"))
-        .filter(found)
+        cards.filter(found)
         .select_related("deck")
         .only("pk", "position", "kind", "question_html", "deck__slug", "deck__title", "deck__published")
         .annotate(

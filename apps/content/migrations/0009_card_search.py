@@ -1,8 +1,8 @@
-"""Card search: the answer as plain text beside the question's, and indexes of their words (stemmed English words, and
-the words as written for the beginnings of words)."""
+"""Card search: the answer as plain text beside the question's, and search vectors PostgreSQL keeps from them (stemmed
+English words, and the words as written for the beginnings of words), indexed."""
 
 from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import migrations, models
 
 from apps.content.plaintext import plain_text
@@ -38,6 +38,18 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),
-        migrations.AddIndex(model_name="card", index=GinIndex(vector("english"), name="card_search")),
-        migrations.AddIndex(model_name="card", index=GinIndex(vector("simple"), name="card_search_words")),
+        migrations.AddField(
+            model_name="card",
+            name="search",
+            field=models.GeneratedField(
+                db_persist=True, expression=vector("english"), output_field=SearchVectorField()
+            ),
+        ),
+        migrations.AddField(
+            model_name="card",
+            name="search_words",
+            field=models.GeneratedField(db_persist=True, expression=vector("simple"), output_field=SearchVectorField()),
+        ),
+        migrations.AddIndex(model_name="card", index=GinIndex(fields=["search"], name="card_search")),
+        migrations.AddIndex(model_name="card", index=GinIndex(fields=["search_words"], name="card_search_words")),
     ]
