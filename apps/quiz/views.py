@@ -293,6 +293,7 @@ def progress(request: HttpRequest) -> HttpResponse:
     context = {
         "decks": decks,
         "sessions": selectors.sessions_recent(user=request.user),
+        "activity": selectors.activity_recent(user=request.user),
         "due": sum(deck.due_now for deck in decks),
         # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
         "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),

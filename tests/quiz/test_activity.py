@@ -1,0 +1,85 @@
+"""The days of study on My progress: the pure grid and streak (activity.activity), then the page."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.urls import reverse
+
+from apps.quiz import services
+from apps.quiz.activity import Day, activity
+from tests.factories import make_card, make_deck
+
+THURSDAY = date(2026, 12, 3)
+
+
+def _days(*back: int, count: int = 1) -> dict[date, int]:
+    return {THURSDAY - timedelta(days=n): count for n in back}
+
+
+@pytest.mark.parametrize(
+    ("counts", "streak", "today", "longer"),
+    [
+        ({}, 0, False, False),
+        (_days(0), 1, True, False),
+        (_days(0, 1, 2), 3, True, False),
+        (_days(1, 2), 2, False, False),  # today may still continue it
+        (_days(0, 2, 3), 1, True, False),  # a day missed ends it
+        (_days(2, 3), 0, False, False),  # yesterday missed: over
+        (_days(*range(81)), 81, True, True),  # back to the grid's first Monday: maybe longer
+        (_days(*range(80)), 80, True, False),
+    ],
+)
+def test_the_streak_counts_days_in_a_row_up_to_today_or_yesterday(counts, streak, today, longer):
+    result = activity(counts, today=THURSDAY)
+    assert (result.streak, result.studied_today, result.streak_may_be_longer) == (streak, today, longer)
+
+
+def test_the_grid_is_twelve_weeks_from_monday_with_no_days_after_today():
+    result = activity(_days(0, 3, 4, 90), today=THURSDAY)
+    assert len(result.weeks) == 12 and all(len(week) == 7 for week in result.weeks)
+    assert result.weeks[0][0] == Day(date(2026, 9, 14), 0) and date(2026, 9, 14).weekday() == 0
+    assert result.weeks[-1][3] == Day(THURSDAY, 1) and result.weeks[-1][4:] == [None, None, None]
+    # Monday to today is this week; Sunday and Saturday before it are last week's; 90 days back is off the grid.
+    assert (result.week_answers, result.week_days, result.days, result.answers) == (2, 2, 3, 3)
+
+
+@pytest.mark.parametrize(("count", "level"), [(0, 0), (1, 1), (4, 1), (5, 2), (9, 2), (10, 3), (19, 3), (20, 4)])
+def test_a_day_is_shaded_by_how_many_answers_it_had(count, level):
+    assert Day(THURSDAY, count).level == level
+
+
+def test_the_busiest_day_is_the_one_with_most_answers_the_latest_of_a_tie():
+    result = activity({THURSDAY: 3, THURSDAY - timedelta(days=5): 7, THURSDAY - timedelta(days=9): 7}, today=THURSDAY)
+    assert result.busiest == Day(THURSDAY - timedelta(days=5), 7)
+
+
+@pytest.mark.django_db
+def test_my_progress_shows_my_streak_in_my_time_zone_and_not_anyone_elses_answers(client, student, other_student):
+    deck = make_deck()
+    for n in range(3):
+        make_card(deck=deck, question=f"Q{n}?", answer=f"A{n}")
+    tokyo = ZoneInfo("Asia/Tokyo")
+    yesterday = datetime.now(tokyo).date() - timedelta(days=1)
+    # 23:30 the day before yesterday and 00:30 yesterday in Tokyo: two days there, one in UTC (14:30 and 15:30).
+    before = datetime.combine(yesterday - timedelta(days=1), time(23, 30), tzinfo=tokyo)
+    for when in (before, before + timedelta(hours=1)):
+        session = services.session_start(user=student, deck=deck, size=1, mode="recall", order="random", now=when)
+        services.answer_submit(
+            user=student, session_id=session.pk, position=1, submission=services.Submission(response="A"),
+            now=when.astimezone(UTC),
+        )  # fmt: skip
+    other = services.session_start(user=other_student, deck=deck, size=3, mode="recall", order="random")
+    for position in (1, 2, 3):
+        services.answer_submit(
+            user=other_student, session_id=other.pk, position=position, submission=services.Submission(response="A")
+        )
+    client.force_login(student)
+    client.cookies["tz"] = "Asia/Tokyo"
+    html = client.get(reverse("quiz:progress")).content.decode()
+    assert "<strong>2 days in a row.</strong> Answer a question today to keep it going." in html
+    for day in (yesterday - timedelta(days=1), yesterday):
+        assert f'title="{day:%a} {day.day} {day:%b}: 1 answer"' in html
+    assert "twelve weeks: 2 answers on 2 days" in html  # bob's three are his
