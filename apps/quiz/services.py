@@ -66,6 +66,24 @@ def session_start(
         raise NothingToStudyError(
             "No cards are due for review right now." if deck is None else "This deck has no cards."
         )
+    return session_create(
+        user=user, deck=deck, cards=cards, mode=mode, order=order, size=size, rng=rng, seed=seed, now=now
+    )
+
+
+def session_create(
+    *,
+    user: AbstractBaseUser,
+    deck: Deck | None,
+    cards: list[Card],
+    mode: str,
+    order: str,
+    size: int,
+    rng: random.Random,
+    seed: int,
+    now: datetime,
+) -> QuizSession:
+    """Saves a quiz of `cards`, in that order, each question's mode and options fixed by `rng` (from `seed`)."""
     options = choice_options(cards, rng) if mode != QuizSession.Mode.RECALL else {}
     first_is_choice = rng.random() < 0.5
     with transaction.atomic():

@@ -9,6 +9,7 @@ urlpatterns = [
     path("quiz/review/", views.review, name="review"),
     path("quiz/<int:pk>/", views.session, name="session"),
     path("quiz/<int:pk>/finish/", views.finish, name="finish"),
+    path("quiz/<int:pk>/retry/", views.retry, name="retry"),
     path("quiz/<int:pk>/q/<int:position>/", views.item, name="item"),
     path("quiz/<int:pk>/q/<int:position>/override/", views.override, name="override"),
     path("quiz/<int:pk>/q/<int:position>/report/", views.report, name="report"),

@@ -12,9 +12,9 @@ from django_htmx.http import HttpResponseClientRefresh, replace_url
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get, sees_drafts
 
-from . import reports, selectors, services
+from . import reports, retries, selectors, services
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
-from .models import CardReport, QuizSession, SessionItem
+from .models import CardReport, QuizSession, SessionItem, Verdict
 
 SESSION_TEMPLATE = "quiz/session.html"
 
@@ -130,7 +130,9 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
     if item is None:
-        context = {"session": quiz, "state": "summary", "items": selectors.session_items(session=quiz)}
+        items = selectors.session_items(session=quiz)
+        missed = sum(1 for row in items if hasattr(row, "answer") and row.answer.final_verdict != Verdict.CORRECT)
+        context = {"session": quiz, "state": "summary", "items": items, "missed": missed}
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
     response = _render_stage(request, context)
@@ -284,6 +286,25 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         )
     services.session_finish(user=request.user, session_id=quiz.pk)
     return redirect(quiz)
+
+
+@login_required
+@never_cache
+@require_page_or_form
+def retry(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new quiz of the questions of this one that were not right, offered on its results."""
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    if request.method != "POST":
+        return redirect(quiz)
+    if not quiz.finished_at and quiz.answered_count < quiz.item_count:
+        messages.info(request, "Finish this quiz first: its results offer the questions you missed.")
+        return redirect(quiz)
+    try:
+        again = retries.session_retry(user=request.user, session=quiz)
+    except services.NothingToStudyError as exc:
+        messages.info(request, str(exc))
+        return redirect(quiz)
+    return redirect(again)
 
 
 @login_required

@@ -1,0 +1,93 @@
+"""'Quiz the questions you missed' on a quiz's results (retries.session_retry and the retry view)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.quiz import services
+from apps.quiz.models import QuizSession
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def deck():
+    deck = make_deck(title="Serving")
+    for n in range(4):
+        make_card(deck=deck, question=f"Question {n}?", answer=f"Answer {n}")
+    return deck
+
+
+def _quiz(user, deck, responses: dict[int, str], *, mode: str = "recall") -> QuizSession:
+    """A quiz of the deck's four cards in order, answered as `responses` says (position -> response; "" shows the
+    answer)."""
+    session = services.session_start(user=user, deck=deck, size=4, mode=mode, order="new")
+    for position, response in responses.items():
+        submission = services.Submission(response=response, reveal=not response)
+        services.answer_submit(user=user, session_id=session.pk, position=position, submission=submission)
+    return session
+
+
+def _card(session, position):
+    return session.items.get(position=position).card
+
+
+def test_the_results_offer_the_missed_questions_and_the_new_quiz_holds_exactly_them(client, student, deck):
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
+    missed = {_card(quiz, 2), _card(quiz, 3)}
+    client.force_login(student)
+    results = client.get(quiz.get_absolute_url()).content.decode()
+    assert "Quiz the 2 questions you missed" in results
+    response = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    assert response.status_code == 302 and response["Location"] == again.get_absolute_url()
+    assert {item.card for item in again.items.all()} == missed
+    assert (again.deck, again.mode, again.item_count, again.finished_at) == (deck, "recall", 2, None)
+
+
+def test_a_quiz_all_right_offers_no_retry_and_a_forced_one_is_refused_with_a_message(client, student, deck):
+    quiz = _quiz(student, deck, {n: f"Answer {n - 1}" for n in range(1, 5)})
+    client.force_login(student)
+    assert "you missed" not in client.get(quiz.get_absolute_url()).content.decode()
+    response = client.post(reverse("quiz:retry", args=[quiz.pk]), follow=True)
+    assert "You answered every question of this quiz right" in response.content.decode()
+    assert QuizSession.objects.filter(user=student).count() == 1
+
+
+def test_an_unfinished_quiz_is_finished_first(client, student, deck):
+    quiz = _quiz(student, deck, {1: "no idea"})
+    client.force_login(student)
+    response = client.post(reverse("quiz:retry", args=[quiz.pk]), follow=True)
+    assert "Finish this quiz first" in response.content.decode()
+    assert QuizSession.objects.filter(user=student).count() == 1
+
+
+def test_a_quiz_ended_early_retries_what_was_missed_not_what_was_never_asked(client, student, deck):
+    quiz = _quiz(student, deck, {1: "no idea"})
+    services.session_finish(user=student, session_id=quiz.pk)
+    client.force_login(student)
+    assert "Quiz the question you missed" in client.get(quiz.get_absolute_url()).content.decode()
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    assert [item.card for item in again.items.all()] == [_card(quiz, 1)]
+
+
+def test_someone_elses_quiz_is_a_404_and_a_get_goes_back_to_the_results(client, student, other_student, deck):
+    quiz = _quiz(student, deck, dict.fromkeys(range(1, 5), "no idea"))
+    client.force_login(other_student)
+    assert client.post(reverse("quiz:retry", args=[quiz.pk])).status_code == 404
+    client.force_login(student)
+    response = client.get(reverse("quiz:retry", args=[quiz.pk]))
+    assert response.status_code == 302 and response["Location"] == quiz.get_absolute_url()
+    assert QuizSession.objects.count() == 1
+
+
+def test_a_multiple_choice_retry_asks_in_multiple_choice_again(client, student, deck):
+    quiz = _quiz(student, deck, dict.fromkeys(range(1, 5), ""), mode="choice")
+    client.force_login(student)
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    assert again.mode == "choice" and {item.mode for item in again.items.all()} == {"choice"}
+    assert all(len(item.options) == 4 for item in again.items.all())
