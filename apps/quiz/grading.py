@@ -27,7 +27,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   what the answer affirms ("does not enable interoperability"; polarity.py), whose words earn nothing. An
   expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
-  one distinctive term such as "systolic arrays"), is at least PARTIAL however short, and a question asking two
+  one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
+  one point of the answer and saying nothing wrong ("reproducibility"; points.py), and a question asking two
   things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
@@ -54,6 +55,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
+from .points import circular, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import misattributed
@@ -279,6 +281,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
+    elif not note and one_point(result, index, profile.key_terms, circular(tokens, profile.question_norms)):
+        score = max(score, PARTIAL_AT)  # one real point in a word or two, nothing wrong said: partly right
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     # An incorrect answer earns nothing: "Incorrect · 26 %" read as a contradiction, and its fraction of a point

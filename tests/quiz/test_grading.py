@@ -1386,7 +1386,8 @@ def test_an_incorrect_answer_scores_nothing_whatever_it_touched_on(prefix, respo
 
 def test_an_incorrect_answer_hears_how_little_of_the_answer_it_has_not_that_it_covered_it():
     flag = card(MIXED_FLAG)
-    result = grade(flag, "speeds up training")
+    # "speeds up training" alone is one real point, partly right (test_grading_points.py); not amid nonsense
+    result = grade(flag, "speeds up training on bananas and apples")
     assert result.verdict == INCORRECT
     assert result.feedback.startswith("Of the answer you have only 'throughput'; it turns on ")
     assert "You covered" not in result.feedback

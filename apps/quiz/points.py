@@ -1,0 +1,35 @@
+"""Short answers judged as a person judges them. Pure, stdlib only.
+
+A one-point answer ("reproducibility", "faster training", "so you can roll back") makes one real point of the model
+answer in a word or two of its own: partly right, though it covers little of a long answer. The point must be a
+term that belongs to one part of the answer only (what runs through several parts, "gradients" of an all-reduce,
+is its subject matter, not a point); the response must not define the question's subject by its own name
+("All-reduce reduces all the gradients"), nor deny a term of the answer ("the sum, not the average"), nor say
+anything else wrong (faults.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .keyterms import Coverage, KeyTerm, ResponseIndex
+from .textnorm import Token, stem
+
+POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word such as "model" or "fast"
+POINT_WORDS = 2  # the response's own content words, beyond the question's
+POINT_PRECISION = 0.5  # at least one of them earns the point
+
+
+def one_point(result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], circular: bool) -> bool:
+    """A word or two of the response's own, one of which names a point of the answer (see the module)."""
+    if circular or result.contradicted or len(index.content) > POINT_WORDS or result.precision < POINT_PRECISION:
+        return False
+    point = sum(t.weight for t in terms if t.label in result.matched and len(t.sentences) == 1)
+    return point >= POINT_WEIGHT
+
+
+def circular(tokens: list[Token], question_norms: frozenset[str]) -> bool:
+    """The response names the question's subject, a compound ("all-reduce"), and uses a piece of it as another
+    word ("reduces"): a definition of the thing by its own name."""
+    pieces = {stem(p) for t in tokens if t.parts and t.norm in question_norms for p in t.parts if len(p) > 3}
+    return bool(pieces) and any(not t.parts and stem(t.norm) in pieces for t in tokens)

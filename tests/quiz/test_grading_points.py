@@ -1,0 +1,51 @@
+"""Golden tests: a short answer that makes one real point of the model answer in a word or two of its own is
+partly right, as a person marks it, however little of a long answer it covers; a subject-matter word, a circular
+definition, a denial or extra off-target words earn no such credit."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import PARTIAL_AT, Verdict, grade
+from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, MIXED_FLAG, SYSTOLIC, card
+
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+TRACKING = "What is the purpose of experiment tracking"
+VERSIONING = "What is model versioning"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (TRACKING, "Reproducibility."),
+        (MIXED_FLAG, "It speeds up training."),
+        (VERSIONING, "So you can roll back to a previous model."),
+        (SYSTOLIC, "Lots of multiply-accumulates in parallel."),
+    ],
+)
+def test_one_real_point_in_a_word_or_two_is_partly_right(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is PARTIAL, result
+    assert result.score >= PARTIAL_AT
+    assert result.feedback.startswith("You covered ")
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        # the answer's subject matter, used throughout it, is no point
+        (ALL_REDUCE_CARD, "It involves the workers."),
+        # the subject defined by its own name
+        (ALL_REDUCE_CARD, "All-reduce reduces all the gradients."),
+        # the point named, and a term of the answer denied
+        (DIVIDE_LOSS, "the sum, not the average"),
+        # more words of its own than a point, most of them off target
+        (TRACKING, "Reproducibility, blockchains and bananas."),
+        # a point of the answer turned the wrong way
+        (MIXED_FLAG, "It increases memory usage."),
+    ],
+)
+def test_no_credit_for_a_word_that_is_no_point_or_comes_with_a_wrong_one(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT, result
+    assert result.score == 0.0
