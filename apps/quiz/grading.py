@@ -16,7 +16,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
 - exact target, or the formula the question asks for (also clamped to a range, "clamp(round(r/s) + z, qmin,
   qmax)", or its defining side alone, "round(r/s) + z"): 1.0; a target with a tolerated typo: 0.9;
 - the right term hedged with another ("Job or Deployment"), a formula missing a term, or another formula of
-  the answer than the one asked for: 0.5; a wrong formula on its own: 0.0;
+  the answer than the one asked for: 0.5; a wrong formula on its own, or "there is no difference" to a question
+  comparing two things: 0.0;
 - coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term
   weight, capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is
   min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
@@ -55,7 +56,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .points import circular, one_point
+from .points import circular, denies_difference, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import misattributed
@@ -236,6 +237,8 @@ def _target_grade(match: TargetMatch) -> Grade:
 def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: float, note: str) -> Grade:
     if not profile.key_terms and not bonus:
         return Grade(Verdict.INCORRECT, 0.0, "")
+    if profile.contrast and denies_difference(text):  # "there is no difference": whatever terms it names
+        return Grade(Verdict.INCORRECT, 0.0, "The question asks how they differ; they are not the same.")
     # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
     agree, flipped = judge(profile.covaries, text) if profile.covaries else (0, ())
     reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped

@@ -6,10 +6,14 @@ term that belongs to one part of the answer only (what runs through several part
 is its subject matter, not a point); the response must not define the question's subject by its own name
 ("All-reduce reduces all the gradients"), nor deny a term of the answer ("the sum, not the average"), nor say
 anything else wrong (faults.py).
+
+A comparison question ("What is the difference between A and B?") answered with "there is no difference" or
+"they are the same thing" denies what was asked: whatever words of the answer it names, it is wrong.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .keyterms import Coverage, KeyTerm, ResponseIndex
@@ -18,6 +22,14 @@ from .textnorm import Token, stem
 POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word such as "model" or "fast"
 POINT_WORDS = 2  # the response's own content words, beyond the question's
 POINT_PRECISION = 0.5  # at least one of them earns the point
+
+_NO_DIFFERENCE = re.compile(
+    r"\bno\s+(?:real\s+|actual\s+|practical\s+|big\s+|significant\s+)?difference\b"
+    r"|\b(?:the\s+)?(?:exact\s+)?same\s+thing\b"
+    r"|\b(?:they|both|the\s+two)\s+(?:are|is)\s+(?:basically\s+|essentially\s+|just\s+|really\s+)?(?:identical|equivalent)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
 def one_point(result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], circular: bool) -> bool:
@@ -33,3 +45,8 @@ def circular(tokens: list[Token], question_norms: frozenset[str]) -> bool:
     word ("reduces"): a definition of the thing by its own name."""
     pieces = {stem(p) for t in tokens if t.parts and t.norm in question_norms for p in t.parts if len(p) > 3}
     return bool(pieces) and any(not t.parts and stem(t.norm) in pieces for t in tokens)
+
+
+def denies_difference(text: str) -> bool:
+    """The response says the compared things do not differ ("There is no difference", "the same thing")."""
+    return any(not _NEGATED.search(text[: match.start()]) for match in _NO_DIFFERENCE.finditer(text))

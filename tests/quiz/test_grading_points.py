@@ -1,17 +1,19 @@
 """Golden tests: a short answer that makes one real point of the model answer in a word or two of its own is
 partly right, as a person marks it, however little of a long answer it covers; a subject-matter word, a circular
-definition, a denial or extra off-target words earn no such credit."""
+definition, a denial or extra off-target words earn no such credit. A comparison answered with "there is no
+difference" is wrong whatever words of the answer it names."""
 
 from __future__ import annotations
 
 import pytest
 
 from apps.quiz.grading import PARTIAL_AT, Verdict, grade
-from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, MIXED_FLAG, SYSTOLIC, card
+from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, KERAS, MIXED_FLAG, SYSTOLIC, card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 TRACKING = "What is the purpose of experiment tracking"
 VERSIONING = "What is model versioning"
+DP_DDP = "Compare PyTorch's DataParallel"
 
 
 @pytest.mark.parametrize(
@@ -49,3 +51,23 @@ def test_no_credit_for_a_word_that_is_no_point_or_comes_with_a_wrong_one(prefix,
     result = grade(card(prefix), response)
     assert result.verdict is INCORRECT, result
     assert result.score == 0.0
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response"),
+    [
+        (KERAS, "There is no real difference; both save the same thing."),
+        (KERAS, "Saving only weights also keeps the architecture, so basically no difference."),
+        (DP_DDP, "They are the same thing."),
+        (DP_DDP, "They are basically identical."),
+    ],
+)
+def test_a_comparison_answered_with_no_difference_is_wrong(prefix, response):
+    result = grade(card(prefix), response)
+    assert result.verdict is INCORRECT, result
+    assert "they are not the same" in result.feedback
+
+
+def test_saying_they_are_not_the_same_is_no_denial_of_the_difference():
+    result = grade(card(KERAS), "They are not the same thing: the full model keeps the architecture too.")
+    assert result.verdict is not INCORRECT, result
