@@ -26,7 +26,10 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction the other way ("increase
   precision"; directions.py), splitting what the answer copies ("split the model"; bindings.py), a denial of
   what the answer affirms ("does not enable interoperability"; polarity.py), whose words earn nothing. An
-  expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term. Two adjustments
+  expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so does a
+  comparative of the answer between the two things a question compares, said either way round ("DDP is faster
+  than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL; said
+  the other way round ("QAT is faster than PTQ") it is a fault. Two adjustments
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
   one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
   one point of the answer and saying nothing wrong ("reproducibility"; points.py), and a question asking two
@@ -44,6 +47,7 @@ from functools import partial
 from typing import Protocol
 
 from .bindings import misbound
+from .comparatives import comparisons, judged, unsaid
 from .covary import judge
 from .directions import compare, misnumbered, swapped
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
@@ -70,6 +74,7 @@ PARTIAL_AT = 0.40
 TYPO_SCORE = 0.9
 HEDGE_SCORE = 0.5
 FORMULA_WEIGHT = 2.0
+COMPARE_WEIGHT = 1.0  # a comparative the answer makes, said either way round: "DDP is faster" for "DP ... slower"
 COVARY_WEIGHT = 1.0  # both ends of what the answer says moves together: "lower T sharper, higher T softer"
 EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts as one ordinary key term
 # Coverage ratio -> score is concave: naming one real element of a long answer is already "partly right".
@@ -259,8 +264,15 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     said = polarity(tokens, denials)
     blocks = tuple(blocked(t.alts, profile.polarity, said) for t in profile.key_terms) if denials else ()
     result = coverage(profile.key_terms, index, profile.needed, blocks)
+    # A comparative the answer makes, said either way round ("DDP is faster than DP"), is one more key term.
+    compared, against = (
+        judged(profile.comparisons, comparisons(profile.things, text)) if profile.comparisons else ((), ())
+    )
     # Both ends of what moves together ("lower T makes it sharper, higher T softer") say more than one of them.
-    ratio = result.ratio + (bonus + COVARY_WEIGHT * (agree >= 2 and not flipped)) / profile.needed
+    ratio = (
+        result.ratio
+        + (bonus + COVARY_WEIGHT * (agree >= 2 and not flipped) + COMPARE_WEIGHT * len(compared)) / profile.needed
+    )
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
     if _focused(result, index):  # short, and every word of it on target: partly right however short
@@ -280,18 +292,23 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
     contradictions = denied(tokens, denials, result) + plain
+    # "QAT is faster than PTQ" where the answer has PTQ fast; once only, if a claim or denial above said it
+    swaps += unsaid(against, [claim.phrase for claim, _ in reversed_] + contradictions + list(swaps))
     faults = weigh(reversed_, profile.core_sentence, contradictions, swaps, numbers_, result)
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
-    elif not note and one_point(result, index, profile.key_terms, circular(tokens, profile.question_norms)):
-        score = max(score, PARTIAL_AT)  # one real point in a word or two, nothing wrong said: partly right
+    elif not note and (
+        compared or one_point(result, index, profile.key_terms, circular(tokens, profile.question_norms))
+    ):
+        score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     # An incorrect answer earns nothing: "Incorrect · 26 %" read as a contradiction, and its fraction of a point
     # raised the quiz's score and the student's accuracy for a wrong answer.
     score = score if verdict is not Verdict.INCORRECT else 0.0
-    matched = (("the formula",) if bonus else ()) + result.matched
+    within = {word for label in compared for word in label.casefold().split()}  # "range" of "wider range"
+    matched = (("the formula",) if bonus else ()) + compared + tuple(m for m in result.matched if m not in within)
     words, verbs_ = profile.answer_words, profile.verbs
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)

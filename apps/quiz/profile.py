@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from .authored import authored_key_terms
 from .bindings import Binding, bindings
+from .comparatives import Comparison, comparisons, things
 from .covary import covariations
 from .directions import Claim, claims, conversions, numbers, openings
 from .faults import defining_sentence
@@ -66,6 +67,8 @@ class Profile:
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
     roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
     bindings: frozenset[Binding]  # what the answer splits and what it copies: ("copy", "model") (bindings.py)
+    things: tuple[frozenset[str], ...]  # of a comparison, the two things' names (comparatives.py)
+    comparisons: tuple[Comparison, ...]  # the answer's comparatives between them: "DP ... slower" (comparatives.py)
 
 
 @lru_cache(maxsize=512)
@@ -97,6 +100,8 @@ def card_profile(
     term_stems = frozenset(s for t in terms for alt in t.alts for s in alt)
     known = qstems | frozenset(stem(t.norm) for t in answer_tokens)
     starts = sentence_starts(answer_plain, answer_tokens)
+    compared = things(question) if compares(question) else ()
+    two_part = bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2
     answer_sentences = sentences(answer_plain)
     return Profile(
         short_answer=short,
@@ -117,7 +122,7 @@ def card_profile(
         ),
         known=known,
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
-        two_part=bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2,
+        two_part=two_part,
         echoes=part_echoes(question, answer) if not authored else (),
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         verbs=verbs(answer_tokens, qnorms),
@@ -133,4 +138,6 @@ def card_profile(
         numbers=numbers(answer),
         roles=ownership(question, answer, qstems),
         bindings=bindings(answer_plain),
+        things=compared,
+        comparisons=comparisons(compared, answer_plain),
     )
