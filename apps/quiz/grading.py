@@ -299,7 +299,10 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
     elif not note and (
-        compared or one_point(result, index, profile.key_terms, circular(tokens, profile.question_norms))
+        compared
+        or one_point(
+            result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
+        )
     ):
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
     score = round(max(0.0, min(1.0, score)), 3)

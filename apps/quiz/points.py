@@ -32,11 +32,19 @@ _NO_DIFFERENCE = re.compile(
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
-def one_point(result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], circular: bool) -> bool:
-    """A word or two of the response's own, one of which names a point of the answer (see the module)."""
+def one_point(
+    result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], circular: bool, defining: bool = False
+) -> bool:
+    """A word or two of the response's own, one of which names a point of the answer (see the module). When the
+    question only asks what something is (`defining`), the point must be in the answer's opening, which says it:
+    "It is faster" names a benefit, not what data parallelism is."""
     if circular or result.contradicted or len(index.content) > POINT_WORDS or result.precision < POINT_PRECISION:
         return False
-    point = sum(t.weight for t in terms if t.label in result.matched and len(t.sentences) == 1)
+    point = sum(
+        t.weight
+        for t in terms
+        if t.label in result.matched and len(t.sentences) == 1 and (not defining or 0 in t.sentences)
+    )
     return point >= POINT_WEIGHT
 
 

@@ -32,6 +32,11 @@ _TWO_PART = re.compile(
     re.IGNORECASE,
 )
 
+# "What is X?" alone: it asks what X is, not what it is for ("What is the purpose of X?") nor a second thing.
+_DEFINING = re.compile(
+    r"^\s*what\s+(?:is|are)\s+(?!the\s+(?:purpose|role|point|goal|benefit|advantage|difference)\b)", re.IGNORECASE
+)
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -52,6 +57,7 @@ class Profile:
     known: frozenset[str]
     answer_size: int
     two_part: bool  # the question asks two things ("what is X and why ...", "compare A and B")
+    defining: bool  # the question asks only what something is: "What is data parallelism in distributed training?"
     echoes: tuple[frozenset[str], ...]  # per part of the answer, the question's words that only it uses
     answer_words: tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word, for feedback
     verbs: frozenset[str]  # answer words used as verbs, left out of feedback
@@ -123,6 +129,7 @@ def card_profile(
         known=known,
         answer_size=sum(1 for t in answer_tokens if t.norm not in STOPWORDS),
         two_part=two_part,
+        defining=bool(_DEFINING.search(question)) and not _TWO_PART.search(question),
         echoes=part_echoes(question, answer) if not authored else (),
         answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
         verbs=verbs(answer_tokens, qnorms),

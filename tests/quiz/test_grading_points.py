@@ -45,6 +45,8 @@ def test_one_real_point_in_a_word_or_two_is_partly_right(prefix, response):
         (TRACKING, "Reproducibility, blockchains and bananas."),
         # a point of the answer turned the wrong way
         (MIXED_FLAG, "It increases memory usage."),
+        # a benefit from the end of the answer, where the question asks only what the thing is
+        ("What is data parallelism", "It is faster."),
     ],
 )
 def test_no_credit_for_a_word_that_is_no_point_or_comes_with_a_wrong_one(prefix, response):
