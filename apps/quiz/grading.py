@@ -29,7 +29,9 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so does a
   comparative of the answer between the two things a question compares, said either way round ("DDP is faster
   than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL; said
-  the other way round ("QAT is faster than PTQ") it is a fault. Two adjustments
+  the other way round ("QAT is faster than PTQ") it is a fault. The answer's distinguishing words given to the
+  right things of a comparison in two clauses, none to the wrong one, also make an answer that says nothing
+  wrong PARTIAL (roles.py). Two adjustments
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
   one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
   one point of the answer and saying nothing wrong ("reproducibility"; points.py), and a question asking two
@@ -63,7 +65,7 @@ from .keyterms import (
 from .points import circular, denies_difference, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
-from .roles import misattributed
+from .roles import attributed, misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 
@@ -82,6 +84,7 @@ COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
+CONTRAST_CLAUSES = 2  # clauses giving the right things their distinguishing words, none wrong: PARTIAL
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 
@@ -300,6 +303,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         note = f"{note} {faults.note}".strip()
     elif not note and (
         compared
+        or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
         or one_point(
             result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
         )
@@ -316,6 +320,13 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
+
+
+def _contrasted(attributions: tuple[int, int]) -> bool:
+    """The answer's distinguishing words given to the right things in two clauses, none to the wrong one: a real
+    contrast ("TPUs are made by Google and are faster for TensorFlow"), where one alone may be a stray fact."""
+    right, wrong = attributions
+    return right >= CONTRAST_CLAUSES and not wrong
 
 
 def _focused(result: Coverage, index: ResponseIndex) -> bool:

@@ -11,7 +11,8 @@ named ("DDP is faster and recommended"). A clause naming both gives only the wor
 
 A word of the answer distinguishes when every use of it belongs to the same thing (a use in a clause naming
 neither makes it common). A clause of a response whose distinguishing words mostly belong to the other thing
-swaps the roles; each such clause is a fault (faults.py).
+swaps the roles; each such clause is a fault (faults.py). A response giving them to the right thing in two
+clauses, and none to the other, draws a real contrast, however short: partly right (grading.py).
 """
 
 from __future__ import annotations
@@ -186,6 +187,29 @@ def ownership(question: str, answer: str, qstems: frozenset[str]) -> Roles:
     return (names, tuple(owned.items())) if len(set(owned.values())) == 2 else ((), ())
 
 
+def _owner(owned: dict[str, int], word_stem: str) -> int | None:
+    """The thing the answer gives `word_stem` (or its one synonym or close form) to; None when neither or both."""
+    found = owned.get(word_stem)
+    if found is None:
+        owners = {o for s, o in owned.items() if _same(s, word_stem)}
+        found = next(iter(owners)) if len(owners) == 1 else None
+    return found
+
+
+def attributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[int, int]:
+    """How many clauses of the response give the right thing one of the answer's distinguishing words
+    (`roles`), and how many words it gives to the other one."""
+    names, owned = roles[0], dict(roles[1])
+    right = wrong = 0
+    if not owned:
+        return 0, 0
+    for _, clause in _attributed(response, names, qstems):
+        found = [(side, _owner(owned, word_stem)) for side, word_stem in clause if side >= 0]
+        right += any(owner == side for side, owner in found)
+        wrong += sum(owner is not None and owner != side for side, owner in found)
+    return right, wrong
+
+
 def misattributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[str, ...]:
     """The response's clauses that give the answer's distinguishing words (`roles`, see `ownership`) mostly to
     the other thing, as written; none when the response as a whole gives more of them to the right one."""
@@ -198,10 +222,7 @@ def misattributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[
         for side, word_stem in clause:
             if side < 0:
                 continue
-            found = owned.get(word_stem)
-            if found is None:
-                owners = {o for s, o in owned.items() if _same(s, word_stem)}
-                found = next(iter(owners)) if len(owners) == 1 else None
+            found = _owner(owned, word_stem)
             if found is not None and found == side:
                 right += 1
             elif found is not None:

@@ -109,3 +109,19 @@ def test_each_thing_given_its_own_attributes_keeps_its_verdict(prefix, response,
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
     assert "opposite" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # two of the answer's distinguishing words, each given to its own thing: a real contrast, partly right
+        ("TPUs are made by Google and run faster with TensorFlow.", PARTIAL),
+        # one alone may be a stray fact
+        ("TPUs are made by Google.", INCORRECT),
+        # given to the other thing
+        ("GPUs are made by Google and run faster with TensorFlow.", INCORRECT),
+    ],
+)
+def test_two_distinguishing_words_given_to_the_right_thing_are_partly_right(response, verdict):
+    result = grade(card(GPU_TPU), response)
+    assert result.verdict is verdict, result
