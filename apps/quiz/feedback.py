@@ -108,7 +108,7 @@ def coverage_feedback(
         more = lacking and len(result.missing) > len(result.matched)
         text = f"{used} The model answer also has {_quoted(lacking[:2])}." if more else used
     elif verdict == "partial":
-        text = f"{used} Missing: {_quoted(lacking)}." if got and lacking else used
+        text = f"{used} Missing: {_quoted(lacking)}." if lacking else used  # partly right on its comparison alone
     elif got:  # "You covered" beside "Incorrect" read as a contradiction: what matched is too little to count
         text = f"Of the answer you have only {_quoted(got)}" + (
             f"; it turns on {_quoted(lacking)}." if lacking else "."

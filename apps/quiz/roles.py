@@ -43,8 +43,11 @@ _CUTS = NEGATORS | _words(
 )
 _RELATIVE = frozenset({"which", "who", "that", "whose"})  # of the last thing named, even after "than"
 _ASIDE = re.compile(r"\(([^()]{1,40})\)")
-# Words of a role that the stopword list leaves out, and their equivalents.
-_ROLE_WORDS = {"whole": "whole", "entire": "whole", "single": "single", "individual": "single"}
+# Words of a role that the stopword list leaves out, and their equivalents; among them when a thing happens
+# ("PTQ after training, QAT during training"; "an already-trained model" is after training).
+_ROLE_WORDS = {"whole": "whole", "entire": "whole", "single": "single", "individual": "single"} | {
+    "after": "after", "post": "after", "already": "after", "during": "during", "before": "before", "pre": "before",
+}  # fmt: skip
 _NUMBER = re.compile(r"[\d.]+")
 
 
@@ -114,7 +117,8 @@ def _content(token: Token, qstems: frozenset[str]) -> list[str]:
     if _NUMBER.fullmatch(token.norm):
         return []
     words = [token.norm, *(p for p in token.parts if len(p) > 2 and p not in STOPWORDS)]
-    return [s for s in dict.fromkeys(stem(w) for w in words) if s not in qstems]
+    marks = [_ROLE_WORDS[p] for p in token.parts if p in _ROLE_WORDS]  # "already-trained": after
+    return [s for s in dict.fromkeys(stem(w) for w in words) if s not in qstems] + marks
 
 
 def _attributed(

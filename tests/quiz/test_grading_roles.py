@@ -125,3 +125,13 @@ def test_each_thing_given_its_own_attributes_keeps_its_verdict(prefix, response,
 def test_two_distinguishing_words_given_to_the_right_thing_are_partly_right(response, verdict):
     result = grade(card(GPU_TPU), response)
     assert result.verdict is verdict, result
+
+
+def test_when_each_thing_happens_tells_them_apart():
+    right = grade(card(PTQ_QAT), "PTQ is applied after training, QAT during training.")
+    assert right.verdict is PARTIAL, right
+    assert right.feedback.startswith("Missing: ")  # partly right on the contrast alone, and told what it lacks
+    swapped = grade(card(PTQ_QAT), "PTQ is applied during training, QAT after training.")
+    assert swapped.verdict is INCORRECT, swapped
+    assert "says the opposite of the answer" in swapped.feedback
+    assert grade(card(PTQ_QAT), "PTQ happens after training.").verdict is INCORRECT  # one thing only
