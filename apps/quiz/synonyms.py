@@ -90,7 +90,7 @@ promote, promotion, transition, move, advance
 manage, management, handle, organize, govern
 visualization, visualize, plot, dashboard, chart
 collaboration, share, team
-ingestion, ingest, loading, load, input, read, feed
+ingestion, ingest, loading, load, input, read, feed, prefetch, prefetching
 preprocessing, preprocess, transformation, transform, augmentation, cleaning
 pipeline, etl, dataloader, data loader
 offline, historical, precomputed

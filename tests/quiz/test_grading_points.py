@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import PARTIAL_AT, Verdict, grade
-from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, KERAS, MIXED_FLAG, SYSTOLIC, card
+from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, KERAS, MIXED_FLAG, SYSTOLIC, TF_DATA, card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 TRACKING = "What is the purpose of experiment tracking"
@@ -23,6 +23,9 @@ DP_DDP = "Compare PyTorch's DataParallel"
         (MIXED_FLAG, "It speeds up training."),
         (VERSIONING, "So you can roll back to a previous model."),
         (SYSTOLIC, "Lots of multiply-accumulates in parallel."),
+        # prefetching is loading data ahead of time: the ingestion the answer names (synonyms.py)
+        (TF_DATA, "Prefetching."),
+        (TF_DATA, "It prefetches."),
     ],
 )
 def test_one_real_point_in_a_word_or_two_is_partly_right(prefix, response):
