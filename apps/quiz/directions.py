@@ -43,6 +43,8 @@ _AFTER = {
     **dict.fromkeys(("drop", "drops", "degradation", "reduction", "reductions", "decrease"), -1),
     **dict.fromkeys(("gain", "gains", "boost", "increase"), 1),
 }
+# Nouns that only measure the noun before them: "memory use", "memory footprint", "GPU utilization".
+_MEASURES = _words("use usage consumption footprint requirement requirements cost costs overhead")
 _DETERMINERS = _words("the a an its their his her our your this that these those much many")
 _PRONOUNS = _words("it this that they these those")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
@@ -98,6 +100,8 @@ def claims(text: str) -> tuple[Claim, ...]:
             ):
                 run.append(tokens[j])
                 j += 1
+            while len(run) > 1 and run[-1].norm in _MEASURES:  # "memory use" is a claim about memory
+                run.pop()
             if not run or len(run) > HEAD_WORDS:
                 continue
             than = ""

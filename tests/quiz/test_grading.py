@@ -1078,6 +1078,8 @@ def test_negation_in_a_prose_answer_is_not_read_as_ruling_out_a_key_term(prefix,
         # the main claim right, a secondary one reversed: partly right
         (QUANTIZATION, "It reduces precision to INT8, which increases the memory bandwidth", PARTIAL, "'increases"),
         (BF16, "BF16 has the same exponent range as FP32 but more precision than FP16", PARTIAL, "'more precision'"),
+        # "memory use" measures memory: a claim about memory, which the answer reduces
+        (CHECKPOINTING, "It increases memory use but reduces compute.", INCORRECT, "'increases memory use'"),
         # the answer's "to improve ... throughput" and "added per-request latency" are claims too
         ("What is dynamic batching", "Batching requests: it lowers latency, costing throughput.", INCORRECT, "lowers"),
     ],
@@ -1392,3 +1394,9 @@ def test_an_incorrect_answer_hears_how_little_of_the_answer_it_has_not_that_it_c
     assert result.feedback.startswith("Of the answer you have only 'throughput'; it turns on ")
     assert "You covered" not in result.feedback
     assert grade(flag, "bananas and apples").feedback.startswith("The answer turns on ")
+
+
+def test_a_measure_of_the_answers_noun_is_the_same_claim_the_same_way():
+    result = grade(card(CHECKPOINTING), "It reduces memory usage by recomputing activations.")
+    assert result.verdict is PARTIAL, result
+    assert "opposite" not in result.feedback
