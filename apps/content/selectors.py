@@ -64,8 +64,11 @@ def card_get(*, slug: str, pk: int, drafts: bool = False) -> Card:
     )
 
 
-def card_search(*, query: str, drafts: bool = False, any_word: bool = False) -> QuerySet[Card]:
-    """The cards matching `query`, best first: in the question before the short answer before the answer.
+def card_search(
+    *, query: str, drafts: bool = False, any_word: bool = False, deck: Deck | None = None
+) -> QuerySet[Card]:
+    """The cards matching `query` (in `deck`, or every deck), best first: in the question before the short answer
+    before the answer.
 
     The query reads as a search box does (quotes for a phrase, "or", "-word"), words stemmed ("quantized" finds
     quantization). Without quotes, "or" or "-", each word also finds the words it begins ("quant", "checkpointin"),
@@ -85,6 +88,8 @@ def card_search(*, query: str, drafts: bool = False, any_word: bool = False) -> 
     # Marks the answer's words that a typed word, or its stem, begins: whichever way the card was found.
     marked = _beginnings(words, " | ", "simple") | _beginnings(words, " | ", SEARCH_CONFIG)
     cards = Card.objects.filter(archived=False) if drafts else Card.objects.filter(archived=False, deck__published=True)
+    if deck is not None:
+        cards = cards.filter(deck=deck)
     return (
         cards.filter(found)
         .select_related("deck")

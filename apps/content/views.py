@@ -48,16 +48,18 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
+    drafts = selectors.sees_drafts(request.user)
+    # From a deck page's box: that deck's cards only (a deck a student may not see is a 404, as its page is).
+    deck = selectors.deck_get(slug=request.GET["deck"], drafts=drafts) if request.GET.get("deck") else None
     page, any_word = None, False
     if query:
-        drafts = selectors.sees_drafts(request.user)
-        paginator = Paginator(selectors.card_search(query=query, drafts=drafts), 20)
+        paginator = Paginator(selectors.card_search(query=query, drafts=drafts, deck=deck), 20)
         if not paginator.count and selectors.search_can_widen(query=query):
             # No card holds every word: the cards holding some of them, said to be that.
-            paginator = Paginator(selectors.card_search(query=query, drafts=drafts, any_word=True), 20)
+            paginator = Paginator(selectors.card_search(query=query, drafts=drafts, deck=deck, any_word=True), 20)
             any_word = bool(paginator.count)
         page = paginator.get_page(request.GET.get("page"))
-    context = {"form": form, "query": query, "page": page, "any_word": any_word}
+    context = {"form": form, "query": query, "deck": deck, "page": page, "any_word": any_word}
     return render_page_or_partial(request, "content/search.html", "results", context)
 
 

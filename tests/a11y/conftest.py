@@ -144,6 +144,7 @@ def site(transactional_db) -> Site:
         PageSpec("card, signed in with its history", affine.get_absolute_url(), user="alice", math=True),
         PageSpec("search, with results", "/search/?q=quantization"),
         PageSpec("search, nothing found", "/search/?q=zebra"),
+        PageSpec("search in one deck", f"/search/?q=quantization&deck={SYLLABUS}"),
         PageSpec("sign in", "/accounts/login/?next=/progress/"),
         PageSpec("sign up", "/accounts/signup/"),
         PageSpec("sign in, signed in already", "/accounts/login/?next=/progress/", user="alice"),

@@ -137,3 +137,25 @@ def test_a_search_is_answered_from_the_two_word_indexes_not_by_reading_every_car
         cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
         plan = selectors.card_search(query="quant").explain()
     assert re.search(r"Index Scan on card_search\s", plan) and re.search(r"Index Scan on card_search_words\s", plan)
+
+
+def test_a_deck_page_searches_that_deck_only_and_offers_every_deck_after(client, serving):
+    other = make_deck(title="Training")
+    make_card(deck=other, question="What is quantization-aware training?", answer="Training with fake quantization")
+    deck_page = client.get(serving.get_absolute_url()).content.decode()
+    assert f'<input type="hidden" name="deck" value="{serving.slug}">' in deck_page and "Search this deck" in deck_page
+    response = client.get(SEARCH, {"q": "quantization", "deck": serving.slug})
+    html = response.content.decode()
+    assert _titles(response) == ["<p>What is quantization?</p>", "<p>Why batch requests?</p>"]
+    assert "2 cards match “quantization” in Serving." in html
+    assert 'href="/search/?q=quantization">search every deck</a>' in html
+    assert f'<input type="hidden" name="deck" value="{serving.slug}">' in html  # the next query stays in the deck
+    assert len(_titles(client.get(SEARCH, {"q": "quantization"}))) == 3
+
+
+def test_a_deck_students_may_not_see_cannot_be_searched_by_its_slug(client, student):
+    draft = make_deck(title="Draft", published=False)
+    make_card(deck=draft, question="What is a tensor?", answer="An array")
+    client.force_login(student)
+    assert client.get(SEARCH, {"q": "tensor", "deck": draft.slug}).status_code == 404
+    assert client.get(SEARCH, {"q": "tensor", "deck": "no-such-deck"}).status_code == 404
