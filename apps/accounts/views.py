@@ -205,6 +205,7 @@ def account_remove(request: HttpRequest) -> HttpResponse:
             logout(request)
             messages.success(request, "Your account and everything in it have been deleted.")
             return HttpResponseSeeOther(reverse("content:home"))
+    focus_first_error(form)
     context = {
         "form": form,
         "summary": account_summary(user=request.user),

@@ -11,6 +11,7 @@ from django.utils import formats, timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.models import Deck
 
@@ -322,6 +323,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                 messages.success(request, f"You joined {membership.cohort.name}.")
                 return HttpResponseSeeOther(reverse("quiz:progress"))
     status = 422 if form.errors else (404 if code and cohort is None else 200)
+    focus_first_error(form)
     context = {"form": form, "cohort": cohort, "code": code, "place": place}
     if place:
         context["onward"] = _already_in(cohort, place)

@@ -9,6 +9,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRefresh, replace_url
 
+from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get, sees_drafts
 
@@ -103,6 +104,7 @@ def start(request: HttpRequest, slug: str) -> HttpResponse:
         return response
     counts = selectors.deck_study_counts(user=request.user, deck=deck)
     status = 422 if request.method == "POST" and form.errors else 200
+    focus_first_error(form)
     unfinished = selectors.session_unfinished(user=request.user, deck=deck)
     context = {"deck": deck, "form": form, "counts": counts, "unfinished": unfinished}
     return render(request, "quiz/start.html", context, status=status)
@@ -117,6 +119,7 @@ def review(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=None)):
         return response
     status = 422 if request.method == "POST" and form.errors else 200
+    focus_first_error(form)
     counts = selectors.review_outlook(user=request.user)
     unfinished = selectors.session_unfinished(user=request.user, deck=None)
     context = {"deck": None, "form": form, "counts": counts, "unfinished": unfinished}

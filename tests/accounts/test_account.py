@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -182,3 +183,10 @@ def test_the_only_administrator_cannot_delete_themself(client, superuser):
     make_user("root2", is_superuser=True)
     assert client.post(reverse("account_delete"), {"password": PASSWORD}).status_code == 303
     assert not get_user_model().objects.filter(pk=superuser.pk).exists()
+
+
+def test_a_wrong_password_opens_the_delete_page_on_the_password_box(client, student):
+    client.force_login(student)
+    page = client.post(reverse("account_delete"), {"password": "wrong"}).content.decode()
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", page)
+    assert len(autofocused) == 1 and 'name="password"' in autofocused[0]

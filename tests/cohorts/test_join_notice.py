@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -56,3 +58,11 @@ def test_what_the_page_says_is_so_the_instructor_sees_an_answer_from_before_join
     client.force_login(instructor)
     html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
     assert "A CronJob, I think" in html and "Answers (1)" in html
+
+
+def test_a_code_that_matches_no_cohort_opens_the_join_page_on_the_code_box(client, student):
+    client.force_login(student)
+    response = client.post(reverse("cohorts:join"), {"code": "ZZZZ"})
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", response.content.decode())
+    assert response.status_code == 422
+    assert len(autofocused) == 1 and 'name="code"' in autofocused[0]  # typed again at once, not searched for

@@ -649,3 +649,16 @@ def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, stud
 
     student_client.post(reverse("quiz:finish", args=[session.pk]))
     assert "unfinished" not in student_client.get(start).content.decode()
+
+
+@pytest.mark.parametrize("review", [False, True])
+def test_a_refused_start_form_opens_on_the_number_of_questions(student_client, student, review):
+    session = _session(student, size=1)
+    _post_answer(student_client, session, response="no idea")
+    CardState.objects.update(due=timezone.now())  # a review's form is shown only with cards due
+    url = reverse("quiz:review") if review else reverse("quiz:start", args=[session.deck.slug])
+    response = student_client.post(url, {"size": 0, "mode": "mixed", "order": "new"})
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", response.content.decode())
+    assert response.status_code == 422
+    # Not the top of the page: a keyboard or screen-reader user starts at the field that needs correcting.
+    assert len(autofocused) == 1 and 'name="size"' in autofocused[0]
