@@ -14,11 +14,13 @@ class InvalidReportError(ValueError):
     """A report that cannot be taken, with the reason to show."""
 
 
-def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: str) -> tuple[CardReport, bool]:
-    """Files the student's report on the card of an answered question; returns (report, created).
+def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: str) -> tuple[CardReport, str]:
+    """Files the student's report on the card of an answered question; returns (report, outcome).
 
-    A student with a report on the card still open gets that one back (created False): one note per card
-    waits in the instructors' queue, however often the form is sent.
+    The outcome is "created"; or "added" when the student already has a report on the card waiting, and this
+    note, which says something else, joins it; or "repeated" when the note is already in it (a second click, a
+    resend). One report per card waits in the instructors' queue, and nothing the student wrote is dropped: the
+    form is offered again on every feedback, a later quiz's too.
     """
     message = message.strip()
     if not message:
@@ -30,9 +32,26 @@ def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: st
         raise InvalidReportError("Answer the question before reporting its card.")
     try:
         with transaction.atomic():
-            return CardReport.objects.create(card_id=item.card_id, user=user, answer=answer, message=message), True
+            return CardReport.objects.create(card_id=item.card_id, user=user, answer=answer, message=message), "created"
     except IntegrityError:
-        return CardReport.objects.get(card_id=item.card_id, user=user, resolved_at__isnull=True), False
+        pass
+    with transaction.atomic():
+        report = CardReport.objects.select_for_update().get(card_id=item.card_id, user=user, resolved_at__isnull=True)
+        if f"\n\n{message}\n\n" in f"\n\n{report.message}\n\n":  # a note is a paragraph of the report
+            return report, "repeated"
+        joined = f"{report.message}\n\n{message}"
+        if len(joined) > CardReport.MAX_LENGTH:
+            room = CardReport.MAX_LENGTH - len(report.message) - 2
+            raise InvalidReportError(
+                f"Your report on this card is waiting for the instructors, and this note would take it past "
+                f"{CardReport.MAX_LENGTH:,} characters: shorten it to {max(room, 0):,}."
+                if room > 0
+                else "Your report on this card is waiting for the instructors and is full; send this note once "
+                "they have dealt with it."
+            )
+        report.message = joined
+        report.save(update_fields=["message"])
+        return report, "added"
 
 
 def card_reports_resolve(*, reports: QuerySet[CardReport], by: AbstractBaseUser) -> int:

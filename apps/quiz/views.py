@@ -256,16 +256,16 @@ def report(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
     message = request.POST.get("message", "")
     try:
-        _report, created = reports.card_report_submit(user=request.user, item=question, message=message)
+        _report, outcome = reports.card_report_submit(user=request.user, item=question, message=message)
     except reports.InvalidReportError as exc:
         # The page itself, without JavaScript too: the report's text stays in its box beside the error.
         text = message[: 2 * CardReport.MAX_LENGTH]
         return _render_stage(request, {**context, "report_error": str(exc), "report_text": text}, status=422)
-    note = (
-        "Thank you: the instructors will see your report."
-        if created
-        else "You have reported this card already; the instructors will see that report."
-    )
+    note = {
+        "created": "Thank you: the instructors will see your report.",
+        "added": "Thank you: your note is added to the report on this card you sent before.",
+        "repeated": "You have reported this card already; the instructors will see that report.",
+    }[outcome]
     if not request.htmx:
         messages.success(request, note)
         return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, position]))

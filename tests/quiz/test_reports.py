@@ -44,15 +44,37 @@ def test_the_feedback_offers_a_report_form_that_works_without_javascript(student
     assert report.answer.response == "a CronJob" and report.resolved_at is None
 
 
-def test_with_htmx_the_thanks_replaces_the_form_and_a_second_report_adds_nothing(student_client, answered, htmx):
+def test_with_htmx_the_thanks_replaces_the_form_and_the_same_report_again_adds_nothing(student_client, answered, htmx):
     response = student_client.post(_report_url(answered), {"message": REPORT}, **htmx)
     page = response.content.decode()
     assert response.status_code == 200 and '<section class="feedback' in page and "<html" not in page
     assert 'role="status">Thank you: the instructors will see your report.</p>' in page
     assert "Report a problem with this card" not in page
-    again = student_client.post(_report_url(answered), {"message": "and another thing"}, **htmx).content.decode()
+    again = student_client.post(_report_url(answered), {"message": f" {REPORT} "}, **htmx).content.decode()
     assert "You have reported this card already; the instructors will see that report." in again
     assert list(CardReport.objects.values_list("message", flat=True)) == [REPORT]
+
+
+def test_a_different_note_on_a_card_reported_before_joins_that_report_instead_of_being_dropped(
+    student_client, answered
+):
+    # The feedback offers the form again after a reload, and in every later quiz on the card.
+    student_client.post(_report_url(answered), {"message": REPORT})
+    response = student_client.post(_report_url(answered), {"message": "Also: 'batch' is misspelt."}, follow=True)
+    assert "Thank you: your note is added to the report on this card you sent before." in response.content.decode()
+    assert list(CardReport.objects.values_list("message", flat=True)) == [f"{REPORT}\n\nAlso: 'batch' is misspelt."]
+    student_client.post(_report_url(answered), {"message": "misspelt"})  # a word of a note is not that note
+    assert CardReport.objects.get().message.endswith("\n\nmisspelt")
+
+
+def test_a_note_that_would_overfill_the_waiting_report_is_a_form_error_that_keeps_it(student_client, answered):
+    student_client.post(_report_url(answered), {"message": "x" * 900})
+    note = "The answer should say " + "y" * 200
+    response = student_client.post(_report_url(answered), {"message": note})
+    page = response.content.decode()
+    assert response.status_code == 422 and note in page and '<details class="report" open>' in page
+    assert "this note would take it past 1,000 characters: shorten it to 98." in page
+    assert CardReport.objects.get().message == "x" * 900
 
 
 @pytest.mark.parametrize(
