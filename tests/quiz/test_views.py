@@ -211,6 +211,22 @@ def test_a_question_page_puts_focus_on_the_answer_but_an_htmx_swap_leaves_it_to_
     assert "autofocus" not in partial
 
 
+def test_feedback_and_results_sent_whole_open_on_their_heading_unless_a_message_comes_first(
+    student_client, student, htmx
+):
+    # Without JavaScript every answer lands on a new page: its focus starts at the verdict, one Tab from "Next".
+    session = _session(student, size=1)
+    feedback = student_client.get(_post_answer(student_client, session, response="no idea")["Location"])
+    assert re.findall(r"<[^>]*\bautofocus\b[^>]*>", feedback.content.decode()) == [
+        '<h2 id="verdict-heading" class="verdict" tabindex="-1" data-focus autofocus>'
+    ]
+    assert "autofocus" not in student_client.get(feedback.request["PATH_INFO"], **htmx).content.decode()
+    results = student_client.get(session.get_absolute_url()).content.decode()
+    assert '<h2 id="summary-heading" tabindex="-1" data-focus autofocus>' in results
+    thanks = student_client.post(reverse("quiz:report", args=[session.pk, 1]), {"message": "typo"}, follow=True)
+    assert "Thank you" in thanks.content.decode() and "autofocus" not in thanks.content.decode()
+
+
 def test_htmx_next_returns_the_next_question_partial(student_client, student, htmx):
     session = _session(student)
     _post_answer(student_client, session, response="Tool number 0")
