@@ -40,6 +40,15 @@ def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
     )
 
 
+def cohort_for_student(*, user: AbstractBaseUser, pk: int, or_left: bool = False) -> Cohort:
+    """The cohort if the user is one of its current students (or, with or_left, was one); otherwise 404, as for a
+    cohort they cannot see."""
+    membership = Membership.objects.select_related("cohort").filter(cohort_id=pk, student_id=user.pk).first()
+    if membership is None or (membership.removed_at is not None and not or_left):
+        raise Http404("Not a student of this cohort")
+    return membership.cohort
+
+
 def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
     """The student's current membership, else 404: once removed, none of their answers are the cohort's to see."""
     memberships = Membership.objects.select_related("student").filter(removed_at__isnull=True)

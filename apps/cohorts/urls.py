@@ -17,6 +17,7 @@ urlpatterns = [
     path("cohorts/<int:pk>/students/<int:student_id>/remove/", views.student_remove, name="student_remove"),
     path("cohorts/<int:pk>/export/matrix.csv", views.export_matrix, name="export_matrix"),
     path("cohorts/<int:pk>/export/items.csv", views.export_items, name="export_items"),
+    path("cohorts/<int:pk>/leave/", views.leave, name="leave"),
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join, name="invite"),
 ]

@@ -288,6 +288,21 @@ def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 
+@login_required
+@require_page_or_form
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """A student leaves a cohort they joined (by mistake, or a course over); GET asks first, POST leaves.
+
+    Never a member, it is a 404, as for anyone else's cohort; left already (a double click), it leaves nothing twice.
+    """
+    cohort = selectors.cohort_for_student(user=request.user, pk=pk, or_left=request.method == "POST")
+    if request.method != "POST":
+        return render(request, "cohorts/leave.html", {"cohort": cohort})
+    services.cohort_remove_student(cohort=cohort, student_id=request.user.pk)
+    messages.success(request, f"You left {cohort.name}. Its instructors no longer see your progress.")
+    return HttpResponseSeeOther(reverse("cohorts:list"))
+
+
 # --- joining -----------------------------------------------------------------------------
 
 
