@@ -1,4 +1,5 @@
-"""Sign-in by user name whatever its letter case, as sign-up already refuses a name that differs only in case."""
+"""Sign-in by user name whatever its letter case, as sign-up already refuses a name that differs only in case, or by
+the account's email address, which sign-up and the account page keep to one account."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from django.http import HttpRequest
 
 
 def canonical_username(username: str | None) -> str | None:
-    """The stored spelling of `username` if one account matches it ignoring case; else `username` as given.
+    """The stored spelling of `username` if one account matches it ignoring case, or else the user name of the one
+    account whose email address it is (Anki and Quizlet sign in by email); else `username` as given.
 
-    An exact match wins: accounts made before sign-up refused case variants ("sam" and "Sam") stay apart.
+    An exact match wins: accounts made before sign-up refused case variants ("sam" and "Sam") stay apart, and a
+    user name with an @ in it is never taken for someone else's email.
     """
     if not username:
         return username
@@ -19,6 +22,9 @@ def canonical_username(username: str | None) -> str | None:
     if users.filter(**{field: username}).exists():
         return username
     matches = list(users.filter(**{f"{field}__iexact": username}).values_list(field, flat=True)[:2])
+    if not matches and "@" in username:
+        email_field = get_user_model().get_email_field_name()
+        matches = list(users.filter(**{f"{email_field}__iexact": username.strip()}).values_list(field, flat=True)[:2])
     return matches[0] if len(matches) == 1 else username
 
 
@@ -35,4 +41,5 @@ def lockout_username(request: HttpRequest, credentials: dict | None) -> str | No
     given = (credentials or {}).get(field) or (credentials or {}).get("username")
     if given is None and request is not None:
         given = request.POST.get(field) or request.POST.get("username")
-    return given.casefold() if isinstance(given, str) else given
+    # The account's name, so guesses typed as its email address count against it too, not as another name's.
+    return canonical_username(given).casefold() if isinstance(given, str) else given

@@ -46,9 +46,14 @@ class SignInForm(_UsernameLengthMixin, AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": (
-            "Please enter a correct username and password. The password is case-sensitive; the username is not."
+            "Please enter a correct username (or email address) and password. The password is case-sensitive; the"
+            " username is not."
         ),
     }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = "Username or email"
 
 
 class AdminSignInForm(_UsernameLengthMixin, AdminAuthenticationForm):

@@ -213,3 +213,25 @@ def test_changing_the_case_of_a_name_does_not_buy_more_guesses(client, student, 
     for name in ("alice", "Alice", "ALICE", "aLiCe", "alicE")[: settings.AXES_FAILURE_LIMIT]:
         _sign_in(client, name, "wrong")
     assert _sign_in(client, "AlIcE", PASSWORD).status_code == 429
+
+
+def test_an_account_signs_in_with_its_email_address_in_any_letter_case(client, student):
+    page = client.get(reverse("login")).content.decode()
+    assert '<label for="id_username">Username or email</label>' in page
+    assert _sign_in(client, "ALICE@Example.COM", PASSWORD).status_code == 302
+    assert int(client.session["_auth_user_id"]) == student.pk
+
+
+def test_an_email_address_is_never_taken_for_a_user_name_that_is_one(client, student):
+    # A user name with an @ that is someone else's email signs in to its own account, not to theirs.
+    namesake = make_user("alice@example.com")
+    assert _sign_in(client, "alice@example.com", PASSWORD).status_code == 302
+    assert int(client.session["_auth_user_id"]) == namesake.pk != student.pk
+
+
+def test_guesses_typed_as_the_email_address_count_against_the_account(client, student, settings):
+    for name in ("alice@example.com", "alice", "ALICE@example.com", "Alice", "alice@EXAMPLE.com")[
+        : settings.AXES_FAILURE_LIMIT
+    ]:
+        _sign_in(client, name, "wrong")
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429

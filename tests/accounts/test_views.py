@@ -154,7 +154,7 @@ def test_wrong_password_is_a_form_error(client, student):
     response = client.post(reverse("login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 422
     page = response.content.decode()
-    assert "Please enter a correct username and password" in page
+    assert "Please enter a correct username (or email address) and password" in page
     assert "the username is not" in page and "both fields may be case-sensitive" not in page  # "Alice" signs in
 
 
