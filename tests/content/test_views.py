@@ -54,6 +54,17 @@ def test_deck_page_can_show_every_answer_without_javascript(client, seeded):
 
 
 @pytest.mark.django_db
+def test_each_answer_toggle_of_a_deck_page_names_its_card_to_a_screen_reader(client):
+    deck = make_deck()
+    for _ in range(2):
+        make_card(deck=deck)
+    html = client.get(deck.get_absolute_url()).content.decode()
+    # Read out of context (a list of controls, Tab by Tab) thirty times "Answer, collapsed" says nothing.
+    assert '<summary>Answer<span class="visually-hidden"> to card 1</span></summary>' in html
+    assert '<summary>Answer<span class="visually-hidden"> to card 2</span></summary>' in html
+
+
+@pytest.mark.django_db
 def test_card_page_shows_one_card_with_neighbours_in_one_query(client, seeded, django_assert_num_queries):
     from apps.content.models import Card
 
