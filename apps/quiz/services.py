@@ -134,7 +134,10 @@ def grading_cards(cards: QuerySet[Card]) -> dict[int, GradingCard]:
 def _grade(item: SessionItem, submission: Submission) -> tuple[str, float, str, str]:
     """(verdict, score, feedback, stored response) for a submission to `item`."""
     if submission.reveal:
-        return Verdict.INCORRECT, 0.0, "You asked to see the answer.", ""
+        # What was typed before "Show answer" is kept, not graded, beside the model answer (an Anki habit: type,
+        # then show the answer to compare). Dropping it lost the student's words for a bare "None given".
+        typed = submission.response.strip()[:MAX_RESPONSE_LENGTH] if item.mode == "recall" else ""
+        return Verdict.INCORRECT, 0.0, "You asked to see the answer.", typed
     if item.mode == "choice":
         if submission.option is None or not 0 <= submission.option < len(item.options):
             raise InvalidSubmissionError("Choose one of the options shown.")
@@ -240,7 +243,8 @@ def answer_record(
         user=user,
         mode=item.mode,
         response=response,
-        response_key=response_key(response),
+        # Not among the cohort's common wrong answers: an answer shown was not given.
+        response_key="" if submission.reveal else response_key(response),
         # A recall form may carry a stray `option`; storing it would misreport the answer.
         chosen_option=submission.option if item.mode == "choice" and not submission.reveal else None,
         revealed=submission.reveal,

@@ -470,6 +470,25 @@ def test_i_was_wrong_on_a_partly_right_answer_makes_it_again(student_client, stu
     assert QuizSession.objects.get().score_sum == 0.0
 
 
+def test_what_was_typed_before_show_answer_is_kept_beside_the_model_answer_not_graded(student_client, student):
+    # The Anki habit: type an answer, then show the answer to compare. The words stay; the score is a shown one.
+    session = _session(student)
+    response = _post_answer(student_client, session, reveal="1", response="  Tool number 0, I think  ")
+    html = student_client.get(response["Location"]).content.decode()
+    assert (
+        '<p class="response">Tool number 0, I think</p><p class="meta">Not checked: you showed the answer.</p>' in html
+    )
+    assert "None given" not in html and "Answer shown" in html
+    answer = Answer.objects.get()
+    assert answer.revealed and answer.final_score == 0.0 and answer.response == "Tool number 0, I think"
+    assert answer.response_key == ""  # not counted among the cohort's common wrong answers
+    _post_answer(student_client, session, 2, reveal="1", response="   ")
+    assert (
+        "None given: you showed the answer."
+        in student_client.get(reverse("quiz:item", args=[session.pk, 2])).content.decode()
+    )
+
+
 def test_a_shown_answer_cannot_be_marked_right_and_the_page_says_why(student_client, student):
     session = _session(student)
     _post_answer(student_client, session, reveal="1")
