@@ -80,11 +80,15 @@
     }
   }
 
-  // The answer was taken: its feedback is what a reload shows now.
+  // The answer was taken: its feedback is what a reload shows now. Not when the answer went to the sign-in page
+  // instead (HX-Redirect, a 200 too: signed out in another tab): the student comes back to this question, box and all.
   document.addEventListener("htmx:afterRequest", function (event) {
     const detail = event.detail || {};
     const config = detail.requestConfig;
-    if (config && config.verb === "post" && detail.xhr && detail.xhr.status === 200) forgetDraft(config.path);
+    const xhr = detail.xhr;
+    if (!config || config.verb !== "post" || !xhr || xhr.status !== 200) return;
+    if (xhr.getResponseHeader("HX-Redirect")) return;
+    forgetDraft(config.path);
   });
 
   function keepDrafts(root) {

@@ -60,6 +60,7 @@ def test_signed_out_in_another_tab_an_answer_leads_to_sign_in_and_back(live_serv
 
     sign_in(page, "alice", quiz.get_absolute_url(), login=None)
     expect(page.locator(".quiz-progress")).to_contain_text("Question 1 of 2")
+    expect(page.get_by_label("Your answer")).to_have_value("Tool number 0")  # typed once, sent once signed in
     assert Answer.objects.count() == 0
 
 
