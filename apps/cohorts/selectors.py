@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.quiz.models import Answer
 from apps.quiz.selectors import cards_studied
 
+from .analytics import DUE_SOON
 from .models import Assignment, Cohort, Membership
 
 
@@ -137,6 +138,19 @@ def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[Studen
             )
         )
     return [(cohorts[pk], items) for pk, items in grouped.items()]
+
+
+def deadlines_near(*, user: AbstractBaseUser) -> list[StudentAssignment]:
+    """The user's assigned decks overdue or due within the dashboard's "behind" window whose cards they have not
+    all attempted, soonest first: what the home page's Today panel warns of. Three queries (student_cohorts)."""
+    window = DUE_SOON.days
+    near = [
+        a
+        for _cohort, assignments in student_cohorts(user=user)
+        for a in assignments
+        if a.days_left is not None and a.days_left <= window and a.cards and not a.done
+    ]
+    return sorted(near, key=lambda a: (a.days_left, a.deck_title, a.cohort.name))
 
 
 def place_in_cohort(*, user: AbstractBaseUser, cohort: Cohort) -> Literal["instructor", "student"] | None:

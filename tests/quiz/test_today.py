@@ -99,3 +99,29 @@ def test_the_panel_costs_the_same_queries_however_long_the_history(student_clien
             student_client.get(reverse("content:home"))
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_cohort_decks_overdue_or_due_within_three_days_are_named_with_the_cards_left(
+    student_client, student, instructor
+):
+    from apps.cohorts import services as cohorts
+    from apps.cohorts.models import Assignment
+
+    today = timezone.localdate()
+    spring = cohorts.cohort_create(name="Spring", instructor=instructor)
+    cohorts.cohort_join(student=student, code=spring.join_code)
+    serving, training, later, done = _deck("Serving", 2), _deck("Training", 3), _deck("Later", 1), _deck("Done", 1)
+    for deck, days in ((serving, -1), (training, 2), (later, 4), (done, 0)):
+        Assignment.objects.create(cohort=spring, deck=deck, due_date=today + timedelta(days=days))
+    _answer(student, training, size=3, answered=1)
+    _answer(student, done, size=1)
+    CardState.objects.update(due=timezone.now() + timedelta(days=5))  # nothing due for review: only the deadlines
+    panel = _today(student_client)
+    # Before, these were only on My progress: a student landing on the home page was not told.
+    overdue = f'Overdue</span> <a href="{reverse("quiz:start", args=[serving.slug])}">Serving</a> for Spring, due'
+    assert overdue in panel and "</time>: 0 of 2 cards attempted.</li>" in panel
+    assert 'Due in 2 days</span> <a href="' in panel and "</time>: 1 of 3 cards attempted.</li>" in panel
+    assert panel.index("Serving") < panel.index("Training")  # soonest first
+    assert "Later" not in panel and "Done" not in panel  # not due within three days; every card attempted
+    cohorts.cohort_remove_student(cohort=spring, student_id=student.pk)
+    assert "Serving" not in _today(student_client)

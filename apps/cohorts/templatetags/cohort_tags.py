@@ -5,7 +5,7 @@ from datetime import date
 from django import template
 from django.utils import formats, timezone
 
-from apps.cohorts.selectors import student_cohorts
+from apps.cohorts.selectors import deadlines_near, student_cohorts
 
 register = template.Library()
 
@@ -55,3 +55,9 @@ def get_item(mapping: dict, key: str):
 def my_cohorts(user):
     """The student's cohorts, assigned decks, due dates and completion, for the progress page."""
     return {"cohorts": student_cohorts(user=user)}
+
+
+@register.simple_tag
+def near_deadlines(user) -> list:
+    """For the home page's Today panel, which the quiz app renders: it takes them as it is given them."""
+    return deadlines_near(user=user) if user.is_authenticated else []

@@ -8,9 +8,10 @@ register = template.Library()
 
 
 @register.inclusion_tag("quiz/_today.html")
-def today(user) -> dict:
-    """A signed-in student's due reviews and unfinished quiz, for the page they land on."""
-    return {"today": selectors.study_today(user=user) if user.is_authenticated else None}
+def today(user, deadlines=()) -> dict:
+    """A signed-in student's due reviews and unfinished quiz, for the page they land on, and the cohort decks
+    coming due (`deadlines`, the cohorts app's, passed in: the quiz app does not depend on it)."""
+    return {"today": selectors.study_today(user=user) if user.is_authenticated else None, "deadlines": deadlines}
 
 
 @register.inclusion_tag("quiz/_card_history.html")
