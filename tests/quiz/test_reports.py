@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -86,6 +88,8 @@ def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student
     page = response.content.decode()
     assert response.status_code == 422 and error in page
     assert '<details class="report" open>' in page and 'aria-invalid="true"' in page
+    assert re.findall(r"<[^>]*\bautofocus\b[^>]*>", page)[0].startswith('<textarea id="report-message"')  # only it
+    assert page.count("autofocus") == 1
     assert message.strip()[:50] in page
     assert not CardReport.objects.exists()
 
