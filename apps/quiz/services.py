@@ -299,6 +299,19 @@ def session_finish(*, user: AbstractBaseUser, session_id: int, now: datetime | N
     return session
 
 
+def sessions_end_unfinished(
+    *, user: AbstractBaseUser, deck: Deck | None, keep: int, now: datetime | None = None
+) -> int:
+    """Ends the user's other open quizzes on `deck` (None: reviews), as a new one starts; returns how many.
+
+    The start page offered to resume the latest and the student chose a new one: left open, it came back as
+    "unfinished" on the home page and the start page once the new one was done, and again after each. Its answers
+    stay, as for a quiz ended by hand.
+    """
+    open_ones = QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).exclude(pk=keep)
+    return open_ones.update(finished_at=now or timezone.now())
+
+
 def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     """Replays every answer of `user` on `card`, e.g. after an override changed a rating.
 

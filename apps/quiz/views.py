@@ -31,6 +31,7 @@ def _start(request: HttpRequest, form: StartForm, *, deck) -> HttpResponse | Non
     except services.NothingToStudyError as exc:
         messages.info(request, str(exc))
         return None
+    services.sessions_end_unfinished(user=request.user, deck=deck, keep=session.pk)
     return redirect(session)
 
 

@@ -686,6 +686,28 @@ def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, stud
     assert "unfinished" not in student_client.get(start).content.decode()
 
 
+def test_starting_a_new_quiz_ends_the_one_left_open_so_it_does_not_come_back_as_unfinished(
+    student_client, student, other_student
+):
+    deck, elsewhere = _deck(), _deck()
+    start = reverse("quiz:start", args=[deck.slug])
+    left = _session(student, deck=deck, size=3)
+    _post_answer(student_client, left, 1, response="Tool number 0")
+    on_another_deck, theirs = _session(student, deck=elsewhere), _session(other_student, deck=deck)
+    page = student_client.get(start).content.decode()
+    assert "Starting a new quiz ends this one; its answers are kept." in page
+
+    new = QuizSession.objects.get(
+        pk=student_client.post(start, {"size": 1, "mode": "recall", "order": "new"}).url.split("/")[2]
+    )
+    _post_answer(student_client, new, 1, response="no idea")
+    # Before, once the new one was done the old one was offered again, "unfinished", here and on the home page.
+    assert "unfinished" not in student_client.get(start).content.decode()
+    left.refresh_from_db()
+    assert left.finished_at is not None and left.answers.count() == 1
+    assert QuizSession.objects.filter(pk__in=[on_another_deck.pk, theirs.pk], finished_at__isnull=True).count() == 2
+
+
 @pytest.mark.parametrize("review", [False, True])
 def test_a_refused_start_form_opens_on_the_number_of_questions(student_client, student, review):
     session = _session(student, size=1)
