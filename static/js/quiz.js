@@ -65,7 +65,8 @@
   }
   // An answer typed but not yet sent survives a reload, Back, or a link followed by mistake: this tab keeps it
   // (sessionStorage) under the question's address until the question has its feedback. The browser would not:
-  // the box is autocomplete="off" and quiz pages are no-store.
+  // the box is autocomplete="off" and quiz pages are no-store. A report on the card ([data-draft] too) is kept
+  // the same way under the report's address until it is sent.
   const DRAFT = "quiz-draft:";
 
   function draftKey(box) {
@@ -95,10 +96,15 @@
     const here = stage();
     if (here && here.dataset.state === "feedback") forgetDraft(window.location.pathname);
     try {
-      const box = root.querySelector("[data-answer-box]");
-      const key = box && draftKey(box);
-      const draft = key ? window.sessionStorage.getItem(key) : null;
-      if (draft && !box.value) box.value = draft;
+      root.querySelectorAll("[data-draft]").forEach(function (box) {
+        const key = draftKey(box);
+        const draft = key ? window.sessionStorage.getItem(key) : null;
+        if (!draft || box.value) return;
+        box.value = draft;
+        // The report's box sits in a closed "Report a problem" disclosure: open it, so the words are seen.
+        const folded = box.closest("details");
+        if (folded) folded.open = true;
+      });
     } catch (error) {
       // Storage refused (a private window, a full quota): the answer box works as before.
     }
@@ -106,7 +112,7 @@
 
   document.addEventListener("input", function (event) {
     const box = event.target;
-    if (!box.matches || !box.matches("[data-answer-box]")) return;
+    if (!box.matches || !box.matches("[data-draft]")) return;
     const key = draftKey(box);
     try {
       if (key && box.value.trim()) window.sessionStorage.setItem(key, box.value);

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.quiz import services
-from apps.quiz.models import Answer
+from apps.quiz.models import Answer, CardReport
 from tests.browser.conftest import eventually
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
@@ -246,3 +246,29 @@ def test_an_answer_typed_but_not_sent_survives_a_reload_and_back_until_it_is_sen
     page.goto(f"{live_server.url}/quiz/{quiz.pk}/q/1/")
     expect(page.get_by_role("heading", name="Correct")).to_be_visible()  # the answer counted once, as sent
     assert Answer.objects.get().response == "Tool number 0, which schedules the work"
+
+
+def test_a_report_sent_after_signing_out_in_another_tab_is_still_in_its_box_once_signed_in(
+    live_server, page, sign_in, transactional_db
+):
+    quiz = _quiz()
+    services.answer_submit(
+        user=quiz.user, session_id=quiz.pk, position=1, submission=services.Submission(response="a CronJob")
+    )
+    feedback = f"/quiz/{quiz.pk}/q/1/"
+    sign_in(page, "alice", feedback)
+    page.get_by_text("Report a problem with this card").click()
+    page.get_by_label("What is wrong with it?").fill("The model answer names the wrong tool.")
+    _in_another_tab(page, live_server, _sign_out)
+
+    page.get_by_role("button", name="Send to the instructors").click()
+    expect(page).to_have_url(f"{live_server.url}/accounts/login/?next={quote(feedback)}")
+    sign_in(page, "alice", feedback, login=None)
+    # Before, the disclosure came back closed and empty: the note was lost with the signed-out request.
+    expect(page.get_by_label("What is wrong with it?")).to_have_value("The model answer names the wrong tool.")
+    page.get_by_role("button", name="Send to the instructors").click()
+    expect(page.locator(".report-note")).to_contain_text("Thank you")
+    assert CardReport.objects.get().message == "The model answer names the wrong tool."
+    page.reload()
+    page.get_by_text("Report a problem with this card").click()
+    expect(page.get_by_label("What is wrong with it?")).to_have_value("")  # sent: no draft left behind
