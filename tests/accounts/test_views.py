@@ -167,6 +167,9 @@ def test_change_password(client, student):
     assert response["Location"] == reverse("password_change_done")
     student.refresh_from_db()
     assert student.check_password(NEW_PASSWORD)
+    done = client.get(response["Location"]).content.decode()
+    # The page was reached from the account page: the way back is offered, not only the decks.
+    assert f'<a href="{reverse("account")}">Back to your account</a>' in done
 
 
 def test_a_wrong_old_password_is_a_form_error_and_changes_nothing(client, student):
