@@ -159,6 +159,10 @@ def test_wrong_password_is_a_form_error(client, student):
 
 
 def test_change_password(client, student):
+    from django.test import Client
+
+    elsewhere = Client()
+    elsewhere.force_login(student)
     client.force_login(student)
     response = client.post(
         reverse("password_change"),
@@ -170,6 +174,8 @@ def test_change_password(client, student):
     done = client.get(response["Location"]).content.decode()
     # The page was reached from the account page: the way back is offered, not only the decks.
     assert f'<a href="{reverse("account")}">Back to your account</a>' in done
+    assert "other browser or device signed in to this account is signed out" in done
+    assert elsewhere.get(reverse("account")).status_code == 302 and client.get(reverse("account")).status_code == 200
 
 
 def test_a_wrong_old_password_is_a_form_error_and_changes_nothing(client, student):
