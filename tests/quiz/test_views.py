@@ -585,6 +585,24 @@ def test_progress_page_shows_decks_and_recent_sessions(student_client, student):
     assert "Resume" in html
 
 
+def test_progress_page_says_a_score_covers_only_the_questions_answered_so_far(student_client, student):
+    open_quiz = _session(student, size=3)
+    _post_answer(student_client, open_quiz, 1, response="Tool number 0")
+    ended = _session(student, size=3)
+    _post_answer(student_client, ended, 1, response="Tool number 0")
+    services.session_finish(user=student, session_id=ended.pk)
+    done = _session(student, size=1)
+    _post_answer(student_client, done, 1, response="Tool number 0")
+    scores = re.findall(
+        r'<td data-label="Score">(.*?)</td>', student_client.get(reverse("quiz:progress")).content.decode()
+    )
+    assert scores == [
+        "100\u00a0%",
+        '100\u00a0% <span class="meta">of the 1 answered</span>',
+        '100\u00a0% <span class="meta">so far</span>',
+    ]
+
+
 def test_progress_page_counts_cards_due_later_apart_from_those_due_now_and_says_so(student_client, student):
     session = _session(student, size=2)
     _post_answer(student_client, session, 1, response="no idea")
