@@ -96,7 +96,9 @@ class CardReportAdmin(admin.ModelAdmin):
         answer = report.answer
         if answer is None:
             return "—"
-        said = "(asked to see the answer)" if answer.revealed else answer.response
+        said = answer.response
+        if answer.revealed:
+            said = f"(asked to see the answer, having typed) {said}" if said else "(asked to see the answer)"
         verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({answer.auto_score:.0%})"
         if answer.override_verdict:
             verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"

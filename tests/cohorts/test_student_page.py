@@ -102,3 +102,20 @@ def test_the_page_runs_the_same_number_of_queries_however_many_options_were_chos
     with django_assert_num_queries(11):  # as test_views.test_pages_and_exports_use_a_constant_number_of_queries
         html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
     assert sum('class="katex"' in cell for cell in _response_cells(html)) == choices
+
+
+def test_what_was_typed_before_showing_the_answer_is_shown_beside_it(client, instructor, student):
+    from apps.quiz import services as quiz
+
+    deck, _ = _softmax_deck()
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    services.cohort_join(student=student, code=cohort.join_code)
+    session = quiz.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    submission = quiz.Submission(response="it <sharpens>", reveal=True)
+    quiz.answer_submit(user=student, session_id=session.pk, position=1, submission=submission)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
+    assert _response_cells(html) == [
+        '<span class="meta">asked to see the answer, having typed:</span> it &lt;sharpens&gt;'
+    ]

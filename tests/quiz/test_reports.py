@@ -149,3 +149,13 @@ def test_students_cannot_read_reports_in_the_admin(student_client, answered):
     student_client.post(_report_url(answered), {"message": REPORT})
     response = student_client.get(reverse("admin:quiz_cardreport_changelist"))
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_a_report_on_an_answer_shown_after_typing_shows_the_instructor_what_was_typed(student_client, answered):
+    submission = services.Submission(response="a ReplicaSet", reveal=True)
+    services.answer_submit(user=answered.user, session_id=answered.pk, position=2, submission=submission)
+    student_client.post(_report_url(answered, 2), {"message": REPORT})
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
+    assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0%)" in detail
