@@ -216,3 +216,13 @@ def test_a_refused_password_change_opens_on_the_field_in_error(client, student):
     ).content.decode()
     autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", page)
     assert len(autofocused) == 1 and 'name="new_password2"' in autofocused[0]
+
+
+def test_the_headers_sign_in_and_sign_up_come_back_to_the_page_not_to_the_other_form(client):
+    deck_page = client.get("/").content.decode()
+    assert '<a href="/accounts/login/?next=/">Sign in</a>' in deck_page
+    sign_up = client.get(reverse("signup") + "?next=/progress/").content.decode()
+    # Signing in from the sign-up page's header went back to the sign-up form, signed in.
+    assert '<a href="/accounts/login/?next=/progress/">Sign in</a>' in sign_up
+    sign_in = client.get(reverse("login")).content.decode()
+    assert '<a href="/accounts/signup/">Sign up</a>' in sign_in

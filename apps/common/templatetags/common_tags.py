@@ -54,6 +54,19 @@ def ago(value: datetime | None) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def back_after_sign_in(context: Context) -> str:
+    """Where the header's Sign in and Sign up come back to: this page, but from the sign-in and sign-up pages
+    themselves, the page those were to return to (coming back to a sign-up form once signed in is no use)."""
+    request = context.get("request")
+    if request is None:
+        return ""
+    match = request.resolver_match
+    if match is not None and match.url_name in {"login", "signup"}:
+        return request.GET.get("next", "")
+    return request.get_full_path()
+
+
+@register.simple_tag(takes_context=True)
 def site_htmx_script(context: Context) -> SafeString:
     """django-htmx's htmx_script (htmx, and with DEBUG on its debug script), preceded with DEBUG on by
     htmx-debug-handled.js, which must run before the debug script to keep the answers the page handles."""
