@@ -276,17 +276,30 @@ class DeckAdmin(RenderedFormAdmin):
 
     @admin.display(description="Cards")
     def its_cards(self, deck: Deck) -> str:
+        return self._its_cards(deck, can_add=True)
+
+    @admin.display(description="Cards")
+    def its_cards_without_add(self, deck: Deck) -> str:
+        return self._its_cards(deck, can_add=False)
+
+    @staticmethod
+    def _its_cards(deck: Deck, *, can_add: bool) -> str:
         if deck.pk is None:
-            return "Save the deck, then add its cards here."
+            return "Save the deck, then add its cards here." if can_add else "No cards yet."
         count = deck.cards.count()
+        cards = format_html('<a href="{}">{} card{}</a>', _deck_cards_url(deck), count, "" if count == 1 else "s")
+        if not can_add:
+            return cards
         add = reverse("admin:content_card_add") + "?" + urlencode({"deck": deck.pk})
-        return format_html(
-            '<a href="{}">{} card{}</a> · <a href="{}">Add a card to this deck</a>',
-            _deck_cards_url(deck),
-            count,
-            "" if count == 1 else "s",
-            add,
-        )
+        return format_html('{} · <a href="{}">Add a card to this deck</a>', cards, add)
+
+    def get_readonly_fields(self, request, obj=None):
+        # A display method is not given the request, so the field itself is swapped: a user who may only view
+        # cards would follow "Add a card to this deck" to a 403.
+        fields = super().get_readonly_fields(request, obj)
+        if self.admin_site.get_model_admin(Card).has_add_permission(request):
+            return fields
+        return tuple("its_cards_without_add" if name == "its_cards" else name for name in fields)
 
     @admin.display(description="Answers", ordering="_answers")
     def answers(self, deck: Deck) -> int:

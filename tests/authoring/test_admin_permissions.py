@@ -81,6 +81,23 @@ def test_staff_who_may_only_view_cards_get_no_buttons_that_would_refuse_them(cli
     assert 'name="_preview"' in html and "Revert to version 1" in html
 
 
+@pytest.mark.parametrize("deck_permission", ["view_deck", "change_deck"])
+def test_a_deck_offers_adding_a_card_only_to_staff_who_may_add_one(client, deck_permission):
+    """The link led a user who may only view cards to a 403 page."""
+    deck = make_deck(title="Viewed")
+    make_card(deck=deck)
+    viewer = make_user("vera", is_staff=True)
+    viewer.user_permissions.set(Permission.objects.filter(codename__in=[deck_permission, "view_card"]))
+    client.force_login(viewer)
+    html = client.get(reverse("admin:content_deck_change", args=[deck.pk])).content.decode()
+    assert "1 card</a>" in html
+    assert "Add a card to this deck" not in html and reverse("admin:content_card_add") not in html
+    viewer.user_permissions.add(Permission.objects.get(codename="add_card"))
+    client.force_login(viewer)
+    html = client.get(reverse("admin:content_deck_change", args=[deck.pk])).content.decode()
+    assert f'<a href="{reverse("admin:content_card_add")}?deck={deck.pk}">Add a card to this deck</a>' in html
+
+
 def test_moving_a_card_to_another_deck_moves_its_progress_with_it(client, instructor, student, other_student):
     old, new = make_deck(), make_deck()
     cards = [make_card(deck=old, question=f"Which tool {i}?", answer=f"Tool {i}") for i in range(2)]
