@@ -40,6 +40,9 @@ FLAGS = {
     "low_accuracy": "Accuracy under 50 %",
     "behind": "Behind on a deck overdue or due within 3 days",
 }
+# What a badge or filter shows where room is short (a phone, the matrix's narrow column): the start of the flag's
+# wording, the rest of which stays for screen readers and as a tooltip, and is spelled out in the legend.
+FLAG_SHORT = {"behind": "Behind"}
 
 
 @dataclass(frozen=True)

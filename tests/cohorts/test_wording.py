@@ -97,3 +97,27 @@ def test_the_behind_badge_on_the_student_page_names_the_deck_and_its_due_date(cl
     ops.save()
     html = client.get(url).content.decode()
     assert f"Behind on Ops (overdue since {ops.due_date.day} {ops.due_date:%b %Y})" in _text(html)
+
+
+def _visible(html: str) -> str:
+    """The text a sighted reader sees: without what is hidden from sight only (.visually-hidden)."""
+    return _text(re.sub(r'<span class="visually-hidden">[^<]*</span>', "", html))
+
+
+def test_the_behind_flag_is_one_short_word_with_its_meaning_kept_for_screen_readers_and_in_a_legend(client, instructor):
+    """ "Behind on a deck overdue or due within 3 days" filled a phone's screen as a filter and as each badge."""
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    soon = make_deck(title="Soon")
+    make_card(deck=soon)
+    Assignment.objects.create(cohort=cohort, deck=soon, due_date=timezone.localdate() + timedelta(days=1))
+    services.cohort_join(student=make_user("ann"), code=cohort.join_code)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
+    badge = re.search(r'<td class="flags">(.*?)</td>', html, re.S).group(1)
+    assert _visible(badge) == "Behind"
+    assert _text(badge) == "Behind on a deck overdue or due within 3 days"  # what a screen reader reads
+    assert 'title="Behind on a deck overdue or due within 3 days"' in badge
+    link = re.search(r'<a id="flag-behind"[^>]*>(.*?)</a>', html, re.S).group(1)
+    assert (_visible(link), _text(link)) == ("Behind", "Behind on a deck overdue or due within 3 days")
+    legend = "Behind: has not yet attempted every card of a deck that is overdue or due within 3 days."
+    assert legend in _visible(html)

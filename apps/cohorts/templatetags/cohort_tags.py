@@ -4,7 +4,10 @@ from datetime import date
 
 from django import template
 from django.utils import formats, timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
+from apps.cohorts.analytics import FLAG_SHORT, FLAGS
 from apps.cohorts.selectors import deadlines_near, student_cohorts
 
 register = template.Library()
@@ -44,6 +47,15 @@ def deck_sort_key(deck_id: int, metric: str) -> str:
 def short_date(value: date) -> str:
     """1 Jan in the current year, 1 Jan 2020 in any other: without its year a date reads as this year's."""
     return formats.date_format(value, "j M" if value.year == timezone.localdate().year else "j M Y")
+
+
+@register.simple_tag
+def flag_label(key: str) -> SafeString:
+    """A flag's short label, the rest of its wording hidden from sight only: "Behind" reads "Behind on a deck …"."""
+    full, short = FLAGS[key], FLAG_SHORT.get(key)
+    if short is None:
+        return format_html("{}", full)
+    return format_html('{}<span class="visually-hidden">{}</span>', short, full.removeprefix(short))
 
 
 @register.filter
