@@ -65,8 +65,8 @@ class CardReportAdmin(admin.ModelAdmin):
     search_fields = ("message", "card__question", "user__username")
     ordering = ("resolved_at", "-created_at")  # open ones (null) first
     actions = ["resolve", "reopen"]
-    fields = ("card_link", "user", "message", "their_answer", "created_at", "resolved", "dealt_with")
-    readonly_fields = ("card_link", "user", "message", "their_answer", "created_at", "resolved")
+    fields = ("card_link", "student", "message", "their_answer", "created_at", "resolved", "dealt_with")
+    readonly_fields = ("card_link", "student", "message", "their_answer", "created_at", "resolved")
 
     def has_add_permission(self, request) -> bool:
         return False  # students report from a question's feedback, with their answer
@@ -90,6 +90,17 @@ class CardReportAdmin(admin.ModelAdmin):
     def card_link(self, report: CardReport) -> str:
         change = reverse("admin:content_card_change", args=[report.card_id])
         return format_html('<a href="{}">{}</a> ({})', change, report.card.question, report.card.deck)
+
+    @admin.display(description="Student")
+    def student(self, report: CardReport) -> str:
+        # Not the admin's link to the user, which instructors may not open (a 403): who it is, and how to reply.
+        user = report.user
+        who = format_html("{}", user.get_username())
+        if name := user.get_full_name():
+            who = format_html("{} ({})", who, name)
+        if user.email:
+            who = format_html('{} · <a href="mailto:{}">{}</a>', who, user.email, user.email)
+        return who
 
     @admin.display(description="Their answer")
     def their_answer(self, report: CardReport) -> str:

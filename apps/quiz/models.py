@@ -274,4 +274,5 @@ class CardReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Report on card {self.card_id} by {self.user_id}"
+        # The admin's title and breadcrumb: who reported which card, as an instructor knows them, not two ids.
+        return f"Report by {self.user.get_username()} on {self.card}"

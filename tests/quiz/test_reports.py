@@ -159,3 +159,20 @@ def test_a_report_on_an_answer_shown_after_typing_shows_the_instructor_what_was_
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
     assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0%)" in detail
+
+
+def test_a_report_names_the_student_and_card_and_links_nothing_an_instructor_may_not_open(student_client, answered):
+    """The page was titled "Report on card 7 by 3", and the student's name led to a 403 (the admin's user page)."""
+    student_client.post(_report_url(answered), {"message": REPORT})
+    report = CardReport.objects.get()
+    student = report.user
+    student.first_name, student.last_name, student.email = "Alice", "Liddell", "alice@example.com"
+    student.save()
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
+    assert "Report by alice on Serving #1" in detail
+    assert 'alice (Alice Liddell) · <a href="mailto:alice@example.com">alice@example.com</a>' in detail
+    assert reverse("admin:auth_user_change", args=[student.pk]) not in detail
+    for link in set(re.findall(r'href="(/admin/[^"#?]*)"', detail)):
+        assert client.get(link).status_code == 200, link
