@@ -215,3 +215,22 @@ def test_a_windows_1252_file_is_named_at_its_line_with_how_to_save_it(seeded, tm
         _run(_write(tmp_path, text.encode("cp1252")))
     assert str(excinfo.value).startswith(f"{tmp_path / 'rows.csv'}:3: the byte 0x96 (“–” in Windows-1252) is not UTF-8")
     assert "save it as CSV UTF-8" in str(excinfo.value)
+
+
+def test_every_unknown_question_is_named_at_once_with_the_card_it_most_likely_meant(seeded, tmp_path):
+    """A file written by hand stopped at its first unknown question: a comma left out cost one run per row."""
+    rows = [
+        [JOB.replace("orchestration,", "orchestration"), "Job", "correct"],
+        ["What is ONNX?", "an exchange format", "correct"],
+        [JOB, "Job", "correct"],
+        ["what is data parallelism in distributed training", "replicas", "partial"],
+    ]
+    with pytest.raises(CommandError) as excinfo:
+        _run(_csv(tmp_path, rows))
+    assert str(excinfo.value).splitlines() == [
+        f"{tmp_path}/rows.csv:2: no card has the question {JOB.replace('orchestration,', 'orchestration')[:80]!r}; "
+        f"did you mean {JOB!r}?",
+        f"{tmp_path}/rows.csv:3: no card has the question 'What is ONNX?'",  # nothing close enough to guess
+        f"{tmp_path}/rows.csv:5: no card has the question 'what is data parallelism in distributed training'; "
+        "did you mean 'What is data parallelism in distributed training?'?",
+    ]

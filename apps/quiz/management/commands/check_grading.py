@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
 import sys
@@ -17,6 +18,7 @@ from apps.quiz.models import Verdict
 from apps.quiz.services import grading_cards
 
 COLUMNS = ("question", "answer", "expected")
+MAX_PROBLEMS = 20
 
 
 class Command(BaseCommand):
@@ -50,7 +52,17 @@ class Command(BaseCommand):
                 raise CommandError(f"no deck has the slug {deck!r}")
             scope = scope.filter(deck__slug=deck)
         questions = _Questions(scope)
-        chosen = {row["line"]: _card_of(row, questions=questions, file=file, deck=deck) for row in rows}
+        chosen, problems = {}, []
+        # Every row's question is looked up before any is graded, so a file written by hand is fixed in one pass,
+        # not one error per run.
+        for row in rows:
+            try:
+                chosen[row["line"]] = _card_of(row, questions=questions, file=file, deck=deck)
+            except CommandError as exc:
+                problems.append(str(exc))
+        if problems:
+            more = len(problems) - MAX_PROBLEMS
+            raise CommandError("\n".join(problems[:MAX_PROBLEMS] + ([f"… and {more} more"] if more > 0 else [])))
         cards = grading_cards(Card.objects.filter(pk__in=set(chosen.values())))
         results = []
         for row in rows:
@@ -83,9 +95,16 @@ class _Questions:
     def __init__(self, cards) -> None:
         self.exact: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.loose: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.by_loose: dict[str, str] = {}
         for pk, question, slug in cards.order_by("deck__slug", "position").values_list("pk", "question", "deck__slug"):
             self.exact[question].append((pk, slug))
             self.loose[normal_text(question)].append((pk, slug))
+            self.by_loose.setdefault(normal_text(question), question)
+
+    def nearest(self, question: str) -> str | None:
+        """The question in scope most like `question` (a comma or a word apart), if one is close enough."""
+        close = difflib.get_close_matches(normal_text(question), list(self.by_loose), n=1, cutoff=0.8)
+        return self.by_loose[close[0]] if close else None
 
 
 def _card_of(row: dict, *, questions: _Questions, file: Path, deck: str | None) -> int:
@@ -96,7 +115,9 @@ def _card_of(row: dict, *, questions: _Questions, file: Path, deck: str | None) 
     where = f"{file}:{row['line']}"
     if not found:
         within = f" in the deck {deck!r}" if deck else ""
-        raise CommandError(f"{where}: no card{within} has the question {question[:80]!r}")
+        nearest = questions.nearest(question)
+        hint = f"; did you mean {nearest!r}?" if nearest else ""
+        raise CommandError(f"{where}: no card{within} has the question {question[:80]!r}{hint}")
     if len(found) > 1:
         slugs = sorted({slug for _, slug in found})
         if len(slugs) > 1:
