@@ -293,6 +293,13 @@ class DeckAdmin(RenderedFormAdmin):
         add = reverse("admin:content_card_add") + "?" + urlencode({"deck": deck.pk})
         return format_html('{} · <a href="{}">Add a card to this deck</a>', cards, add)
 
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        # A deck made here starts empty and is written a card at a time: students should not meet it half-written
+        # (an empty deck, then questions without distractors). It is published when its author ticks the box.
+        initial.setdefault("published", False)
+        return initial
+
     def get_readonly_fields(self, request, obj=None):
         # A display method is not given the request, so the field itself is swapped: a user who may only view
         # cards would follow "Add a card to this deck" to a 403.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 
 from apps.content.models import Deck
@@ -33,3 +35,22 @@ def test_a_description_with_good_maths_is_saved_rendered(client, instructor):
     # The textarea's CR LF stored as line feeds, as every other text is
     assert deck.description == "Ratio $\\frac{1}{2}$ here,\n\nand a paragraph"
     assert 'class="katex"' in deck.description_html
+
+
+def test_a_deck_added_in_the_admin_starts_as_a_draft_students_do_not_see(client, instructor, student):
+    """It started published: students met an empty deck, then each card as it was written."""
+    client.force_login(instructor)
+    form = client.get(reverse("admin:content_deck_add")).content.decode()
+    assert re.search(r'<input type="checkbox" name="published"(?![^>]*checked)[^>]*>', form)
+    response = client.post(reverse("admin:content_deck_add"), {"title": "RL basics", "slug": "rl-basics"})
+    assert response.status_code == 302
+    deck = Deck.objects.get(slug="rl-basics")
+    assert not deck.published
+    client.force_login(student)
+    assert client.get(reverse("content:deck", args=[deck.slug])).status_code == 404
+    # Ticked, it is published at once.
+    client.force_login(instructor)
+    data = {"title": "RL basics", "slug": "rl-basics", "published": "on", "description": ""}
+    assert client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).status_code == 302
+    client.force_login(student)
+    assert client.get(reverse("content:deck", args=[deck.slug])).status_code == 200
