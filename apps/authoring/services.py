@@ -76,6 +76,8 @@ class ImportReport:
     deck_title: str = ""
     deck_created: bool = False
     deck_changed: bool = False  # its title or description
+    deck_published: bool = True  # whether students see the deck (and so the cards written) once imported
+    deck_id: int | None = None  # after a real import; a dry run's new deck is rolled back
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -217,9 +219,15 @@ def _uids_by_question(*, deck: Deck, cards: list[dict]) -> None:
 
 
 def deck_import(
-    *, data: dict, author: AbstractBaseUser | None = None, dry_run: bool = False, source: str = ""
+    *,
+    data: dict,
+    author: AbstractBaseUser | None = None,
+    dry_run: bool = False,
+    source: str = "",
+    publish_new: bool = True,
 ) -> ImportReport:
-    """Creates or updates the deck and its cards by slug and uid, all in one transaction.
+    """Creates or updates the deck and its cards by slug and uid, all in one transaction. A deck it creates is
+    published unless `publish_new` is false; an existing deck keeps its own state.
 
     Each written card is rendered and versioned as card_save would, but in bulk: the number of queries
     does not grow with the number of cards.
@@ -240,10 +248,13 @@ def deck_import(
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
         report.deck_title = deck_data["title"]
+        report.deck_published = publish_new if report.deck_created else deck.published
         report.deck_changed = not report.deck_created and any(getattr(deck, k) != v for k, v in deck_data.items())
         if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)
+            if report.deck_created:
+                deck.published = publish_new
             deck.save(known=rendered)
         if any(not item["uid"] for item in data["cards"]):
             _uids_by_question(deck=deck, cards=data["cards"])
@@ -282,6 +293,7 @@ def deck_import(
         added = [card for card, _ in written if card.pk is None]
         changed = [card for card, _ in written if card.pk is not None]
         _cards_write(written=written, rendered=rendered, author=author, note=note)
+        report.deck_id = None if dry_run else deck.pk
         if author is not None and author.is_authenticated:
             # In the admin's History of each card, as its saves and reverts are: who imported what, and when.
             for flag, cards in ((ADDITION, added), (CHANGE, changed)):
@@ -325,9 +337,12 @@ def _holds_expire(*, now) -> None:
 def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> CheckedImport:
     """Dry-runs the upload and keeps it server-side for an hour, so the confirmation need not send it again.
 
+    A deck the admin's import creates is a draft, as a deck added in the admin is: its author reads it through
+    before students see it.
+
     Raises TransferError (and keeps nothing) when the file would not import.
     """
-    report = deck_import(data=parse(text, name=name), dry_run=True, source=name)
+    report = deck_import(data=parse(text, name=name), dry_run=True, source=name, publish_new=False)
     key = import_key(name=name, text=text)
     now = timezone.now()
     with transaction.atomic():
@@ -353,7 +368,7 @@ def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, Imp
         if hold is None:
             raise ImportNotHeldError
         text = zlib.decompress(bytes(hold.content)).decode()
-        report = deck_import(data=parse(text, name=hold.name), author=author, source=hold.name)
+        report = deck_import(data=parse(text, name=hold.name), author=author, source=hold.name, publish_new=False)
         hold.delete()
     return hold.name, report
 

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
@@ -224,7 +225,15 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
             except TransferError as exc:  # the database changed since the check
                 context.update(_refusal(exc, headline="The checked file no longer imports"))
             else:
-                messages.success(request, f"Imported {name}: {report.summary()}.")
+                said = f"Imported {name}: {report.summary()}."
+                if report.deck_created and not report.deck_published:
+                    change = reverse("admin:content_deck_change", args=[report.deck_id])
+                    said = format_html(
+                        '{} The deck is a draft, hidden from students: <a href="{}">tick Published on its page</a> '
+                        "when it is ready.",
+                        said, change,
+                    )  # fmt: skip
+                messages.success(request, said)
                 return redirect(reverse("admin:content_deck_changelist"))
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
