@@ -119,3 +119,21 @@ def test_on_a_phone_the_answers_per_day_chart_shows_today_first(
     # Earlier days are a scroll away, not gone.
     assert not chart.locator("rect.bar").first.evaluate(IN_ITS_BOX)
     page.context.close()
+
+
+def test_on_a_phone_every_badge_of_the_dashboard_stays_on_one_line(live_server, browser, sign_in, transactional_db):
+    """ "check the key" in the item statistics' legend broke over three lines, one word each."""
+    cohort, _ = seed_cohort()
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=matrix")
+    for tab in ("matrix", "items"):
+        page.goto(f"{live_server.url}/cohorts/{cohort.pk}/?tab={tab}")
+        badges = page.locator(".badge")
+        assert badges.count() > 0
+        for i in range(badges.count()):
+            badge = badges.nth(i)
+            lines = badge.evaluate(
+                "(b) => Math.round(b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).lineHeight))"
+            )
+            assert lines == 1, f"{badge.inner_text()!r} takes {lines} lines on the {tab} tab"
+    page.context.close()
