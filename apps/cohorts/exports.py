@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.http import HttpResponse
 from django.utils.text import slugify
 
@@ -68,3 +70,17 @@ def items_csv(*, cohort: Cohort) -> HttpResponse:
         for item in items
     ]  # fmt: skip
     return csv_response(filename=f"{slugify(cohort.name) or 'cohort'}-items.csv", header=header, rows=body)
+
+
+# Beyond this many addresses a mailto: link outgrows what mail programs and browsers take (some cut it at 2,000
+# characters); the CSV holds every address.
+MAILTO_MAX = 50
+
+
+def mailto_bcc(*, rows: list[analytics.StudentRow]) -> str:
+    """A mailto: link writing to the students of `rows` that have an email, each in Bcc (students do not see each
+    other's addresses), or "" when none has one or there are too many for a link."""
+    emails = [row.email for row in rows if row.email]
+    if not emails or len(emails) > MAILTO_MAX:
+        return ""
+    return "mailto:?bcc=" + ",".join(quote(email, safe="@") for email in emails)

@@ -115,6 +115,8 @@ def _matrix_context(request: HttpRequest, cohort: Cohort) -> dict:
         "decks": decks, "page": page, "rows": page.object_list, "sort": sort.key, "flag": flag, "total": len(rows),
         "deck_columns": DECK_COLUMNS, "colspan": 4 + len(DECK_COLUMNS) * len(decks),
         "export_url": f"{export}?{query}" if query else export,
+        "mail_url": exports.mailto_bcc(rows=rows),
+        "mail_count": sum(1 for row in rows if row.email),
     }  # fmt: skip
 
 
