@@ -26,15 +26,10 @@ from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
 from apps.quiz.services import grading_card
 
+from .bundles import deck_imports_check, deck_imports_confirm
 from .diffs import version_changes
 from .forms import GraderTryForm, ImportConfirmForm, ImportForm, inline_texts_sent
-from .services import (
-    IMPORT_HOLD_SECONDS,
-    IMPORT_PERMISSIONS,
-    ImportNotHeldError,
-    deck_import_check,
-    deck_import_confirm,
-)
+from .services import IMPORT_HOLD_SECONDS, IMPORT_PERMISSIONS, ImportNotHeldError, ImportReport
 from .transfer import CSV_REQUIRED, TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")
@@ -205,6 +200,18 @@ def _refusal(exc: TransferError, *, headline: str) -> dict:
     return {"error": f"{headline}: {count}.", "problems": exc.problems, "more": exc.more}
 
 
+def _imported(name: str, report: ImportReport) -> str:
+    said = f"Imported {name}: {report.summary()}."
+    if report.deck_created and not report.deck_published:
+        change = reverse("admin:content_deck_change", args=[report.deck_id])
+        said = format_html(
+            '{} The deck is a draft, hidden from students: <a href="{}">tick Published on its page</a> when it is '
+            "ready.",
+            said, change,
+        )  # fmt: skip
+    return said
+
+
 @require_page_or_form
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
@@ -214,42 +221,38 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
         "required_columns": CSV_REQUIRED,
     }  # fmt: skip
     if request.method == "POST" and "confirm" in request.POST:
-        confirm = ImportConfirmForm(request.POST)
-        if not confirm.is_valid():
+        # One key a deck file: several when a .zip was checked, imported together.
+        keys = request.POST.getlist("key")
+        if not keys or not all(ImportConfirmForm({"key": key}).is_valid() for key in keys):
             context["error"] = ImportNotHeldError.message
         else:
             try:
-                name, report = deck_import_confirm(key=confirm.cleaned_data["key"], author=request.user)
+                imported = deck_imports_confirm(keys=keys, author=request.user)
             except ImportNotHeldError as exc:
                 context["error"] = str(exc)
             except TransferError as exc:  # the database changed since the check
                 context.update(_refusal(exc, headline="The checked file no longer imports"))
             else:
-                said = f"Imported {name}: {report.summary()}."
-                if report.deck_created and not report.deck_published:
-                    change = reverse("admin:content_deck_change", args=[report.deck_id])
-                    said = format_html(
-                        '{} The deck is a draft, hidden from students: <a href="{}">tick Published on its page</a> '
-                        "when it is ready.",
-                        said, change,
-                    )  # fmt: skip
-                messages.success(request, said)
+                for name, report in imported:
+                    messages.success(request, _imported(name, report))
                 return redirect(reverse("admin:content_deck_changelist"))
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         context["form"] = form
         if form.is_valid():
-            name, text = form.cleaned_data["file"]
+            upload = request.FILES["file"].name
             try:
-                checked = deck_import_check(name=name, text=text, user=request.user)
+                checked = deck_imports_check(files=form.cleaned_data["file"], user=request.user)
             except TransferError as exc:
-                context.update(_refusal(exc, headline=f"{name} would not import"))
+                context.update(_refusal(exc, headline=f"{upload} would not import"))
             else:
                 context.update(
-                    report=checked.report,
-                    file_name=name,
-                    confirm=ImportConfirmForm(initial={"key": checked.key}),
+                    checked=checked,
+                    file_name=upload,
+                    keys=[one.key for one in checked if one.report.changes_anything],
                     hold_minutes=IMPORT_HOLD_SECONDS // 60,
                 )
+                if len(checked) == 1:
+                    context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
     status = 422 if context.get("error") or (request.method == "POST" and context["form"].errors) else 200
     return render(request, "authoring/import.html", context, status=status)

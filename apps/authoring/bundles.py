@@ -1,0 +1,55 @@
+"""Importing several decks at once: the files of a .zip (the deck list's export of several decks), checked and
+then imported together, all or none."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from .problems import Problem, TransferError
+from .services import CheckedImport, ImportReport, deck_import_check, deck_import_confirm
+from .transfer import MAX_CARDS, parse
+
+
+def _named(name: str, exc: TransferError) -> list[Problem]:
+    """The file's problems, each naming the file first: several files' rows and cards are told apart."""
+    problems = [Problem(f"{name}, {problem.where}", problem.message) for problem in exc.problems]
+    if exc.more:
+        problems.append(Problem(name, f"and {exc.more} more problem{'s' if exc.more > 1 else ''}"))
+    return problems
+
+
+def deck_imports_check(*, files: list[tuple[str, str]], user: AbstractBaseUser) -> list[CheckedImport]:
+    """Each file dry-run and held as deck_import_check does. Raises TransferError with the problems of every file
+    that would not import; the cards of all the files count toward one file's limit, since one request imports
+    them all."""
+    if len(files) == 1:  # a deck file of its own: its problems need no file name
+        ((name, text),) = files
+        return [deck_import_check(name=name, text=text, user=user)]
+    problems: list[Problem] = []
+    cards = 0
+    for name, text in files:
+        try:
+            cards += len(parse(text, name=name)["cards"])
+        except TransferError as exc:
+            problems += _named(name, exc)
+    if problems:
+        raise TransferError.of(problems)
+    if cards > MAX_CARDS:
+        raise TransferError("the archive", f"its decks hold {cards:,} cards together; import at most {MAX_CARDS:,}")
+    checked = []
+    for name, text in files:
+        try:
+            checked.append(deck_import_check(name=name, text=text, user=user))
+        except TransferError as exc:
+            problems += _named(name, exc)
+    if problems:
+        raise TransferError.of(problems)
+    return checked
+
+
+def deck_imports_confirm(*, keys: list[str], author: AbstractBaseUser) -> list[tuple[str, ImportReport]]:
+    """Imports the checked uploads `keys` name, in one transaction: a file that no longer imports (or is no longer
+    held) leaves every deck as it was. Raises what deck_import_confirm raises."""
+    with transaction.atomic():
+        return [deck_import_confirm(key=key, author=author) for key in keys]

@@ -1,0 +1,99 @@
+"""Importing the deck list's export of several decks, a .zip, as it is: every deck checked, then all imported."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from apps.content.models import Card, Deck
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+URL = "admin:content_deck_import"
+
+
+def _deck(slug: str, title: str, *questions: str) -> str:
+    cards = [
+        {"position": i, "kind": "flashcard", "question": question, "answer": f"Answer {i}"}
+        for i, question in enumerate(questions, start=1)
+    ]
+    return json.dumps({"format": "mlcourse-deck", "version": 1, "deck": {"slug": slug, "title": title}, "cards": cards})
+
+
+def _zip(files: dict[str, str]) -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as bundle:
+        for name, text in files.items():
+            bundle.writestr(name, text)
+    return SimpleUploadedFile("decks.zip", buffer.getvalue(), content_type="application/zip")
+
+
+def test_a_zip_of_decks_is_checked_deck_by_deck_then_imported_at_once(client, instructor):
+    """It was refused with "unzip it and import each deck's file": one upload and confirmation a deck."""
+    ops = make_deck(slug="ops", title="Ops")
+    make_card(deck=ops, question="Which object runs a batch job?", answer="Answer 1")
+    upload = _zip(
+        {
+            "ops.json": _deck("ops", "Ops", "Which object runs a batch job?", "Which runs on every node?"),
+            "rl.json": _deck("rl", "RL basics", "What is $\\gamma$?"),
+            "__MACOSX/._rl.json": "not a deck",
+            "notes.txt": "not a deck either",
+        }
+    )
+    client.force_login(instructor)
+    page = client.post(reverse(URL), {"file": upload})
+    html = page.content.decode()
+    assert page.status_code == 200 and "Dry run of decks.zip: 2 decks" in html
+    assert "“Ops” (ops.json)" in html and "Existing deck: 1 created, 1 updated, 0 unchanged." in html
+    assert "“RL basics” (rl.json)" in html and "New deck: 1 created, 0 updated, 0 unchanged." in html
+    assert not Deck.objects.filter(slug="rl").exists() and Card.objects.count() == 1  # nothing written yet
+    keys = re.findall(r'name="key" value="([0-9a-f]{64})"', html)
+    assert len(keys) == 2
+    done = client.post(reverse(URL), {"confirm": "1", "key": keys}, follow=True).content.decode()
+    assert "Imported ops.json: existing deck: 1 created" in done and "Imported rl.json: new deck: 1 created" in done
+    assert ops.cards.count() == 2 and Deck.objects.get(slug="rl").cards.count() == 1
+
+
+def test_a_zip_with_a_deck_that_would_not_import_names_the_file_and_writes_nothing(client, instructor):
+    upload = _zip(
+        {"good.json": _deck("good", "Good", "Fine?"), "bad.json": _deck("bad", "Bad", "Broken $\\frac{1}{$?")}
+    )
+    client.force_login(instructor)
+    page = client.post(reverse(URL), {"file": upload})
+    html = page.content.decode()
+    assert page.status_code == 422 and "decks.zip would not import: 1 problem." in html
+    assert "bad.json, card #1, field question" in html and "Nothing was written." in html
+    assert not Deck.objects.filter(slug__in=["good", "bad"]).exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"PK\x03\x04 not really a zip", "decks.zip is not a .zip archive that can be read."),
+        (None, "decks.zip holds no .json or .csv deck file."),
+    ],
+)
+def test_a_zip_without_decks_is_a_form_error(client, instructor, content, message):
+    upload = _zip({"readme.txt": "hello"}) if content is None else SimpleUploadedFile("decks.zip", content)
+    client.force_login(instructor)
+    page = client.post(reverse(URL), {"file": upload})
+    assert page.status_code == 422 and message in page.content.decode()
+
+
+def test_confirming_a_zip_imports_every_deck_or_none(client, instructor):
+    upload = _zip({"a.json": _deck("a", "A", "One?"), "b.json": _deck("b", "B", "Two?")})
+    client.force_login(instructor)
+    html = client.post(reverse(URL), {"file": upload}).content.decode()
+    keys = re.findall(r'name="key" value="([0-9a-f]{64})"', html)
+    # The second key altered: no deck is imported, not even the first.
+    page = client.post(reverse(URL), {"confirm": "1", "key": [keys[0], "f" * 64]})
+    assert page.status_code == 422 and "no longer waiting to be imported" in page.content.decode()
+    assert not Deck.objects.filter(slug__in=["a", "b"]).exists()
+    assert client.post(reverse(URL), {"confirm": "1", "key": keys}).status_code == 302
+    assert set(Deck.objects.filter(slug__in=["a", "b"]).values_list("slug", flat=True)) == {"a", "b"}
