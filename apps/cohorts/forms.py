@@ -57,6 +57,15 @@ class AssignmentForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # A deck added or imported in the admin starts as a draft: say why it is not in the list, rather than let
+        # its author hunt for it.
+        drafts = list(Deck.objects.filter(published=False).order_by("title").values_list("title", flat=True)[:4])
+        if drafts:
+            named = ", ".join(drafts[:3]) + (" …" if len(drafts) > 3 else "")
+            self.fields["deck"].help_text = (
+                f"Drafts ({named}) are not listed: students could not open them. Tick Published on a deck's page "
+                "in the admin to assign it."
+            )
         earliest, latest = due_date_range()
         # The browser's date picker offers only these; clean_due_date refuses the rest without it.
         self.fields["due_date"].widget.attrs.update(min=earliest.isoformat(), max=latest.isoformat())

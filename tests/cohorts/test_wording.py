@@ -121,3 +121,18 @@ def test_the_behind_flag_is_one_short_word_with_its_meaning_kept_for_screen_read
     assert (_visible(link), _text(link)) == ("Behind", "Behind on a deck overdue or due within 3 days")
     legend = "Behind: has not yet attempted every card of a deck that is overdue or due within 3 days."
     assert legend in _visible(html)
+
+
+def test_the_deck_choice_says_why_a_draft_is_not_listed(client, instructor):
+    """A deck added or imported in the admin starts as a draft, and was simply missing from the list."""
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    make_deck(title="Ready")
+    make_deck(title="RL basics", published=False)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode()
+    options = re.findall(r"<option [^>]*>([^<]*)</option>", html)
+    assert "Ready" in options and "RL basics" not in options
+    assert (
+        "Drafts (RL basics) are not listed: students could not open them. Tick Published on a deck’s page in the "
+        "admin to assign it." in _text(html).replace("'", "’")
+    )
