@@ -35,6 +35,7 @@ def test_a_deck_the_import_creates_is_a_draft_until_its_author_publishes_it(clie
     client.force_login(instructor)
     checked, done = _check_and_import(client, _file("rl-basics", "RL basics"))
     assert "The new deck will be a draft, hidden from students until you tick <strong>Published</strong>" in checked
+    assert "<h3>New cards</h3>" in checked
     deck = Deck.objects.get(slug="rl-basics")
     assert not deck.published and deck.cards.count() == 1
     change = reverse("admin:content_deck_change", args=[deck.pk])

@@ -53,6 +53,8 @@ def test_a_zip_of_decks_is_checked_deck_by_deck_then_imported_at_once(client, in
     assert "“Ops” (ops.json)" in html and "Existing deck: 1 created, 1 updated, 0 unchanged." in html
     assert "“RL basics” (rl.json)" in html and "New deck: 1 created, 0 updated, 0 unchanged." in html
     assert not Deck.objects.filter(slug="rl").exists() and Card.objects.count() == 1  # nothing written yet
+    # Each deck's lists under its own heading, one level down from a single file's.
+    assert "<h3>“RL basics” (rl.json)</h3>" in html and "<h4>New cards</h4>" in html and "<h3>New cards" not in html
     keys = re.findall(r'name="key" value="([0-9a-f]{64})"', html)
     assert len(keys) == 2
     done = client.post(reverse(URL), {"confirm": "1", "key": keys}, follow=True).content.decode()
