@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.models import Deck
+from apps.quiz.selectors import card_reports_open_count
 
 from . import analytics, charts, exports, selectors, services, sorting
 from .forms import AssignmentForm, CohortForm, JoinForm, cohort_manage_form
@@ -36,6 +37,7 @@ def cohort_list(request: HttpRequest) -> HttpResponse:
             "can_create": services.can_create_cohorts(request.user),
             "joined": selectors.student_cohorts(user=request.user),
             "join_form": JoinForm(),
+            "open_reports": card_reports_open_count(user=request.user),
         },
     )
 

@@ -16,7 +16,7 @@ from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, activity, first_day
-from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
+from .models import Answer, CardReport, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import mastered_q
 
 
@@ -246,3 +246,10 @@ def activity_recent(*, user: AbstractBaseUser, now: datetime | None = None) -> A
         .values_list("day", "count")
     )
     return activity(dict(rows), today=today)
+
+
+def card_reports_open_count(*, user: AbstractBaseUser) -> int:
+    """How many students' reports on cards wait to be dealt with, for a user who may read them (else 0)."""
+    if not user.has_perm("quiz.view_cardreport"):
+        return 0
+    return CardReport.objects.filter(resolved_at__isnull=True).count()

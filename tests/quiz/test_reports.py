@@ -7,6 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.quiz import services
 from apps.quiz.models import CardReport
@@ -176,3 +177,17 @@ def test_a_report_names_the_student_and_card_and_links_nothing_an_instructor_may
     assert reverse("admin:auth_user_change", args=[student.pk]) not in detail
     for link in set(re.findall(r'href="(/admin/[^"#?]*)"', detail)):
         assert client.get(link).status_code == 200, link
+
+
+def test_the_cohorts_page_tells_instructors_when_reports_wait(student_client, answered):
+    """Reports waited in the admin unseen: nothing on the pages an instructor opens said there were any."""
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    assert "on cards from students" not in client.get(reverse("cohorts:list")).content.decode()
+    student_client.post(_report_url(answered), {"message": REPORT})
+    html = client.get(reverse("cohorts:list")).content.decode()
+    link = f'<a href="{reverse("admin:quiz_cardreport_changelist")}?status=open">Read it</a>'
+    assert f"1 report on cards from students waits to be dealt with. {link}" in html
+    assert "on cards from students" not in student_client.get(reverse("cohorts:list")).content.decode()
+    CardReport.objects.update(resolved_at=timezone.now())
+    assert "on cards from students" not in client.get(reverse("cohorts:list")).content.decode()
