@@ -93,14 +93,10 @@ class CardReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Student")
     def student(self, report: CardReport) -> str:
-        # Not the admin's link to the user, which instructors may not open (a 403): who it is, and how to reply.
-        user = report.user
-        who = format_html("{}", user.get_username())
-        if name := user.get_full_name():
-            who = format_html("{} ({})", who, name)
-        if user.email:
-            who = format_html('{} · <a href="mailto:{}">{}</a>', who, user.email, user.email)
-        return who
+        # The user name as text, not the admin's link to the user, which instructors may not open (a 403). Not their
+        # name or email either: every instructor reads every report, and those are shown only to a student's own
+        # cohorts' instructors.
+        return report.user.get_username()
 
     @admin.display(description="Their answer")
     def their_answer(self, report: CardReport) -> str:
