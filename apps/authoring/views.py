@@ -24,6 +24,7 @@ from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
+from apps.quiz.selectors import card_reports_open
 from apps.quiz.services import grading_card
 
 from .bundles import deck_imports_check, deck_imports_confirm
@@ -124,6 +125,8 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
             }
         )
     context.update(
+        # What students said is wrong with the card, beside the form that fixes it.
+        open_reports=card_reports_open(card=card, user=request.user),
         versions=list(reversed(rows)),
         grader_form=GraderTryForm(),
         grader_url=reverse("admin:content_card_try_grader", args=[card.pk]),

@@ -253,3 +253,15 @@ def card_reports_open_count(*, user: AbstractBaseUser) -> int:
     if not user.has_perm("quiz.view_cardreport"):
         return 0
     return CardReport.objects.filter(resolved_at__isnull=True).count()
+
+
+def card_reports_open(*, card: Card, user: AbstractBaseUser) -> list[CardReport]:
+    """The card's reports waiting to be dealt with, oldest first, with the answers they were sent from, for a user
+    who may read reports (else none). Two queries at most."""
+    if not user.has_perm("quiz.view_cardreport"):
+        return []
+    return list(
+        CardReport.objects.filter(card=card, resolved_at__isnull=True)
+        .select_related("user", "answer")
+        .order_by("created_at")
+    )

@@ -193,3 +193,19 @@ def test_the_cohorts_page_tells_instructors_when_reports_wait(student_client, an
     assert "on cards from students" not in student_client.get(reverse("cohorts:list")).content.decode()
     CardReport.objects.update(resolved_at=timezone.now())
     assert "on cards from students" not in client.get(reverse("cohorts:list")).content.decode()
+
+
+def test_a_reported_card_shows_its_open_reports_above_its_form(student_client, answered):
+    """Fixing a card meant reading its reports in another list, with the form out of sight."""
+    student_client.post(_report_url(answered), {"message": REPORT})
+    report = CardReport.objects.get()
+    client = Client()
+    client.force_login(make_instructor("carol"))
+    change = reverse("admin:content_card_change", args=[report.card_id])
+    html = client.get(change).content.decode()
+    assert "Open reports from students (1)" in html and f"“{REPORT}”" in html
+    assert "(answered “a CronJob”, graded incorrect)" in html
+    assert html.index("Open reports from students") < html.index('name="question"')  # above the fields
+    assert f'<a href="{reverse("admin:quiz_cardreport_change", args=[report.pk])}">Open the report' in html
+    CardReport.objects.update(resolved_at=timezone.now())
+    assert "Open reports from students" not in client.get(change).content.decode()
