@@ -137,3 +137,21 @@ def test_recording_a_version_does_not_hold_up_students_answering_that_card(instr
 
     assert not waited_for(edit, answer)
     assert Answer.objects.filter(user=student, card=card, final_verdict="correct").exists()
+
+
+def test_a_version_in_the_admin_reads_as_its_texts_newest_first_with_nothing_that_refuses_an_instructor(
+    client, instructor
+):
+    """Its page was the stored JSON (rendered KaTeX HTML and all) and its author a link to a 403."""
+    card = make_card(question="What is $T$?", answer="The temperature")
+    card.answer = "The softmax temperature"
+    card_save(card=card, author=instructor)
+    client.force_login(instructor)
+    listing = client.get(reverse("admin:content_cardversion_changelist"))
+    assert [v.number for v in listing.context["cl"].result_list][:2] == [2, 1]  # the latest edit first
+    newest = listing.context["cl"].result_list[0]
+    html = client.get(reverse("admin:content_cardversion_change", args=[newest.pk])).content.decode()
+    assert "<dt>Question</dt><dd>What is $T$?</dd><dt>Answer</dt><dd>The softmax temperature</dd>" in html
+    assert "answer_html" not in html and "katex" not in html.split("Content:")[1]
+    assert reverse("admin:auth_user_change", args=[instructor.pk]) not in html
+    assert f'<a href="{reverse("admin:content_card_change", args=[card.pk])}#versions-heading">' in html
