@@ -33,6 +33,7 @@ def cohort_for_instructor(*, user: AbstractBaseUser, pk: int) -> Cohort:
 def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
     return (
         Cohort.objects.filter(instructors=user)
+        .select_related("owner")
         .annotate(
             students=Count("memberships", filter=Q(memberships__removed_at__isnull=True), distinct=True),
             decks=Count("assignments", distinct=True),

@@ -135,3 +135,25 @@ def test_an_instructor_may_take_over_a_cohort_whose_owner_is_gone(client, instru
     client.post(reverse("cohorts:owner", args=[spring.pk]), {"owner": dave.pk})
     spring.refresh_from_db()
     assert spring.owner == dave
+
+
+def test_the_cohorts_page_names_the_owner_of_a_cohort_taught_with_others(client, spring, instructor):
+    """A cohort taught with others looked like one's own: who owns it showed only on its manage page."""
+    dave = spring.instructors.get(username="dave")
+    services.cohort_create(name="Autumn", instructor=dave)
+    client.force_login(dave)
+    tiles = re.findall(r'<li class="deck-tile">(.*?)</li>', client.get(reverse("cohorts:list")).content.decode(), re.S)
+    assert sorted(_text(tile) for tile in tiles) == [
+        "Autumn 0 students · 0 decks assigned Manage Autumn",
+        "Spring 0 students · 0 decks assigned · owned by carol Manage Spring",
+    ]
+    client.force_login(instructor)
+    (tile,) = re.findall(
+        r'<li class="deck-tile">(.*?)</li>', client.get(reverse("cohorts:list")).content.decode(), re.S
+    )
+    assert "owned by" not in tile  # carol's own
+    Cohort.objects.filter(pk=spring.pk).update(owner=None)  # carol's account deleted
+    client.force_login(dave)
+    assert "Spring 0 students · 0 decks assigned · no owner: any of its instructors may take it over" in _text(
+        client.get(reverse("cohorts:list")).content.decode()
+    )
