@@ -35,6 +35,9 @@ LOW_DISCRIMINATION = 0.2
 # which it starts to say something about the card rather than about one student, and small seminars still get it;
 # it stays rough (about ±0.5 for a card unrelated to ability), so "weak" is a prompt to look, not a verdict.
 MIN_DISCRIMINATION_STUDENTS = 5
+# Sorting by facility counts each card as if it had this many more answers at the cohort's mean (a Bayesian
+# average): enough that one or two answers do not lead the list, few enough that a card most get wrong still does.
+SORT_PRIOR_ANSWERS = 3
 FLAGS = {
     "inactive": "Inactive for 7 days",
     "low_accuracy": "Accuracy under 50 %",
@@ -299,11 +302,24 @@ def item_sort(*, raw: str | None) -> ItemSort:
     return next((key for key in get_args(ItemSort) if key == raw), "facility")
 
 
-def _item_sort_key(sort: ItemSort) -> Callable[[ItemRow], float]:
+def _item_sort_key(sort: ItemSort, rows: list[ItemRow]) -> Callable[[ItemRow], float]:
     measure = _ITEM_MEASURES[sort.lstrip("-")]
+    if sort.lstrip("-") == "facility":
+        measure = _facility_for_sorting(rows)
     # Cards without the figure (no attempts, or no variance for discrimination) come last either way.
     missing_last = float("-inf") if sort.startswith("-") else float("inf")
     return lambda row: missing_last if (value := measure(row)) is None else value
+
+
+def _facility_for_sorting(rows: list[ItemRow]) -> Callable[[ItemRow], float | None]:
+    """Facility as if each card had SORT_PRIOR_ANSWERS more answers at the cohort's mean: one wrong answer (0 %)
+    ranked above a card twenty students find hard, and "hardest first" opened on whichever card one student tried.
+    The page still shows each card's own figure."""
+    attempts = sum(row.attempts for row in rows)
+    mean = sum(row.score_sum for row in rows) / attempts if attempts else 0.0
+    return lambda row: (
+        (row.score_sum + SORT_PRIOR_ANSWERS * mean) / (row.attempts + SORT_PRIOR_ANSWERS) if row.attempts else None
+    )
 
 
 def cohort_items(
@@ -339,11 +355,11 @@ def cohort_items(
             offset = max(0, (len(ordered) - 1) // limit * limit)
         needs_all = sort.lstrip("-") == "discrimination"
         if not needs_all:
-            ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
+            ordered = sorted(ordered, key=_item_sort_key(sort, ordered), reverse=sort.startswith("-"))
         chosen = ordered if needs_all or limit is None else ordered[offset : offset + limit]
         _discrimination(cursor, params, {row.card_id: row for row in chosen}, every_card=len(chosen) == len(ordered))
         if needs_all:
-            ordered = sorted(ordered, key=_item_sort_key(sort), reverse=sort.startswith("-"))
+            ordered = sorted(ordered, key=_item_sort_key(sort, ordered), reverse=sort.startswith("-"))
             chosen = ordered if limit is None else ordered[offset : offset + limit]
         _wrong_answers(cursor, params, {row.card_id: row for row in chosen})
     return chosen, len(ordered)

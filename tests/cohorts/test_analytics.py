@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from apps.cohorts import analytics, charts, sorting
 from apps.cohorts.aggregates import cohort_stats_rebuild
-from apps.cohorts.models import Membership
+from apps.cohorts.models import Assignment, Cohort, Membership
 from apps.content.models import Card
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import CardState
@@ -180,6 +180,26 @@ def test_items_sorted_hardest_first_and_paged(cohort, any_number_of_students):
     assert page_two[0].question_text == "Q1?" and page_two[-1].attempts == 0  # unattempted cards come last
     by_discrimination, _ = analytics.cohort_items(cohort=cohort, sort="discrimination", limit=None)
     assert [item.question_text for item in by_discrimination[:2]] == ["Q2?", "Q1?"]  # undefined ones last
+
+
+def test_hardest_first_does_not_open_on_a_card_only_one_student_tried():
+    """One wrong answer (0 %) ranked above a card most of a class gets wrong; the page still shows 0 %."""
+    deck = make_deck(title="Serving")
+    once, hard, easy = (make_card(deck=deck, question=f"{name}?", answer="x") for name in ("Once", "Hard", "Easy"))
+    cohort = Cohort.objects.create(name="Class")
+    Assignment.objects.create(cohort=cohort, deck=deck)
+    students = [make_user(f"t{n}") for n in range(10)]
+    for n, student in enumerate(students):
+        Membership.objects.create(cohort=cohort, student=student, joined_at=NOW - timedelta(days=30))
+        answer(student, hard, 1.0 if n < 2 else 0.0)  # 20 %
+        answer(student, easy, 1.0)
+    answer(students[0], once, 0.0)
+    stats_rebuild()
+    cohort_stats_rebuild()
+    items, _ = analytics.cohort_items(cohort=cohort, limit=None)
+    assert [(item.question_text, item.facility) for item in items] == [("Hard?", 0.2), ("Once?", 0.0), ("Easy?", 1.0)]
+    easiest, _ = analytics.cohort_items(cohort=cohort, sort="-facility", limit=None)
+    assert [item.question_text for item in easiest] == ["Easy?", "Once?", "Hard?"]
 
 
 def _two_more_students(cohort):
