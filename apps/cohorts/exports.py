@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 from django.http import HttpResponse
@@ -18,11 +19,17 @@ def _fraction(value: float | None) -> str:
     return "" if value is None else f"{round(value, 4) + 0.0:.4f}"  # + 0.0: drift to -1e-16 is "0.0000", not "-0.0000"
 
 
+def _spreadsheet_time(moment: datetime | None) -> str:
+    """UTC, as the column names say, to the second and without an offset: what Excel and Sheets read as a date and
+    time (ISO 8601's "T" and "+00:00" leave it text, which does not sort or subtract)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
+
+
 def matrix_csv(
     *, cohort: Cohort, decks: list[analytics.AssignedDeck], rows: list[analytics.StudentRow], flag: str = ""
 ) -> HttpResponse:
     """The matrix's `rows` as given: the students the page lists under `flag` (a checked one), in its order."""
-    header = ["student", "name", "email", "joined", "last_activity", "accuracy", "flags"]
+    header = ["student", "name", "email", "joined_utc", "last_activity_utc", "accuracy", "flags"]
     for deck in decks:
         # Deck titles are typed by instructors, so the header is text from users like any cell.
         header += [safe_text(f"{deck.title} {metric}") for metric in ("attempted", "accuracy", "mastered")]
@@ -32,8 +39,8 @@ def matrix_csv(
             safe_text(row.username),
             safe_text(row.full_name),
             safe_text(row.email),
-            row.joined_at.isoformat(),
-            row.last_activity.isoformat() if row.last_activity else "",
+            _spreadsheet_time(row.joined_at),
+            _spreadsheet_time(row.last_activity),
             _fraction(row.accuracy),
             " ".join(row.flags),
         ]

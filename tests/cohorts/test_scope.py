@@ -93,11 +93,11 @@ def test_activity_on_decks_the_cohort_does_not_assign_is_not_shown_and_does_not_
 
     activity, row, detail = seen()
     assert activity == "No answers yet"  # the charts, not drawn: none on the cohort's decks
-    assert row["last_activity"] == "" and row["flags"].split() == ["inactive"]
+    assert row["last_activity_utc"] == "" and row["flags"].split() == ["inactive"]
     assert "last activity never" in detail and "Inactive for 7 days" in detail
 
     _answer_all(student, deck, "A0")
     activity, row, detail = seen()
     assert activity == "2 answers in the last 30 days"
-    assert row["last_activity"] and "inactive" not in row["flags"].split()
+    assert row["last_activity_utc"] and "inactive" not in row["flags"].split()
     assert "last activity never" not in detail and "Inactive for 7 days" not in detail

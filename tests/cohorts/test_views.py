@@ -340,8 +340,10 @@ def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
     assert response.content.startswith(codecs.BOM_UTF8)  # or Excel reads the UTF-8 in a legacy code page
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header, body = rows[0], rows[1:]
-    assert header[:7] == ["student", "name", "email", "joined", "last_activity", "accuracy", "flags"]
+    assert header[:7] == ["student", "name", "email", "joined_utc", "last_activity_utc", "accuracy", "flags"]
     assert len(body) == 5
+    # Times as spreadsheets read them, a date and time, not ISO 8601's text ("2026-11-12T06:39:43.847277+00:00").
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line[3]) for line in body)
     for line in body:
         on_page = page[line[0]]
         # After the name: at risk, last activity (in words), accuracy, then three per deck.
