@@ -254,7 +254,7 @@ def check_permissions(before: dict, after: dict, world: World, persona: str) -> 
 
     assert before["users"] - after["users"] <= {uid}, "a user was deleted by someone else"
     deleted = uid not in after["users"]  # their own account: everything of theirs goes with it
-    assert persona == "anonymous" or after["users"] == before["users"], "a signed-in user created an account"
+    assert persona == "anonymous" or after["users"] <= before["users"], "a signed-in user created an account"
     for pk in _changed(before["sessions"], after["sessions"]):
         owner = (after["sessions"].get(pk) or before["sessions"][pk])[0]
         assert owner == uid, f"{persona} changed quiz session {pk} of user {owner}"
@@ -954,7 +954,7 @@ def test_regression_overlong_user_name_at_sign_in(world, url):
     """AuthenticationForm does not enforce max_length, so django-axes tried to store 300 characters in 255 (a 500)."""
     response = Client().post(reverse(url), {"username": "a" * 300, "password": "x"})
     assert response.status_code == (422 if url == "login" else 200)  # the admin's own sign-in answers 200
-    assert "correct username and password" in response.content.decode()
+    assert "correct username" in response.content.decode()  # ours, and the admin's own wording
 
 
 def _upload(client, data):
