@@ -16,6 +16,7 @@ def test_search_from_the_header_then_results_follow_the_typing_and_back_restores
     page.get_by_role("searchbox", name="Search the cards").fill("quantization")
     page.get_by_role("button", name="Search").click()
     expect(page).to_have_url(re.compile(r"/search/\?q=quantization$"))
+    page.wait_for_load_state()  # htmx set up (a loaded machine ran its deferred script after the typing below)
     expect(page.locator("#search-count")).to_have_text(re.compile(r"\d+ cards match “quantization”\."))
     expect(page.locator(".search-results a.card-title").first).to_contain_text("quantization")
     page.evaluate("window.stillTheSamePage = true")
