@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import re
+
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import condition, require_safe
 
@@ -10,6 +12,9 @@ from apps.common.http import render_page_or_partial
 from . import selectors
 from .forms import SearchForm
 from .styles import version_remember
+
+# What the <slug:...> of a deck's URL accepts.
+_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 
 
 @require_safe
@@ -49,8 +54,12 @@ def search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
     drafts = selectors.sees_drafts(request.user)
-    # From a deck page's box: that deck's cards only (a deck a student may not see is a 404, as its page is).
-    deck = selectors.deck_get(slug=request.GET["deck"], drafts=drafts) if request.GET.get("deck") else None
+    # From a deck page's box: that deck's cards only (a deck a student may not see is a 404, as its page is; so is
+    # what is no slug at all, which the database would refuse, a NUL byte say, as /decks/<slug>/ does).
+    slug = request.GET.get("deck", "")
+    if slug and not _SLUG.fullmatch(slug):
+        raise Http404("No such deck.")
+    deck = selectors.deck_get(slug=slug, drafts=drafts) if slug else None
     page, any_word = None, False
     if query:
         paginator = Paginator(selectors.card_search(query=query, drafts=drafts, deck=deck), 20)

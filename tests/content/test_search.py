@@ -159,3 +159,9 @@ def test_a_deck_students_may_not_see_cannot_be_searched_by_its_slug(client, stud
     client.force_login(student)
     assert client.get(SEARCH, {"q": "tensor", "deck": draft.slug}).status_code == 404
     assert client.get(SEARCH, {"q": "tensor", "deck": "no-such-deck"}).status_code == 404
+
+
+def test_a_deck_that_is_no_slug_is_not_found_rather_than_an_error(client, serving):
+    # A NUL byte, which PostgreSQL refuses in any text, was a 500.
+    for slug in ("\x00", f"{serving.slug}\x00", "a b", "../"):
+        assert client.get(SEARCH, {"q": "quantization", "deck": slug}).status_code == 404
