@@ -27,6 +27,10 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
     so that their order is no clue."""
     cards = session_missed_cards(session=session)
     if not cards:
+        if Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT).exists():
+            raise NothingToStudyError(
+                "The questions you missed are no longer asked (their cards were archived): there is nothing to retry."
+            )
         raise NothingToStudyError("You answered every question of this quiz right: there is nothing to retry.")
     seed = secrets.randbits(48)
     rng = random.Random(seed)  # noqa: S311 - shuffling quiz questions, not security

@@ -135,7 +135,12 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
     if item is None:
         items = selectors.session_items(session=quiz)
-        missed = sum(1 for row in items if hasattr(row, "answer") and row.answer.final_verdict != Verdict.CORRECT)
+        # As retries.session_missed_cards counts them: an archived card is asked no more, so not offered either.
+        missed = sum(
+            1
+            for row in items
+            if hasattr(row, "answer") and row.answer.final_verdict != Verdict.CORRECT and not row.card.archived
+        )
         context = {"session": quiz, "state": "summary", "items": items, "missed": missed}
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}

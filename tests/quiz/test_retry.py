@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from apps.content.models import Card
 from apps.quiz import services
 from apps.quiz.models import QuizSession
 from tests.factories import make_card, make_deck
@@ -91,3 +92,23 @@ def test_a_multiple_choice_retry_asks_in_multiple_choice_again(client, student, 
     again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
     assert again.mode == "choice" and {item.mode for item in again.items.all()} == {"choice"}
     assert all(len(item.options) == 4 for item in again.items.all())
+
+
+def test_a_missed_card_archived_since_is_neither_counted_nor_said_to_be_right(client, student, deck):
+    quiz = _quiz(student, deck, {1: "no idea", 2: "no idea", 3: "Answer 2", 4: "Answer 3"})
+    archived = _card(quiz, 2)
+    archived.archived = True
+    archived.save(update_fields=["archived"])
+    client.force_login(student)
+    results = client.get(quiz.get_absolute_url()).content.decode()
+    assert "Quiz the question you missed" in results and "2 questions" not in results
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    assert [item.card for item in again.items.all()] == [_card(quiz, 1)]
+
+    Card.objects.filter(pk=_card(quiz, 1).pk).update(archived=True)
+    results = client.get(quiz.get_absolute_url()).content.decode()
+    assert "you missed" not in results
+    response = client.post(reverse("quiz:retry", args=[quiz.pk]), follow=True)
+    assert "answered every question of this quiz right" not in response.content.decode()
+    assert "no longer asked" in response.content.decode()
