@@ -78,3 +78,14 @@ def test_the_latest_five_are_listed_of_more_in_the_same_queries_whatever_their_n
         history = _history(client, card)
     assert len(seven) == len(one)
     assert history.count("<li>") == 5 and "The latest 5 of 7." in history
+
+
+def test_an_archived_card_is_not_said_to_be_due_for_a_review_that_skips_it(client, student, card):
+    _answer(student, card, "no idea")
+    CardState.objects.filter(user=student, card=card).update(due=timezone.now() - timedelta(days=1))
+    card.archived = True
+    card.save(update_fields=["archived"])
+    client.force_login(student)
+    history = _history(client, card)
+    assert "1 answer · archived: it comes back for review no more" in history
+    assert "due for review now" not in history and "review due cards" not in history
