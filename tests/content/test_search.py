@@ -124,7 +124,10 @@ def test_htmx_gets_the_results_and_the_count_alone_and_the_page_varies_on_it(cli
 
 
 def test_every_page_but_the_search_page_has_the_search_box_in_its_header(client, serving):
-    assert 'role="search" method="get" action="/search/" class="site-search"' in client.get("/").content.decode()
+    assert (
+        'role="search" aria-label="Every deck" method="get" action="/search/" class="site-search"'
+        in client.get("/").content.decode()
+    )
     html = client.get(SEARCH).content.decode()
     assert 'class="site-search"' not in html
     assert 'id="id_q"' in html and "autofocus" in html and 'id="search-count"' in html
@@ -165,3 +168,9 @@ def test_a_deck_that_is_no_slug_is_not_found_rather_than_an_error(client, servin
     # A NUL byte, which PostgreSQL refuses in any text, was a 500.
     for slug in ("\x00", f"{serving.slug}\x00", "a b", "../"):
         assert client.get(SEARCH, {"q": "quantization", "deck": slug}).status_code == 404
+
+
+def test_a_deck_pages_two_search_landmarks_have_names_a_screen_reader_tells_apart(client, serving):
+    html = client.get(serving.get_absolute_url()).content.decode()
+    landmarks = re.findall(r'<form role="search"( aria-label="[^"]+")?', html)
+    assert landmarks == [' aria-label="Every deck"', ' aria-label="This deck"']
