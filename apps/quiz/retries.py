@@ -15,11 +15,19 @@ from .models import Answer, QuizSession, Verdict
 from .services import NothingToStudyError, session_create
 
 
+def still_asked(*, card: Card, session: QuizSession) -> bool:
+    """Whether a card missed in `session` may be quizzed again: not archived and, in a review of due cards (no deck),
+    not of a deck made a draft since, which reviews skip and students may not read. (A quiz of a draft deck is
+    open only to those who author decks, see selectors.session_get.)"""
+    return not card.archived and (session.deck_id is not None or card.deck.published)
+
+
 def session_missed_cards(*, session: QuizSession) -> list[Card]:
     """The cards the student answered not quite right in `session` (partly right, wrong, or answer shown), in the
-    quiz's order; archived ones are asked no more."""
-    missed = Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT).filter(card__archived=False)
-    return [answer.card for answer in missed.select_related("card").order_by("item__position")]
+    quiz's order, that are still asked."""
+    missed = Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT)
+    cards = [answer.card for answer in missed.select_related("card__deck").order_by("item__position")]
+    return [card for card in cards if still_asked(card=card, session=session)]
 
 
 def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime | None = None) -> QuizSession:
@@ -29,7 +37,8 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
     if not cards:
         if Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT).exists():
             raise NothingToStudyError(
-                "The questions you missed are no longer asked (their cards were archived): there is nothing to retry."
+                "The questions you missed are no longer asked (archived, or their deck withdrawn): there is nothing to "
+                "retry."
             )
         raise NothingToStudyError("You answered every question of this quiz right: there is nothing to retry.")
     seed = secrets.randbits(48)

@@ -135,11 +135,13 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
     if item is None:
         items = selectors.session_items(session=quiz)
-        # As retries.session_missed_cards counts them: an archived card is asked no more, so not offered either.
+        # As retries.session_missed_cards counts them: a card no longer asked is not offered either.
         missed = sum(
             1
             for row in items
-            if hasattr(row, "answer") and row.answer.final_verdict != Verdict.CORRECT and not row.card.archived
+            if hasattr(row, "answer")
+            and row.answer.final_verdict != Verdict.CORRECT
+            and retries.still_asked(card=row.card, session=quiz)
         )
         context = {"session": quiz, "state": "summary", "items": items, "missed": missed}
     else:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from apps.content.models import Card
+from apps.content.models import Card, Deck
 from apps.quiz import services
 from apps.quiz.models import QuizSession
 from tests.factories import make_card, make_deck
@@ -111,4 +114,22 @@ def test_a_missed_card_archived_since_is_neither_counted_nor_said_to_be_right(cl
     assert "you missed" not in results
     response = client.post(reverse("quiz:retry", args=[quiz.pk]), follow=True)
     assert "answered every question of this quiz right" not in response.content.decode()
-    assert "no longer asked" in response.content.decode()
+    assert "are no longer asked" in response.content.decode()
+
+
+def test_a_review_retries_no_card_of_a_deck_withdrawn_since(client, student, deck):
+    hidden = make_card(deck=make_deck(title="Withdrawn"), question="Secret question?", answer="Secret")
+    kept = deck.cards.order_by("position").first()
+    review = services.session_create(
+        user=student, deck=None, cards=[kept, hidden], mode="recall", order="due", size=2,
+        rng=random.Random(1), seed=1, now=timezone.now(),
+    )  # fmt: skip
+    for position in (1, 2):
+        submission = services.Submission(response="no idea")
+        services.answer_submit(user=student, session_id=review.pk, position=position, submission=submission)
+    Deck.objects.filter(pk=hidden.deck_id).update(published=False)
+    client.force_login(student)
+    assert "Quiz the question you missed" in client.get(review.get_absolute_url()).content.decode()
+    client.post(reverse("quiz:retry", args=[review.pk]))
+    again = QuizSession.objects.exclude(pk=review.pk).get(user=student)
+    assert [item.card for item in again.items.all()] == [kept]
