@@ -127,6 +127,9 @@ def test_htmx_gets_the_results_and_the_count_alone_and_the_page_varies_on_it(cli
     assert 'id="search-count" role="status"' in html and 'data-hx-swap-oob="innerHTML"' in html
     assert '<div id="results">' in html and "What is quantization?" in html
     assert "HX-Request" in response["Vary"]
+    # The URL typing pushes gets its own title (htmx sets it), for the history list and a screen reader.
+    assert "<title>quant · Search · mlcourse</title>" in html
+    assert client.get(SEARCH, {"q": "quant"}).content.decode().count("<title>") == 1  # the page keeps its one
 
 
 def test_every_page_but_the_search_page_has_the_search_box_in_its_header(client, serving):
