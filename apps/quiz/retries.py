@@ -41,6 +41,9 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
                 "retry."
             )
         raise NothingToStudyError("You answered every question of this quiz right: there is nothing to retry.")
+    pending = _pending_retry(user=user, session=session, cards=cards)
+    if pending is not None:
+        return pending
     seed = secrets.randbits(48)
     rng = random.Random(seed)  # noqa: S311 - shuffling quiz questions, not security
     rng.shuffle(cards)
@@ -48,3 +51,20 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
         user=user, deck=session.deck, cards=cards, mode=session.mode, order=QuizSession.Order.RANDOM,
         size=len(cards), rng=rng, seed=seed, now=now or timezone.now(),
     )  # fmt: skip
+
+
+def _pending_retry(*, user: AbstractBaseUser, session: QuizSession, cards: list[Card]) -> QuizSession | None:
+    """The retry of these very cards made since `session` and not yet begun: a double tap on the button, or the
+    button pressed again after Back, resumes it rather than leaving a second quiz unfinished."""
+    latest = (
+        QuizSession.objects.filter(
+            user=user, deck=session.deck, mode=session.mode, finished_at__isnull=True, answered_count=0,
+            created_at__gte=session.created_at,
+        )
+        .exclude(pk=session.pk)
+        .order_by("-created_at")
+        .first()
+    )  # fmt: skip
+    if latest is None or set(latest.items.values_list("card_id", flat=True)) != {card.pk for card in cards}:
+        return None
+    return latest

@@ -133,3 +133,17 @@ def test_a_review_retries_no_card_of_a_deck_withdrawn_since(client, student, dec
     client.post(reverse("quiz:retry", args=[review.pk]))
     again = QuizSession.objects.exclude(pk=review.pk).get(user=student)
     assert [item.card for item in again.items.all()] == [kept]
+
+
+def test_a_double_tap_on_the_retry_button_makes_one_quiz_not_two(client, student, deck):
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
+    client.force_login(student)
+    first = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    second = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    assert first["Location"] == second["Location"]
+    assert QuizSession.objects.filter(user=student).count() == 2  # the quiz and its one retry
+    # Once the retry is under way, the button (after Back, say) starts a fresh one.
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    services.answer_submit(user=student, session_id=again.pk, position=1, submission=services.Submission(response="x"))
+    third = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    assert third["Location"] != first["Location"] and QuizSession.objects.filter(user=student).count() == 3
