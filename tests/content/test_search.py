@@ -183,3 +183,12 @@ def test_a_deck_pages_two_search_landmarks_have_names_a_screen_reader_tells_apar
     html = client.get(serving.get_absolute_url()).content.decode()
     landmarks = re.findall(r'<form role="search"( aria-label="[^"]+")?', html)
     assert landmarks == [' aria-label="Every deck"', ' aria-label="This deck"']
+
+
+def test_each_excerpts_toggle_says_which_result_it_opens_to_a_screen_reader(client):
+    deck = make_deck(title="Many")
+    for n in range(22):
+        make_card(deck=deck, question=f"Question {n}?", answer="Gradients flow backwards")
+    html = client.get(SEARCH, {"q": "gradients", "page": 2}).content.decode()
+    assert '<summary>Where the answer matches<span class="visually-hidden"> (result 21)</span></summary>' in html
+    assert "(result 22)" in html
