@@ -161,6 +161,7 @@ def test_a_deck_page_searches_that_deck_only_and_offers_every_deck_after(client,
     assert _titles(response) == ["<p>What is quantization?</p>", "<p>Why batch requests?</p>"]
     assert "2 cards match “quantization” in Serving." in html
     assert 'href="/search/?q=quantization">search every deck</a>' in html
+    assert f'in <a href="{serving.get_absolute_url()}">this deck</a> only' in html  # a way back to it
     assert f'<input type="hidden" name="deck" value="{serving.slug}">' in html  # the next query stays in the deck
     assert len(_titles(client.get(SEARCH, {"q": "quantization"}))) == 3
 
