@@ -52,6 +52,8 @@ def test_when_no_card_holds_every_word_the_cards_with_some_are_offered_as_such(c
     html = client.get(SEARCH, {"q": "kubernetes tensorflow"}).content.decode()
     assert "No card holds all of “kubernetes tensorflow”; 1 card holds some of it." in html
     assert "What is a CronJob?" in html
+    html = client.get(SEARCH, {"q": "kubernetes tensorflow", "deck": serving.slug}).content.decode()
+    assert "No card in Serving holds all of “kubernetes tensorflow”; 1 card holds some of it." in html
     html = client.get(SEARCH, {"q": "tensorflow"}).content.decode()
     assert "No card matches “tensorflow”." in html and "<ol" not in html
 
