@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -83,3 +84,6 @@ def test_my_progress_shows_my_streak_in_my_time_zone_and_not_anyone_elses_answer
     for day in (yesterday - timedelta(days=1), yesterday):
         assert f'title="{day:%a} {day.day} {day:%b}: 1 answer"' in html
     assert "twelve weeks: 2 answers on 2 days" in html  # bob's three are his
+    # The days in words too, the latest first: a touch screen shows no tooltip, a screen reader no shade.
+    days = re.findall(r"<li><time [^>]*>([^<]+)</time>: (\d+) answers?</li>", html)
+    assert days == [(f"{day:%a} {day.day} {day:%b}", "1") for day in (yesterday, yesterday - timedelta(days=1))]
