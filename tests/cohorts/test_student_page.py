@@ -36,12 +36,18 @@ def _response_cells(html: str) -> list[str]:
     return [re.findall(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", row, re.S)[2] for row in rows]
 
 
-def test_a_chosen_option_shows_typeset_as_the_student_saw_it_not_as_its_tex_source(client, instructor, student):
-    deck, (card,) = _softmax_deck()
-    shown = Distractor.objects.get(card=card).text_html
+def _spring(instructor, student, deck):
+    """`instructor`'s cohort with `deck` assigned and `student` in it."""
     cohort = services.cohort_create(name="Spring", instructor=instructor)
     services.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.cohort_join(student=student, code=cohort.join_code)
+    return cohort
+
+
+def test_a_chosen_option_shows_typeset_as_the_student_saw_it_not_as_its_tex_source(client, instructor, student):
+    deck, (card,) = _softmax_deck()
+    shown = Distractor.objects.get(card=card).text_html
+    cohort = _spring(instructor, student, deck)
     answer = choose(student, deck=deck, card=card, text=SOFTMAX)
     # The instructor edits the option since: the page still shows the one the student picked, as it was shown.
     card_save(card=card, distractors=[r"$p_i = \mathrm{softmax}(z)_i$"])
@@ -57,9 +63,7 @@ def test_a_chosen_option_shows_typeset_as_the_student_saw_it_not_as_its_tex_sour
 def test_the_stored_html_is_shown_as_stored_never_rendered_again(client, instructor, student):
     """What the quiz stored is what the page shows: the renderer is not asked again at request time."""
     deck, (card,) = _softmax_deck()
-    cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    services.cohort_join(student=student, code=cohort.join_code)
+    cohort = _spring(instructor, student, deck)
     answer = choose(student, deck=deck, card=card, text=SOFTMAX)
     item = SessionItem.objects.get(pk=answer.item_id)
     item.options[answer.chosen_option]["html"] = "<p>as <em>stored</em></p>"
@@ -73,9 +77,7 @@ def test_typed_and_revealed_answers_still_read_as_before(client, instructor, stu
     from apps.quiz import services as quiz
 
     deck, _ = _softmax_deck()
-    cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    services.cohort_join(student=student, code=cohort.join_code)
+    cohort = _spring(instructor, student, deck)
     session = quiz.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
     quiz.answer_submit(user=student, session_id=session.pk, position=1, submission=quiz.Submission(response="<b>$x$"))
     quiz.answer_submit(user=student, session_id=session.pk, position=2, submission=quiz.Submission(reveal=True))
@@ -108,9 +110,7 @@ def test_what_was_typed_before_showing_the_answer_is_shown_beside_it(client, ins
     from apps.quiz import services as quiz
 
     deck, _ = _softmax_deck()
-    cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    services.cohort_join(student=student, code=cohort.join_code)
+    cohort = _spring(instructor, student, deck)
     session = quiz.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
     submission = quiz.Submission(response="it <sharpens>", reveal=True)
     quiz.answer_submit(user=student, session_id=session.pk, position=1, submission=submission)
