@@ -14,10 +14,12 @@
     return target && target.closest && target.closest("button, a[href], summary, input, select, textarea") !== null;
   }
 
+  // In sight when most of it is: a button cut by the fold by a pixel or two is seen, and means to be pressed.
   function inView(element) {
     if (!element) return true;
     const box = element.getBoundingClientRect();
-    return box.bottom <= (window.innerHeight || document.documentElement.clientHeight) && box.top >= 0;
+    const height = window.innerHeight || document.documentElement.clientHeight;
+    return Math.min(box.bottom, height) - Math.max(box.top, 0) >= box.height / 2;
   }
 
   function stage() {

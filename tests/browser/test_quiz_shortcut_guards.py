@@ -13,6 +13,25 @@ from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
 
+def test_space_goes_on_when_next_is_in_sight_but_for_a_few_pixels_at_the_fold(
+    live_server, page, sign_in, transactional_db
+):
+    """A "Next" cut by the bottom of the window by a few pixels is seen: Space scrolled instead of going on."""
+    page.set_viewport_size({"width": 800, "height": 400})  # the feedback longer than the window
+    _open_quiz(page, sign_in, _quiz(mode="recall", cards=2))
+    page.keyboard.type("Tool number 0")
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_be_focused()
+    page.locator("[data-next]").evaluate(
+        "(next) => window.scrollBy(0, next.getBoundingClientRect().bottom - window.innerHeight - 4)"
+    )
+    cut = page.locator("[data-next]").evaluate("(next) => next.getBoundingClientRect().bottom - window.innerHeight")
+    assert 0 < cut < 10, cut
+    page.locator("[data-focus]").first.evaluate("(h) => h.focus({preventScroll: true})")
+    page.keyboard.press("Space")
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+
+
 def test_shift_space_never_shows_the_answer(live_server, page, sign_in, transactional_db):
     _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
     page.locator(".question-heading").click()
