@@ -37,6 +37,9 @@ def _answer_current_question(page, *, use_keyboard: bool) -> str:
             stage.get_by_role("button", name="Check answer").click()
         mode = "recall"
     expect(stage.locator(".verdict")).to_be_visible()
+    # Focus moves to the verdict once htmx settles, scrolling to it: a scroll made before that is undone, and Space
+    # with "Next" out of sight then scrolls rather than going on (the flake a loaded machine showed).
+    expect(stage.locator(".verdict")).to_be_focused()
     return mode
 
 
