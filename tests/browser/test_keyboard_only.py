@@ -56,7 +56,11 @@ def _focused(page) -> str:
     return page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
 
 
-IN_SIGHT = "(a) => { const box = a.getBoundingClientRect(); return box.top >= 0 && box.bottom <= innerHeight; }"
+# As quiz.js has it: in sight when most of it is.
+IN_SIGHT = (
+    "(a) => { const box = a.getBoundingClientRect();"
+    " return Math.min(box.bottom, innerHeight) - Math.max(box.top, 0) >= box.height / 2; }"
+)
 
 
 def _answer_with_keyboard(page, number: int, *, choose_by_tab: bool) -> str:
