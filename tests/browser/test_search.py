@@ -89,3 +89,14 @@ def test_slash_goes_to_the_search_box_unless_typing(live_server, page, transacti
     expect(page.locator("#id_q")).to_have_value("a/b")
     page.locator("#id_q").press("/")
     expect(page.locator("#id_q")).to_have_value("a/b/")
+
+
+def test_slash_on_a_deck_page_goes_to_that_decks_search_box(live_server, page, transactional_db):
+    deck = make_deck(title="Serving")
+    make_card(deck=deck, question="What is a tensor?", answer="An array")
+    page.goto(f"{live_server.url}{deck.get_absolute_url()}")
+    page.keyboard.press("/")
+    expect(page.locator("#deck-search-q")).to_be_focused()
+    page.keyboard.type("tensor")
+    page.keyboard.press("Enter")
+    expect(page.locator("#search-count")).to_have_text("1 card matches “tensor” in Serving.")

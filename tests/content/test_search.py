@@ -195,3 +195,15 @@ def test_each_excerpts_toggle_says_which_result_it_opens_to_a_screen_reader(clie
     html = client.get(SEARCH, {"q": "gradients", "page": 2}).content.decode()
     assert '<summary>Where the answer matches<span class="visually-hidden"> (result 21)</span></summary>' in html
     assert "(result 22)" in html
+
+
+def test_the_slash_key_belongs_to_a_decks_own_search_box_when_it_has_one(client, serving):
+    html = client.get(serving.get_absolute_url()).content.decode()
+    assert re.findall(r'<input type="search" name="q" id="([^"]+)"[^>]*aria-keyshortcuts="/"', html) == [
+        "deck-search-q"
+    ]
+    empty = make_deck(title="Empty")
+    html = client.get(empty.get_absolute_url()).content.decode()
+    assert re.findall(r'<input type="search" name="q" id="([^"]+)"[^>]*aria-keyshortcuts="/"', html) == [
+        "site-search-q"
+    ]
