@@ -94,6 +94,9 @@ class PasswordResetConfirm(_RefusedIs422, PasswordResetConfirmView):
     pass
 
 
+RESET_NEXT = "password_reset_next"
+
+
 class _PasswordReset(_RefusedIs422, PasswordResetView):
     form_class = QueuedPasswordResetForm
 
@@ -139,6 +142,9 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     """
     if password_reset_refused(request=request):
         return _rate_limited(request, "reset", password_reset_pause(request=request))
+    if request.method == "GET" and (target := safe_next(request, default="")):
+        # Where sign-in was to lead, kept for the "Sign in" of the page the emailed link ends on (in this browser).
+        request.session[RESET_NEXT] = target
     return _PasswordReset.as_view()(request)
 
 

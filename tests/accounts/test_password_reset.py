@@ -87,3 +87,21 @@ def test_a_mail_that_cannot_be_sent_is_logged_and_the_page_is_the_usual_one(clie
 def test_an_address_that_is_not_an_email_is_a_form_error(client):
     response = _ask(client, "not-an-email")
     assert response.status_code == 422 and "Enter a valid email address" in response.content.decode()
+
+
+def test_a_reset_started_from_a_sign_in_with_next_leads_back_there(client, student):
+    sign_in = client.get(reverse("login") + "?next=/progress/").content.decode()
+    assert '<a href="/accounts/password_reset/?next=/progress/">Forgotten your password?</a>' in sign_in
+    client.get(reverse("password_reset") + "?next=/progress/")
+    _ask(client, "alice@example.com")
+    password_reset_mail_wait()
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mail.outbox[0].body)[1]
+    form_url = client.get(link)["Location"]
+    done = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True)
+    assert '<a href="/accounts/login/?next=/progress/">Sign in</a> to go on where you were.' in done.content.decode()
+
+
+def test_a_next_off_the_site_is_not_kept_for_after_the_reset(client):
+    client.get(reverse("password_reset") + "?next=https://evil.example/")
+    html = client.get(reverse("password_reset_complete")).content.decode()
+    assert '<a href="/accounts/login/">Sign in</a>.' in html and "evil" not in html
