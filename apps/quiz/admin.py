@@ -103,13 +103,10 @@ class CardReportAdmin(admin.ModelAdmin):
         answer = report.answer
         if answer is None:
             return "—"
-        said = answer.response
-        if answer.revealed:
-            said = f"(asked to see the answer, having typed) {said}" if said else "(asked to see the answer)"
         verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({answer.auto_score:.0%})"
         if answer.override_verdict:
             verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"
-        return format_html("{} — {}<br><span class='help'>{}</span>", said, verdicts, answer.feedback)
+        return format_html("{} — {}<br><span class='help'>{}</span>", answer.said, verdicts, answer.feedback)
 
     @admin.display(description="Dealt with")
     def resolved(self, report: CardReport) -> str:

@@ -162,6 +162,16 @@ class Answer(models.Model):
     def overridden(self) -> bool:
         return bool(self.override_verdict)
 
+    @property
+    def said(self) -> str:
+        """What the student gave, as instructors read it beside their report: what was typed, and whether they
+        asked to see the answer (what was typed before that is kept, not graded)."""
+        if not self.revealed:
+            return self.response
+        if not self.response:
+            return "(asked to see the answer)"
+        return f"(asked to see the answer, having typed) {self.response}"
+
 
 class CardState(models.Model):
     """A student's FSRS memory state for one card."""

@@ -160,6 +160,10 @@ def test_a_report_on_an_answer_shown_after_typing_shows_the_instructor_what_was_
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
     assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0%)" in detail
+    # The card's own form says it the same way, beside the fields that fix the card.
+    card_id = CardReport.objects.get().card_id
+    form = client.get(reverse("admin:content_card_change", args=[card_id])).content.decode()
+    assert "(answered: (asked to see the answer, having typed) a ReplicaSet; graded incorrect)" in form
 
 
 def test_a_report_names_the_student_and_card_and_links_nothing_an_instructor_may_not_open(student_client, answered):
@@ -204,7 +208,7 @@ def test_a_reported_card_shows_its_open_reports_above_its_form(student_client, a
     change = reverse("admin:content_card_change", args=[report.card_id])
     html = client.get(change).content.decode()
     assert "Open reports from students (1)" in html and f"“{REPORT}”" in html
-    assert "(answered “a CronJob”, graded incorrect)" in html
+    assert "(answered: a CronJob; graded incorrect)" in html
     assert html.index("Open reports from students") < html.index('name="question"')  # above the fields
     assert f'<a href="{reverse("admin:quiz_cardreport_change", args=[report.pk])}">Open the report' in html
     CardReport.objects.update(resolved_at=timezone.now())
