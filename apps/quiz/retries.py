@@ -11,31 +11,32 @@ from django.utils import timezone
 
 from apps.content.models import Card
 
-from .models import Answer, QuizSession, Verdict
+from .models import QuizSession, SessionItem, Verdict
+from .selectors import session_items
 from .services import NothingToStudyError, session_create
 
 
-def still_asked(*, card: Card, session: QuizSession) -> bool:
+def _still_asked(*, card: Card, session: QuizSession) -> bool:
     """Whether a card missed in `session` may be quizzed again: not archived and, in a review of due cards (no deck),
     not of a deck made a draft since, which reviews skip and students may not read. (A quiz of a draft deck is
     open only to those who author decks, see selectors.session_get.)"""
     return not card.archived and (session.deck_id is not None or card.deck.published)
 
 
-def session_missed_cards(*, session: QuizSession) -> list[Card]:
-    """The cards the student answered not quite right in `session` (partly right, wrong, or answer shown), in the
-    quiz's order, that are still asked."""
-    missed = Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT)
-    cards = [answer.card for answer in missed.select_related("card__deck").order_by("item__position")]
-    return [card for card in cards if still_asked(card=card, session=session)]
+def missed_cards(*, session: QuizSession, items: list[SessionItem]) -> tuple[list[Card], int]:
+    """Of the quiz's `items` (selectors.session_items: cards, decks and answers loaded), the cards the student
+    answered not quite right (partly right, wrong, or answer shown) that are still asked, in the quiz's order; and
+    how many were missed in all. The results page offers them, and session_retry asks them."""
+    missed = [item.card for item in items if hasattr(item, "answer") and item.answer.final_verdict != Verdict.CORRECT]
+    return [card for card in missed if _still_asked(card=card, session=session)], len(missed)
 
 
 def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime | None = None) -> QuizSession:
     """A new quiz, in the same mode, of the cards missed in `session` (the caller checked it is the user's), shuffled
     so that their order is no clue."""
-    cards = session_missed_cards(session=session)
+    cards, missed = missed_cards(session=session, items=session_items(session=session))
     if not cards:
-        if Answer.objects.filter(session=session).exclude(final_verdict=Verdict.CORRECT).exists():
+        if missed:
             raise NothingToStudyError(
                 "The questions you missed are no longer asked (archived, or their deck withdrawn): there is nothing to "
                 "retry."

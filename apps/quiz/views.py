@@ -15,7 +15,7 @@ from apps.content.selectors import deck_get, sees_drafts
 
 from . import reports, retries, selectors, services
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
-from .models import CardReport, QuizSession, SessionItem, Verdict
+from .models import CardReport, QuizSession, SessionItem
 
 SESSION_TEMPLATE = "quiz/session.html"
 
@@ -135,14 +135,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
     if item is None:
         items = selectors.session_items(session=quiz)
-        # As retries.session_missed_cards counts them: a card no longer asked is not offered either.
-        missed = sum(
-            1
-            for row in items
-            if hasattr(row, "answer")
-            and row.answer.final_verdict != Verdict.CORRECT
-            and retries.still_asked(card=row.card, session=quiz)
-        )
+        missed = len(retries.missed_cards(session=quiz, items=items)[0])
         context = {"session": quiz, "state": "summary", "items": items, "missed": missed}
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
