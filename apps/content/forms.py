@@ -10,3 +10,5 @@ class SearchForm(forms.Form):
         max_length=200,
         error_messages={"max_length": "Search for at most %(limit_value)d characters (this is %(show_value)d)."},
     )
+    # From a deck page's box: that deck's cards only.
+    deck = forms.SlugField(required=False)

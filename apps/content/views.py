@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import re
-
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -12,9 +10,6 @@ from apps.common.http import render_page_or_partial
 from . import selectors
 from .forms import SearchForm
 from .styles import version_remember
-
-# What the <slug:...> of a deck's URL accepts.
-_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 
 
 @require_safe
@@ -52,13 +47,12 @@ def card_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_safe
 def search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
-    query = form.cleaned_data["q"] if form.is_valid() else ""
-    drafts = selectors.sees_drafts(request.user)
-    # From a deck page's box: that deck's cards only (a deck a student may not see is a 404, as its page is; so is
-    # what is no slug at all, which the database would refuse, a NUL byte say, as /decks/<slug>/ does).
-    slug = request.GET.get("deck", "")
-    if slug and not _SLUG.fullmatch(slug):
+    form.is_valid()
+    if "deck" in form.errors:  # no slug at all (a NUL byte, which the database would refuse): as /decks/<slug>/ is
         raise Http404("No such deck.")
+    query, slug = form.cleaned_data.get("q", ""), form.cleaned_data["deck"]
+    drafts = selectors.sees_drafts(request.user)
+    # A deck a student may not see is a 404, as its page is.
     deck = selectors.deck_get(slug=slug, drafts=drafts) if slug else None
     page, any_word = None, False
     if query:
