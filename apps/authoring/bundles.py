@@ -27,20 +27,21 @@ def deck_imports_check(*, files: list[tuple[str, str]], user: AbstractBaseUser) 
         ((name, text),) = files
         return [deck_import_check(name=name, text=text, user=user)]
     problems: list[Problem] = []
-    cards = 0
+    parsed = []
     for name, text in files:
         try:
-            cards += len(parse(text, name=name)["cards"])
+            parsed.append((name, text, parse(text, name=name)))
         except TransferError as exc:
             problems += _named(name, exc)
     if problems:
         raise TransferError.of(problems)
+    cards = sum(len(data["cards"]) for _name, _text, data in parsed)
     if cards > MAX_CARDS:
         raise TransferError("the archive", f"its decks hold {cards:,} cards together; import at most {MAX_CARDS:,}")
     checked = []
-    for name, text in files:
+    for name, text, data in parsed:
         try:
-            checked.append(deck_import_check(name=name, text=text, user=user))
+            checked.append(deck_import_check(name=name, text=text, user=user, data=data))
         except TransferError as exc:
             problems += _named(name, exc)
     if problems:

@@ -334,15 +334,17 @@ def _holds_expire(*, now) -> None:
     ImportHold.objects.filter(created_at__lt=now - timedelta(seconds=IMPORT_HOLD_SECONDS)).delete()
 
 
-def deck_import_check(*, name: str, text: str, user: AbstractBaseUser) -> CheckedImport:
+def deck_import_check(*, name: str, text: str, user: AbstractBaseUser, data: dict | None = None) -> CheckedImport:
     """Dry-runs the upload and keeps it server-side for an hour, so the confirmation need not send it again.
 
     A deck the admin's import creates is a draft, as a deck added in the admin is: its author reads it through
     before students see it.
 
-    Raises TransferError (and keeps nothing) when the file would not import.
+    `data` is the text already parsed, when the caller has it. Raises TransferError (and keeps nothing) when the file
+    would not import.
     """
-    report = deck_import(data=parse(text, name=name), dry_run=True, source=name, publish_new=False)
+    data = parse(text, name=name) if data is None else data
+    report = deck_import(data=data, dry_run=True, source=name, publish_new=False)
     key = import_key(name=name, text=text)
     now = timezone.now()
     with transaction.atomic():
