@@ -82,7 +82,10 @@ class HttpClient:
         if self._writer is None or time.monotonic() - self._last_used > IDLE_REOPEN_S:
             await self._open()
             fresh = True
-        for _attempt in range(2):
+        # A GET is resent once more even on a new connection (a worker recycling after max_requests may accept it
+        # and close it unanswered), as browsers and proxies resend idempotent requests; a POST only off a stale one.
+        closed_fresh = 0
+        for _attempt in range(3):
             started = time.monotonic()
             try:
                 async with asyncio.timeout(REQUEST_TIMEOUT_S):
@@ -91,7 +94,10 @@ class HttpClient:
             except _StaleConnectionError:
                 await self.close()
                 if fresh:
-                    raise HttpError(f"{method} {path}: connection closed without a response") from None
+                    closed_fresh += 1
+                    if method != "GET" or closed_fresh > 1:
+                        raise HttpError(f"{method} {path}: connection closed without a response") from None
+                    await asyncio.sleep(0.05)  # for the recycled worker's successor
                 await self._open()
                 fresh, self.resends = True, self.resends + 1
                 continue
