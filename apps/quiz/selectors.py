@@ -165,6 +165,15 @@ def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | Non
 
 
 @dataclass(frozen=True)
+class DeckStudy:
+    """One deck's cards as the user stands with them: answered at least once, due now, mastered."""
+
+    seen: int
+    due: int
+    mastered: int
+
+
+@dataclass(frozen=True)
 class Today:
     """What a signed-in student has waiting, for the home page."""
 
@@ -172,6 +181,7 @@ class Today:
     due_by_deck: list[tuple[str, int]]  # (deck title, cards due), most due first
     next_due: datetime | None
     unfinished: QuizSession | None
+    decks: dict[int, DeckStudy]  # by deck id, for the decks the user has answered in
 
 
 def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today:
@@ -179,8 +189,13 @@ def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today
     now = now or timezone.now()
     rows = list(
         cards_studied(user=user)
-        .values("deck__title")
-        .annotate(due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now)))
+        .values("deck_id", "deck__title")
+        .annotate(
+            seen=Count("pk"),
+            due_now=Count("pk", filter=Q(due__lte=now)),
+            mastered=Count("pk", filter=mastered_q(now=now)),
+            next_due=Min("due", filter=Q(due__gt=now)),
+        )
         .order_by()
     )
     due_by_deck = sorted(((row["deck__title"], row["due_now"]) for row in rows if row["due_now"]),
@@ -197,6 +212,7 @@ def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today
         due_by_deck=due_by_deck,
         next_due=min(upcoming, default=None),
         unfinished=unfinished,
+        decks={row["deck_id"]: DeckStudy(row["seen"], row["due_now"], row["mastered"]) for row in rows},
     )
 
 

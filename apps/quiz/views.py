@@ -100,7 +100,9 @@ def _within_limits(options: dict) -> dict:
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get(slug=slug, drafts=sees_drafts(request.user))  # an author may try out a draft
     last = selectors.session_last_options(user=request.user, deck=deck) if request.method != "POST" else {}
-    form = StartForm(request.POST or None, initial=_within_limits(last))
+    # A deck tile's "Review the N due" asks for due cards first (?order=due), whatever the last quiz's order was.
+    asked = {"order": request.GET["order"]} if request.GET.get("order") in QuizSession.Order.values else {}
+    form = StartForm(request.POST or None, initial={**_within_limits(last), **asked})
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=deck)):
         return response
     counts = selectors.deck_study_counts(user=request.user, deck=deck)

@@ -1,7 +1,9 @@
-"""The home page's "Today" panel: a signed-in student's due reviews and unfinished quiz (selectors.study_today)."""
+"""The home page's "Today" panel and deck tiles: a signed-in student's due reviews, unfinished quiz and standing in each
+deck (selectors.study_today)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -31,6 +33,17 @@ def _answer(user, deck, *, size: int, answered: int | None = None):
             user=user, session_id=session.pk, position=item.position, submission=services.Submission(response="x")
         )
     return session
+
+
+def _tile(client, title: str) -> str:
+    html = client.get(reverse("content:home")).content.decode()
+    start = html.rindex('<li class="deck-tile">', 0, html.index(f">{title}</a>"))
+    return " ".join(html[start : html.index("</li>", start)].split())
+
+
+def _order_checked(response) -> list[str]:
+    radios = re.findall(r'<input type="radio" name="order"[^>]*>', response.content.decode())
+    return [re.search(r'value="(\w+)"', radio)[1] for radio in radios if " checked" in radio]
 
 
 def _today(client) -> str:
@@ -125,3 +138,44 @@ def test_cohort_decks_overdue_or_due_within_three_days_are_named_with_the_cards_
     assert "Later" not in panel and "Done" not in panel  # not due within three days; every card attempted
     cohorts.cohort_remove_student(cohort=spring, student_id=student.pk)
     assert "Serving" not in _today(student_client)
+
+
+def test_each_deck_tile_shows_the_students_own_cards_seen_mastered_and_due(student_client, student, other_student):
+    serving, training = _deck("Serving", 4), _deck("Training", 2)
+    _deck("Unseen", 3)
+    _answer(student, serving, size=3)
+    _answer(other_student, training, size=2)  # another student's answers are not this one's
+    states = CardState.objects.filter(user=student).order_by("pk")
+    CardState.objects.filter(pk=states[0].pk).update(due=timezone.now() - timedelta(hours=1))
+    CardState.objects.filter(pk=states[1].pk).update(
+        due=timezone.now() + timedelta(days=9),
+        state=CardState.State.REVIEW,
+        mastered_until=timezone.now() + timedelta(days=8),
+    )
+    CardState.objects.filter(pk=states[2].pk).update(due=timezone.now() + timedelta(days=1))
+    tile = _tile(student_client, "Serving")
+    assert '<progress max="4" value="3" aria-hidden="true"></progress>' in tile
+    assert "3 of 4 seen · 1 mastered · <strong>1 due now</strong>" in tile
+    review = f'<a href="{reverse("quiz:start", args=[serving.slug])}?order=due">Review the 1 due'
+    assert review in tile
+    assert '<progress max="2" value="0"' in _tile(student_client, "Training")
+    assert "Not started yet" in _tile(student_client, "Unseen")
+    assert "Review the" not in _tile(student_client, "Training")
+
+
+def test_strangers_see_tiles_without_anyones_standing(client, student):
+    serving = _deck("Serving", 2)
+    _answer(student, serving, size=2)
+    tile = _tile(client, "Serving")
+    assert "<progress" not in tile and "seen" not in tile and "Not started" not in tile
+    assert f'<a href="{reverse("quiz:start", args=[serving.slug])}">Start a quiz' in tile
+
+
+def test_review_the_due_opens_the_deck_quiz_with_due_cards_first(student_client, student):
+    serving = _deck("Serving", 2)
+    session = _answer(student, serving, size=2)
+    student_client.post(reverse("quiz:finish", args=[session.pk]))  # the last quiz was new cards first
+    url = reverse("quiz:start", args=[serving.slug])
+    assert _order_checked(student_client.get(url)) == ["new"]
+    assert _order_checked(student_client.get(url + "?order=due")) == ["due"]
+    assert student_client.get(url + "?order=%00").status_code == 200  # a made-up order is ignored

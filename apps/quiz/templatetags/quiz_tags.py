@@ -7,11 +7,24 @@ from apps.quiz import selectors
 register = template.Library()
 
 
+@register.simple_tag
+def study_today(user) -> selectors.Today | None:
+    """A signed-in student's due reviews, unfinished quiz and standing per deck, for the page they land on."""
+    return selectors.study_today(user=user) if user.is_authenticated else None
+
+
 @register.inclusion_tag("quiz/_today.html")
-def today(user, deadlines=()) -> dict:
-    """A signed-in student's due reviews and unfinished quiz, for the page they land on, and the cohort decks
-    coming due (`deadlines`, the cohorts app's, passed in: the quiz app does not depend on it)."""
-    return {"today": selectors.study_today(user=user) if user.is_authenticated else None, "deadlines": deadlines}
+def today(study: selectors.Today | None, deadlines=()) -> dict:
+    """The "Today" panel of `study_today`, with the cohort decks coming due (`deadlines`, the cohorts app's, passed
+    in: the quiz app does not depend on it)."""
+    return {"today": study, "deadlines": deadlines}
+
+
+@register.inclusion_tag("quiz/_deck_study.html")
+def deck_study(study: selectors.Today | None, deck) -> dict:
+    """A deck tile's line for the signed-in student: cards seen, mastered and due, and the way to the due ones."""
+    mine = study.decks.get(deck.pk) if study else None
+    return {"deck": deck, "mine": mine, "seen": mine.seen if mine else 0, "signed_in": study is not None}
 
 
 @register.inclusion_tag("quiz/_card_history.html")
