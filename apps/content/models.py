@@ -26,11 +26,12 @@ SEARCH_CONFIG = "english"
 
 
 def search_vector(config: str) -> SearchVector:
-    """A card's searchable text, weighted: the question, then the short answer, then the answer."""
+    """A card's searchable text, weighted: the question, then the short answer, the answer, the explanation."""
     return (
         SearchVector("question_text", weight="A", config=config)
         + SearchVector("short_answer", weight="B", config=config)
         + SearchVector("answer_text", weight="C", config=config)
+        + SearchVector("explanation_text", weight="D", config=config)
     )
 
 
@@ -158,7 +159,11 @@ class Card(RenderedFields, models.Model):
         "short_answer": "short_answer_html",
         "explanation": "explanation_html",
     }
-    PLAIN_FIELDS = {"question_html": "question_text", "answer_html": "answer_text"}
+    PLAIN_FIELDS = {
+        "question_html": "question_text",
+        "answer_html": "answer_text",
+        "explanation_html": "explanation_text",
+    }
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False, help_text="Stable identity for export.")
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="cards")
@@ -184,6 +189,9 @@ class Card(RenderedFields, models.Model):
     short_answer_html = models.TextField(blank=True, editable=False)
     explanation = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     explanation_html = models.TextField(blank=True, editable=False)
+    explanation_text = models.TextField(
+        blank=True, editable=False, help_text="The rendered explanation as plain text, formulas read as text (search)."
+    )
     source_key = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Stable identity of the card in its seed file."
     )
@@ -263,10 +271,17 @@ class Alias(models.Model):
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="aliases")
     text = models.CharField(max_length=300)
+    # Card search finds a card by its accepted answers too ("DDP"): stemmed words and the words as written, in one.
+    search = models.GeneratedField(
+        expression=SearchVector("text", config=SEARCH_CONFIG) + SearchVector("text", config="simple"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
 
     class Meta:
         verbose_name_plural = "aliases"
         ordering = ["card", "pk"]
+        indexes = [GinIndex(fields=["search"], name="alias_search")]
         constraints = [
             models.UniqueConstraint(Lower("text"), "card", name="alias_unique_per_card"),
             models.CheckConstraint(condition=~Q(text=""), name="alias_not_empty"),

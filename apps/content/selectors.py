@@ -5,17 +5,19 @@ import re
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Replace
+from django.db.models import Case, Count, F, FloatField, OuterRef, Q, QuerySet, Subquery, TextField, Value, When
+from django.db.models.functions import Concat, Replace
 from django.shortcuts import get_object_or_404
 
-from .models import SEARCH_CONFIG, Card, Deck, StyleRule
+from .models import SEARCH_CONFIG, Alias, Card, Deck, StyleRule
 
 # Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
 # can be escaped whole and only these become <mark> (see the `excerpt_marks` filter).
 MATCH_START, MATCH_END = "\x02", "\x03"
 # Only searches read them: pages showing many cards leave them in the database.
 SEARCH_FIELDS = ("search", "search_words")
+# An accepted answer (alias) found counts as much as a word of the short answer, which it stands beside.
+ALIAS_RANK = 0.025
 # PostgreSQL's headline drops whatever looks like an HTML tag, "<script>" in a code span too: it is given "<" as this.
 LESS_THAN = "\x01"
 _WORD = re.compile(r"[^\W_]+")
@@ -68,7 +70,7 @@ def card_search(
     *, query: str, drafts: bool = False, any_word: bool = False, deck: Deck | None = None
 ) -> QuerySet[Card]:
     """The cards matching `query` (in `deck`, or every deck), best first: in the question before the short answer
-    before the answer.
+    or an accepted answer, before the answer, before the explanation.
 
     The query reads as a search box does (quotes for a phrase, "or", "-word"), words stemmed ("quantized" finds
     quantization). Without quotes, "or" or "-", each word also finds the words it begins ("quant", "checkpointin"),
@@ -78,18 +80,26 @@ def card_search(
     if any_word:
         beginnings = _beginnings(words, " | ", "simple")
         found, rank = Q(search_words=beginnings), SearchRank(F("search_words"), beginnings)
+        in_alias = Q(search=beginnings)
     else:
         stems = SearchQuery(query, search_type="websearch", config=SEARCH_CONFIG)
-        found, rank = Q(search=stems), SearchRank(F("search"), stems)
+        found, rank, in_alias = Q(search=stems), SearchRank(F("search"), stems), Q(search=stems)
         if words and not _OPERATORS.search(query):
             beginnings = _beginnings(words, " & ", "simple")
             found |= Q(search_words=beginnings)
             rank += SearchRank(F("search_words"), beginnings)
+            in_alias |= Q(search=beginnings)
     # Marks the answer's words that a typed word, or its stem, begins: whichever way the card was found.
     marked = _beginnings(words, " | ", "simple") | _beginnings(words, " | ", SEARCH_CONFIG)
     cards = Card.objects.filter(archived=False) if drafts else Card.objects.filter(archived=False, deck__published=True)
     if deck is not None:
         cards = cards.filter(deck=deck)
+    # The cards an accepted answer matches, as ids: an EXISTS beside the two index conditions would have PostgreSQL
+    # read every card, where a list of ids joins them as a third index scan.
+    by_alias = list(Alias.objects.filter(in_alias).values_list("card_id", flat=True).distinct())
+    if by_alias:
+        found |= Q(pk__in=by_alias)
+        rank += Case(When(pk__in=by_alias, then=Value(ALIAS_RANK)), default=0.0, output_field=FloatField())
     return (
         cards.filter(found)
         .select_related("deck")
@@ -97,7 +107,11 @@ def card_search(
         .annotate(
             rank=rank,
             excerpt=SearchHeadline(
-                Replace(F("answer_text"), Value("<"), Value(LESS_THAN)),
+                Replace(
+                    Concat("answer_text", Value(" "), "explanation_text", output_field=TextField()),
+                    Value("<"),
+                    Value(LESS_THAN),
+                ),
                 marked,
                 config="simple",
                 start_sel=MATCH_START,

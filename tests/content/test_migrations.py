@@ -67,7 +67,7 @@ SEARCH = [("content", "0009_card_search")]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_cards_saved_before_search_existed_are_found_by_their_answers_formulas_read_as_text():
+def test_cards_saved_before_search_existed_are_found_by_their_answers_and_explanations_formulas_read_as_text():
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE_SEARCH)
     try:
@@ -77,10 +77,14 @@ def test_cards_saved_before_search_existed_are_found_by_their_answers_formulas_r
         card = old.get_model("content", "Card").objects.create(
             deck=deck, position=1, kind="syllabus", question="Q?", answer="Dequantize with $r=s$ again",
             question_html="<p>Q?</p>", question_text="Q?", answer_html=html,
+            explanation="Unlike *rounding* once", explanation_html="<p>Unlike <em>rounding</em> once</p>",
         )  # fmt: skip
         MigrationExecutor(connection).migrate(SEARCH)
         new = MigrationExecutor(connection).loader.project_state(SEARCH).apps
         assert new.get_model("content", "Card").objects.get(pk=card.pk).answer_text == "Dequantize with r=s again"
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())  # the search reads the explanation from 0010 on
         assert [found.pk for found in selectors.card_search(query="dequantized")] == [card.pk]
+        assert [found.pk for found in selectors.card_search(query="rounded")] == [card.pk]
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

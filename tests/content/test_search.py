@@ -111,11 +111,12 @@ def test_a_long_query_is_refused_with_a_message_and_punctuation_alone_finds_noth
     assert response.status_code == 200 and _titles(response) == ["<p>What is a CronJob?</p>"]
 
 
-def test_results_come_twenty_a_page_in_two_queries_whatever_their_number(client, django_assert_num_queries):
+def test_results_come_twenty_a_page_in_three_queries_whatever_their_number(client, django_assert_num_queries):
     deck = make_deck(title="Many")
     for n in range(45):
         make_card(deck=deck, question=f"Gradient question {n}?", answer="Gradients")
-    with django_assert_num_queries(2):
+    card_save(card=deck.cards.first(), aliases=["Gradients alone"])
+    with django_assert_num_queries(3):  # the cards accepted answers match, the count, the page
         response = client.get(SEARCH, {"q": "gradient", "page": 3})
     html = response.content.decode()
     assert len(response.context["page"]) == 5 and '<ol class="search-results" start="41">' in html
@@ -145,6 +146,7 @@ def test_every_page_but_the_search_page_has_the_search_box_in_its_header(client,
 
 
 def test_a_search_is_answered_from_the_two_word_indexes_not_by_reading_every_card(serving):
+    card_save(card=serving.cards.get(question="What is a CronJob?"), aliases=["Quantum job"])
     with connection.cursor() as cursor:
         # Left only the bitmap scans, which need an index whose expression is the one searched (so few rows would
         # be read whole, and a full scan of another index would stand in).
@@ -207,3 +209,17 @@ def test_the_slash_key_belongs_to_a_decks_own_search_box_when_it_has_one(client,
     assert re.findall(r'<input type="search" name="q" id="([^"]+)"[^>]*aria-keyshortcuts="/"', html) == [
         "site-search-q"
     ]
+
+
+def test_a_cards_accepted_answers_and_explanation_find_it_too(client, serving):
+    card = serving.cards.get(question="What is a CronJob?")
+    card.explanation = "Unlike a *Deployment*, it runs to completion and stops."
+    card_save(card=card, aliases=["Scheduled job", "K8s cron"])
+    assert _titles(client.get(SEARCH, {"q": "k8s"})) == ["<p>What is a CronJob?</p>"]
+    assert _titles(client.get(SEARCH, {"q": "schedul"})) == ["<p>What is a CronJob?</p>"]
+    html = client.get(SEARCH, {"q": "deployment"}).content.decode()
+    assert _titles(client.get(SEARCH, {"q": "deployment"})) == ["<p>What is a CronJob?</p>"]
+    assert "Unlike a <mark>Deployment</mark>, it runs to completion" in html
+    # A word in the question still ranks first, before the same word in another card's accepted answer.
+    card_save(card=serving.cards.get(question="What is quantization?"), aliases=["Batch of bits"])
+    assert _titles(client.get(SEARCH, {"q": "batch"})) == ["<p>Why batch requests?</p>", "<p>What is quantization?</p>"]
