@@ -39,12 +39,12 @@ SEED_SQL = [
     """
     INSERT INTO content_card (uid, deck_id, position, kind, question, question_html, question_text, answer,
                               answer_html, answer_text, short_answer, short_answer_html, explanation,
-                              explanation_html, source_key, source_hash, source_distractors, archived, created_at,
-                              updated_at)
+                              explanation_html, explanation_text, source_key, source_hash, source_distractors,
+                              archived, created_at, updated_at)
     SELECT gen_random_uuid(), d.id, p, 'flashcard', 'Bench question ' || d.id || '.' || p || '?',
            '<p>Bench question ' || d.id || '.' || p || '?</p>', 'Bench question ' || d.id || '.' || p || '?',
            'Answer ' || p, '<p>Answer ' || p || '</p>', 'Answer ' || p, 'Answer ' || p, '<p>Answer ' || p || '</p>',
-           '', '', '', '', '[]', false, now(), now()
+           '', '', '', '', '', '[]', false, now(), now()
     FROM content_deck d CROSS JOIN generate_series(1, %(cards_per_deck)s) p
     WHERE d.slug LIKE 'bench-deck-%%'
     """,
