@@ -249,6 +249,54 @@ def card_history(*, user: AbstractBaseUser, card: Card, limit: int = 5) -> CardH
     return CardHistory(answers=answers, total=total, state=state, now=timezone.now())
 
 
+@dataclass(frozen=True)
+class CardStanding:
+    """Where a card stands with the user, for a deck's list: not yet answered, due, mastered, or coming back."""
+
+    due: datetime | None  # None: never answered
+    mastered: bool
+    now: datetime
+
+    @property
+    def status(self) -> str:
+        if self.due is None:
+            return "new"
+        if self.due <= self.now:
+            return "due"
+        return "mastered" if self.mastered else "learning"
+
+
+@dataclass(frozen=True)
+class DeckStanding:
+    rows: list[tuple[Card, CardStanding]]
+
+    @property
+    def due(self) -> int:
+        return sum(standing is not None and standing.status == "due" for _, standing in self.rows)
+
+
+def deck_standing(*, user: AbstractBaseUser, cards: list[Card], now: datetime | None = None) -> DeckStanding:
+    """Each card of a deck's list with where it stands with the user (a CardStanding): one query."""
+    now = now or timezone.now()
+    states = {
+        state.card_id: state
+        for state in CardState.objects.filter(user=user, card__in=[card.pk for card in cards]).only(
+            "card_id", "due", "state", "mastered_until"
+        )
+    }
+    rows = []
+    for card in cards:
+        state = states.get(card.pk)
+        mastered = (
+            state is not None
+            and state.state == CardState.State.REVIEW
+            and state.mastered_until is not None
+            and state.mastered_until >= now
+        )
+        rows.append((card, CardStanding(due=state.due if state else None, mastered=mastered, now=now)))
+    return DeckStanding(rows=rows)
+
+
 def activity_recent(*, user: AbstractBaseUser, now: datetime | None = None) -> Activity:
     """The user's answers per day of the last weeks, in the reader's time zone: one query."""
     zone = timezone.get_current_timezone()

@@ -31,3 +31,11 @@ def deck_study(study: selectors.Today | None, deck) -> dict:
 def card_history(user, card) -> dict:
     """A signed-in user's answers to the card on its page, and when it comes back for review."""
     return {"history": selectors.card_history(user=user, card=card) if user.is_authenticated else None, "card": card}
+
+
+@register.simple_tag
+def deck_standing(user, cards) -> selectors.DeckStanding:
+    """A deck page's cards, each with where it stands with a signed-in user (None for anyone else)."""
+    if not user.is_authenticated:
+        return selectors.DeckStanding(rows=[(card, None) for card in cards])
+    return selectors.deck_standing(user=user, cards=list(cards))
