@@ -82,3 +82,13 @@ def retrievability(state: CardState, *, now: datetime) -> float:
 def mastered_q(prefix: str = "", *, now: datetime | None = None) -> Q:
     """Mastered: graduated to review, and retrievability still >= 0.9 (now <= mastered_until)."""
     return Q(**{f"{prefix}state": CardState.State.REVIEW, f"{prefix}mastered_until__gte": now or Now()})
+
+
+def is_mastered(state: CardState | None, *, now: datetime) -> bool:
+    """mastered_q for one state in hand."""
+    return (
+        state is not None
+        and state.state == CardState.State.REVIEW
+        and state.mastered_until is not None
+        and state.mastered_until >= now
+    )

@@ -17,7 +17,7 @@ from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, activity, first_day
 from .models import Answer, CardReport, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
-from .scheduling import mastered_q
+from .scheduling import is_mastered, mastered_q
 
 
 def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:
@@ -229,7 +229,7 @@ class CardHistory:
 
     @property
     def mastered(self) -> bool:
-        return self.state is not None and self.state.mastered_until is not None and self.state.mastered_until > self.now
+        return is_mastered(self.state, now=self.now)
 
 
 def card_history(*, user: AbstractBaseUser, card: Card, limit: int = 5) -> CardHistory:
@@ -244,7 +244,7 @@ def card_history(*, user: AbstractBaseUser, card: Card, limit: int = 5) -> CardH
         .annotate(total=Window(Count("pk")))
         .order_by("-answered_at", "-pk")[:limit]
     )  # fmt: skip
-    state = CardState.objects.filter(user=user, card=card).only("due", "mastered_until").first()
+    state = CardState.objects.filter(user=user, card=card).only("due", "state", "mastered_until").first()
     total = answers[0].total if answers else 0
     return CardHistory(answers=answers, total=total, state=state, now=timezone.now())
 
@@ -287,12 +287,7 @@ def deck_standing(*, user: AbstractBaseUser, cards: list[Card], now: datetime | 
     rows = []
     for card in cards:
         state = states.get(card.pk)
-        mastered = (
-            state is not None
-            and state.state == CardState.State.REVIEW
-            and state.mastered_until is not None
-            and state.mastered_until >= now
-        )
+        mastered = is_mastered(state, now=now)
         rows.append((card, CardStanding(due=state.due if state else None, mastered=mastered, now=now)))
     return DeckStanding(rows=rows)
 
