@@ -139,6 +139,7 @@ def site(transactional_db) -> Site:
         PageSpec("home, signed in with a quiz unfinished", "/", user="alice"),
         PageSpec("deck", f"/decks/{SYLLABUS}/", math=True),
         PageSpec("deck with answers", f"/decks/{SYLLABUS}/?answers=shown", math=True),
+        PageSpec("deck, signed in with where each card stands", f"/decks/{FLASHCARDS}/", user="alice"),
         PageSpec("card", affine.get_absolute_url(), math=True),
         PageSpec("card with its answer", f"{affine.get_absolute_url()}?answers=shown", math=True),
         PageSpec("card, signed in with its history", affine.get_absolute_url(), user="alice", math=True),
