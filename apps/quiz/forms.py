@@ -29,6 +29,7 @@ class StartForm(forms.Form):
         label="Which cards first",
         choices=QuizSession.Order.choices,
         initial=QuizSession.Order.NEW,
+        help_text="Your weakest: the cards you have scored lowest on so far, then the others.",
         widget=forms.RadioSelect,
     )
 

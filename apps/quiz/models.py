@@ -25,6 +25,7 @@ class QuizSession(models.Model):
         NEW = "new", "New cards first"
         DUE = "due", "Due reviews first"
         RANDOM = "random", "Random"
+        WEAKEST = "weakest", "Your weakest first"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_sessions")
     # No deck: a "review due cards" session across every deck.
@@ -46,7 +47,9 @@ class QuizSession(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(size__gte=1, size__lte=100), name="session_size_range"),
             models.CheckConstraint(condition=Q(mode__in=["choice", "recall", "mixed"]), name="session_mode_valid"),
-            models.CheckConstraint(condition=Q(order__in=["new", "due", "random"]), name="session_order_valid"),
+            models.CheckConstraint(
+                condition=Q(order__in=["new", "due", "random", "weakest"]), name="session_order_valid"
+            ),
             models.CheckConstraint(
                 condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("created_at")),
                 name="session_finished_after_created",

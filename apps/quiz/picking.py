@@ -6,11 +6,11 @@ import random
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, F, IntegerField, OuterRef, Subquery, Value, When
+from django.db.models import Case, F, FloatField, IntegerField, OuterRef, Subquery, Value, When
 
 from apps.content.models import Card, Deck, Distractor
 
-from .models import CardState, QuizSession
+from .models import CardState, QuizSession, StudentCardStat
 from .options import Option, Topics, options_build
 
 # What _option_for reads of a card: the quiz's cards and the pool of other answers load just these.
@@ -26,6 +26,17 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
     cards = cards.filter(deck=deck)
     if order == QuizSession.Order.RANDOM:
         return sorted(cards, key=lambda _card: rng.random())
+    if order == QuizSession.Order.WEAKEST:
+        # The lowest mean score first, the most answered first among equals (a card missed three times is weaker
+        # than one missed once); cards never answered after, as "due first" would take them.
+        stats = StudentCardStat.objects.filter(user=user, card=OuterRef("pk"))
+        mean = stats.annotate(mean=F("score_sum") / F("attempts")).values("mean")[:1]
+        cards = cards.annotate(
+            mean=Subquery(mean, output_field=FloatField()), attempts=Subquery(stats.values("attempts")[:1])
+        )
+        return cards.order_by(
+            F("mean").asc(nulls_last=True), F("attempts").desc(nulls_last=True), F("state_due").asc(), "position"
+        )
     if order == QuizSession.Order.DUE:
         rank = Case(
             When(state_due__lte=now, then=Value(0)),

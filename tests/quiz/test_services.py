@@ -134,6 +134,25 @@ def test_new_cards_first_then_due_reviews(student):
     ]  # fmt: skip
 
 
+def test_weakest_first_asks_the_lowest_scored_cards_first_then_the_others(student, other_student):
+    deck = _deck(5)
+    cards = list(deck.cards.order_by("position"))
+    now = timezone.now()
+    for card, scores in ((cards[1], [1.0, 0.0]), (cards[2], [0.0, 0.0, 0.0]), (cards[3], [0.0]), (cards[4], [1.0])):
+        _state(student, card, now + timedelta(days=1))
+        StudentCardStat.objects.create(
+            user=student, card=card, deck=deck, attempts=len(scores), score_sum=sum(scores), last_answered_at=now
+        )
+    # Another student's scores are not this one's.
+    StudentCardStat.objects.create(
+        user=other_student, card=cards[4], deck=deck, attempts=5, score_sum=0.0, last_answered_at=now
+    )
+    weakest = _start(student, deck, order="weakest")
+    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
+        cards[2].pk, cards[3].pk, cards[1].pk, cards[4].pk, cards[0].pk,
+    ]  # fmt: skip
+
+
 def test_random_order_takes_the_requested_number(student):
     deck = _deck(8)
     session = _start(student, deck, order="random", size=5)
