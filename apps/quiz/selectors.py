@@ -268,7 +268,7 @@ class CardStanding:
 
 @dataclass(frozen=True)
 class DeckStanding:
-    rows: list[tuple[Card, CardStanding]]
+    rows: list[tuple[Card, CardStanding | None]]  # None for a reader not signed in
 
     @property
     def due(self) -> int:
