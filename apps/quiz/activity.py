@@ -1,5 +1,6 @@
-"""A student's days of study: the grid of the last weeks, the streak, this week's count. Pure: counts per day in,
-an Activity out (selectors.activity_recent reads the counts)."""
+"""A student's days of study: the grid of the last weeks, the streak, this week's count, and the reviews coming due in
+the next days. Pure: counts per day in, an Activity or a Forecast out (selectors.activity_recent and reviews_forecast
+read the counts)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,19 @@ def activity(counts: Mapping[date, int], *, today: date, weeks: int = WEEKS) -> 
         busiest=max(studied, key=lambda day: (day.count, day.date), default=None),
         streak_may_be_longer=streak > 0 and day < start,
     )
+
+
+@dataclass(frozen=True)
+class Forecast:
+    days: list[Day]  # from today on; today's count holds the overdue reviews too
+    total: int
+    most: int
+
+
+def forecast(counts: Mapping[date, int], *, today: date, days: int = 7) -> Forecast:
+    """The reviews falling due each day of the next `days`, from counts per due date (any before today are overdue,
+    so today's to do)."""
+    overdue = sum(count for day, count in counts.items() if day < today)
+    shown = [Day(day, counts.get(day, 0)) for day in (today + timedelta(days=n) for n in range(days))]
+    shown[0] = Day(today, shown[0].count + overdue)
+    return Forecast(days=shown, total=sum(day.count for day in shown), most=max(day.count for day in shown))

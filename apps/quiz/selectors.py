@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
-from .activity import Activity, activity, first_day
+from .activity import Activity, Forecast, activity, first_day, forecast
 from .models import Answer, CardReport, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import is_mastered, mastered_q
 
@@ -305,6 +305,22 @@ def activity_recent(*, user: AbstractBaseUser, now: datetime | None = None) -> A
         .values_list("day", "count")
     )
     return activity(dict(rows), today=today)
+
+
+def reviews_forecast(*, user: AbstractBaseUser, now: datetime | None = None, days: int = 7) -> Forecast:
+    """The user's reviews falling due each day of the next week, in the reader's time zone: one query."""
+    zone = timezone.get_current_timezone()
+    today = timezone.localdate(now or timezone.now(), zone)
+    end = datetime.combine(today + timedelta(days=days), datetime.min.time(), tzinfo=zone)
+    rows = (
+        cards_studied(user=user)
+        .filter(due__lt=end)
+        .annotate(day=TruncDate("due", tzinfo=zone))
+        .values("day")
+        .annotate(count=Count("pk"))
+        .values_list("day", "count")
+    )
+    return forecast(dict(rows), today=today, days=days)
 
 
 def card_reports_open_count(*, user: AbstractBaseUser) -> int:

@@ -321,6 +321,8 @@ def progress(request: HttpRequest) -> HttpResponse:
         "decks": decks,
         "sessions": selectors.sessions_recent(user=request.user),
         "activity": selectors.activity_recent(user=request.user),
+        # Nothing to forecast before a first answer: the page says so once, in its first line.
+        "forecast": selectors.reviews_forecast(user=request.user) if any(deck.seen for deck in decks) else None,
         "due": sum(deck.due_now for deck in decks),
         # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
         "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),

@@ -1,4 +1,5 @@
-"""The days of study on My progress: the pure grid and streak (activity.activity), then the page."""
+"""The days of study on My progress: the pure grid and streak (activity.activity) and the reviews coming up
+(activity.forecast), then the page."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from django.urls import reverse
 
 from apps.quiz import services
-from apps.quiz.activity import Day, activity
+from apps.quiz.activity import Day, activity, forecast
+from apps.quiz.models import CardState
 from tests.factories import make_card, make_deck
 
 THURSDAY = date(2026, 12, 3)
@@ -87,3 +89,41 @@ def test_my_progress_shows_my_streak_in_my_time_zone_and_not_anyone_elses_answer
     # The days in words too, the latest first: a touch screen shows no tooltip, a screen reader no shade.
     days = re.findall(r"<li><time [^>]*>([^<]+)</time>: (\d+) answers?</li>", html)
     assert days == [(f"{day:%a} {day.day} {day:%b}", "1") for day in (yesterday, yesterday - timedelta(days=1))]
+
+
+def test_the_forecast_counts_each_day_of_the_week_ahead_with_the_overdue_today():
+    counts = {THURSDAY - timedelta(days=3): 2, THURSDAY: 1, THURSDAY + timedelta(days=2): 4, THURSDAY + timedelta(7): 9}
+    ahead = forecast(counts, today=THURSDAY)
+    assert [(day.date, day.count) for day in ahead.days] == [
+        (THURSDAY, 3), (THURSDAY + timedelta(1), 0), (THURSDAY + timedelta(2), 4), *(
+            (THURSDAY + timedelta(n), 0) for n in range(3, 7)
+        ),
+    ]  # fmt: skip
+    assert (ahead.total, ahead.most) == (7, 4)  # the eighth day's nine are beyond the week
+    assert forecast({}, today=THURSDAY).total == 0
+
+
+def test_my_progress_shows_my_reviews_coming_up_day_by_day(client, student, other_student):
+    deck = make_deck()
+    for n in range(4):
+        make_card(deck=deck, question=f"Q{n}?", answer=f"A{n}")
+    client.force_login(student)
+    assert "Coming up" not in client.get(reverse("quiz:progress")).content.decode()  # nothing answered yet
+    for user in (student, other_student):
+        session = services.session_start(user=user, deck=deck, size=4, mode="recall", order="new")
+        for position in range(1, 5):
+            services.answer_submit(
+                user=user, session_id=session.pk, position=position, submission=services.Submission(response="A")
+            )
+    states = list(CardState.objects.filter(user=student).order_by("pk"))
+    now = datetime.now(UTC)
+    for state, due in zip(
+        states,
+        (now - timedelta(days=2), now + timedelta(days=2), now + timedelta(days=2), now + timedelta(days=30)),
+        strict=True,
+    ):
+        CardState.objects.filter(pk=state.pk).update(due=due)
+    html = " ".join(client.get(reverse("quiz:progress")).content.decode().split())
+    assert "3 reviews in the next 7 days" in html  # bob's are his; the card due in a month is not this week's
+    days = re.findall(r'forecast-day">([^<]+)</span><progress class="thin-bar" max="2" value="(\d)"', html)
+    assert days[0] == ("Today", "1") and days[1] == ("Tomorrow", "0") and days[2][1] == "2" and len(days) == 7

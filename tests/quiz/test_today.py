@@ -154,11 +154,11 @@ def test_each_deck_tile_shows_the_students_own_cards_seen_mastered_and_due(stude
     )
     CardState.objects.filter(pk=states[2].pk).update(due=timezone.now() + timedelta(days=1))
     tile = _tile(student_client, "Serving")
-    assert '<progress max="4" value="3" aria-hidden="true"></progress>' in tile
+    assert '<progress class="thin-bar" max="4" value="3" aria-hidden="true"></progress>' in tile
     assert "3 of 4 seen · 1 mastered · <strong>1 due now</strong>" in tile
     review = f'<a href="{reverse("quiz:start", args=[serving.slug])}?order=due">Review the 1 due'
     assert review in tile
-    assert '<progress max="2" value="0"' in _tile(student_client, "Training")
+    assert '<progress class="thin-bar" max="2" value="0"' in _tile(student_client, "Training")
     assert "Not started yet" in _tile(student_client, "Unseen")
     assert "Review the" not in _tile(student_client, "Training")
 
