@@ -170,7 +170,8 @@ STOPWORDS = _words(
     usually typically often generally roughly mostly mainly primarily commonly always never sometimes e.g i.e thus
     therefore hence like unlike yes yeah ok okay well really quite way ways thing things something someone lot lots
     same different new given whole called around along toward towards upon onto back ones otherwise already still
-    yet even either neither whether
+    yet even either neither whether itd itll youd youll theyd theyll theyre weve youve theyve ive didnt hasnt
+    havent wasnt werent wouldnt shouldnt couldnt
     """
 )
 

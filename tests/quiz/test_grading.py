@@ -1400,3 +1400,24 @@ def test_a_measure_of_the_answers_noun_is_the_same_claim_the_same_way():
     result = grade(card(CHECKPOINTING), "It reduces memory usage by recomputing activations.")
     assert result.verdict is PARTIAL, result
     assert "opposite" not in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("contracted", "spelled"),
+    [
+        (
+            "otherwise they'd add up to N times the gradient of one big batch",
+            "otherwise they would add up to N times the gradient of one big batch",
+        ),
+        ("they'd add up instead of averaging", "they would add up instead of averaging"),
+    ],
+)
+def test_a_contraction_is_not_an_off_target_word(contracted, spelled):
+    written, plain = grade(card(DIVIDE_LOSS), contracted), grade(card(DIVIDE_LOSS), spelled)
+    assert (written.verdict, written.score) == (plain.verdict, plain.score)
+    assert written.verdict is PARTIAL, written
+
+
+def test_a_contraction_does_not_make_a_wrong_answer_partly_right():
+    result = grade(card(DIVIDE_LOSS), "it'd make the learning rate N times smaller")
+    assert result.verdict is INCORRECT, result
