@@ -34,8 +34,9 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   wrong PARTIAL (roles.py). Two adjustments
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
   one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
-  one point of the answer and saying nothing wrong ("reproducibility"; points.py), and a question asking two
-  things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
+  one point of the answer and saying nothing wrong ("reproducibility"; points.py), or the kind of thing the answer
+  says the subject is with another word of that sentence ("a file format for models"; points.py), and a question
+  asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
 
@@ -62,7 +63,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .points import circular, denies_difference, one_point
+from .points import category, circular, denies_difference, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import attributed, misattributed
@@ -307,6 +308,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         or one_point(
             result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
         )
+        or category(result, index, profile.key_terms, profile.genus)
     ):
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
     score = round(max(0.0, min(1.0, score)), 3)

@@ -7,6 +7,12 @@ is its subject matter, not a point); the response must not define the question's
 ("All-reduce reduces all the gradients"), nor deny a term of the answer ("the sum, not the average"), nor say
 anything else wrong (faults.py).
 
+A category answer ("A file format for models.") to a question asking what something is names the kind of thing the
+answer's defining sentence says it is ("ONNX is an open ... format for representing ... models"), its genus, and
+another term of that sentence ("models"), in at most three words of its own: partly right, as a person marks it,
+though it is more than one point in a word or two. The genus alone beside other words ("a file format for images")
+is a format of something else; and nothing wrong may be said.
+
 A comparison question ("What is the difference between A and B?") answered with "there is no difference" or
 "they are the same thing" denies what was asked: whatever words of the answer it names, it is wrong.
 """
@@ -17,11 +23,19 @@ import re
 from collections.abc import Iterable
 
 from .keyterms import Coverage, KeyTerm, ResponseIndex
-from .textnorm import Token, stem
+from .textnorm import STOPWORDS, Token, fold, stem, tokenize
 
 POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word such as "model" or "fast"
 POINT_WORDS = 2  # the response's own content words, beyond the question's
 POINT_PRECISION = 0.5  # at least one of them earns the point
+
+GENUS_WORDS = 3  # the response's own content words, beyond the question's
+# "X is an open, framework-agnostic standard format for ...": the words from "is a" to what qualifies the head
+_GENUS = re.compile(
+    r"^[^.;:]*?\b(?:is|are)\s+(?:a|an|the|[\w-]+'s)\s+([^.;:()]*?)\s*(?=\b(?:for|that|which|who|of|to|used|where|with|in|"
+    r"on|from|by|whose|designed|built|specialized|specialised)\b|[.;:()]|$)",
+    re.IGNORECASE,
+)
 
 _NO_DIFFERENCE = re.compile(
     r"\bno\s+(?:real\s+|actual\s+|practical\s+|big\s+|significant\s+)?difference\b"
@@ -46,6 +60,31 @@ def one_point(
         if t.label in result.matched and len(t.sentences) == 1 and (not defining or 0 in t.sentences)
     )
     return point >= POINT_WEIGHT
+
+
+def genus(answer: str) -> frozenset[str]:
+    """The stems of what the answer's first sentence says its subject is: "format" of "ONNX is an open,
+    framework-agnostic standard format for representing models", "optimizer" and "runtime" of "... inference
+    optimizer and runtime for GPUs"."""
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", answer.strip(), maxsplit=1)[0]
+    match = _GENUS.match(first)
+    if not match:
+        return frozenset()
+    heads = [phrase.split()[-1] for phrase in re.split(r"\s+(?:and|or)\s+", match.group(1)) if phrase.split()]
+    return frozenset(stem(norm) for head in heads for t in tokenize(fold(head)) if (norm := t.norm) not in STOPWORDS)
+
+
+def category(result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], heads: frozenset[str]) -> bool:
+    """A category answer (see the module): the genus and another term of the defining sentence in a few words of
+    the response's own, at most one of which earns nothing. (A word or two is judged by `one_point`.)"""
+    if not heads or result.contradicted or not index.content or len(index.content) > GENUS_WORDS:
+        return False
+    labels = {t.label: t for t in terms}
+    named = [labels[label] for label in result.matched if label in labels]
+    if not any(alt and alt[-1] in heads for t in named for alt in t.alts):
+        return False
+    defining = [t for t in named if 0 in t.sentences]
+    return len(defining) >= 2 and len(index.content & result.used) >= 2
 
 
 def circular(tokens: list[Token], question_norms: frozenset[str]) -> bool:

@@ -18,6 +18,7 @@ from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, spelled_out
 from .mathnorm import Formula
+from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .roles import Roles, ownership
 from .synonyms import groups_of
@@ -35,6 +36,12 @@ _TWO_PART = re.compile(
 # "What is X?" alone: it asks what X is, not what it is for ("What is the purpose of X?") nor a second thing.
 _DEFINING = re.compile(
     r"^\s*what\s+(?:is|are)\s+(?!the\s+(?:purpose|role|point|goal|benefit|advantage|difference)\b)", re.IGNORECASE
+)
+
+# "What is X?", "What is X and why ...?": what X is, answered by its kind at the least (points.genus)
+_WHAT_IS = re.compile(
+    r"^\s*what\s+(?:is|are)\s+(?!the\s+(?:purpose|role|point|goal|benefit|advantage|difference)\b)",
+    re.IGNORECASE,
 )
 
 
@@ -75,6 +82,7 @@ class Profile:
     bindings: frozenset[Binding]  # what the answer splits and what it copies: ("copy", "model") (bindings.py)
     things: tuple[frozenset[str], ...]  # of a comparison, the two things' names (comparatives.py)
     comparisons: tuple[Comparison, ...]  # the answer's comparatives between them: "DP ... slower" (comparatives.py)
+    genus: frozenset[str]  # what the answer says its subject is, if the question asks: "format" (points.py)
 
 
 @lru_cache(maxsize=512)
@@ -147,4 +155,5 @@ def card_profile(
         bindings=bindings(answer_plain),
         things=compared,
         comparisons=comparisons(compared, answer_plain),
+        genus=genus(answer_plain) if _WHAT_IS.search(question) else frozenset(),
     )

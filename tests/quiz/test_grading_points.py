@@ -76,3 +76,23 @@ def test_a_comparison_answered_with_no_difference_is_wrong(prefix, response):
 def test_saying_they_are_not_the_same_is_no_denial_of_the_difference():
     result = grade(card(KERAS), "They are not the same thing: the full model keeps the architecture too.")
     assert result.verdict is not INCORRECT, result
+
+
+ONNX = "What is ONNX and"
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # "ONNX is an open, framework-agnostic standard format for representing machine learning models": its kind
+        ("A file format for models.", PARTIAL),
+        ("A standard format for ML models.", PARTIAL),
+        # traps: the kind of something else, or the kind denied
+        ("A file format for images.", INCORRECT),
+        ("A format for storing datasets.", INCORRECT),
+        ("It is not a format for models, it is a framework.", INCORRECT),
+    ],
+)
+def test_naming_what_kind_of_thing_it_is_is_partly_right(response, verdict):
+    result = grade(card(ONNX), response)
+    assert result.verdict is verdict, result
