@@ -18,16 +18,16 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
 - the right term hedged with another ("Job or Deployment"), a formula missing a term, or another formula of
   the answer than the one asked for: 0.5; a wrong formula on its own, or "there is no difference" to a question
   comparing two things: 0.0;
-- coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term
-  weight, capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is
-  min(r, 1) ** 0.85 (** 0.75 for instructor terms), so covering part of a long answer is already "partly
-  right", then multiplied down when most of the response's own content words earn nothing (another concept,
-  keyword stuffing) or when it is far longer than the model answer, and cut for what it says wrong (faults.py):
-  a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction the other way ("increase
-  precision"; directions.py), splitting what the answer copies ("split the model"; bindings.py), a denial of
-  what the answer affirms ("does not enable interoperability"; polarity.py), whose words earn nothing. An
-  expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so does a
-  comparative of the answer between the two things a question compares, said either way round ("DDP is faster
+- coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term weight,
+  capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is min(r, 1) ** 0.85
+  (** 0.75 for instructor terms), so covering part of a long answer is already "partly right", then multiplied down
+  when most of the response's own content words earn nothing (another concept, keyword stuffing; less and less as r
+  passes 0.5, where they elaborate an answer mostly given) or when it is far longer than the model answer, and cut for
+  what it says wrong (faults.py): a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction
+  the other way ("increase precision"; directions.py), splitting what the answer copies ("split the model";
+  bindings.py), a denial of what the answer affirms ("does not enable interoperability"; polarity.py), whose words
+  earn nothing. An expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so
+  does a comparative of the answer between the two things a question compares, said either way round ("DDP is faster
   than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL; said
   the other way round ("QAT is faster than PTQ") it is a fault. The answer's distinguishing words given to the
   right things of a comparison in two clauses, none to the wrong one, also make an answer that says nothing
@@ -87,6 +87,7 @@ MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
 CONTRAST_CLAUSES = 2  # clauses giving the right things their distinguishing words, none wrong: PARTIAL
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
+ELABORATION_FROM = 0.5  # coverage ratio above 1 - this: off-target words weigh less and less (_penalty)
 FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 
 
@@ -342,8 +343,10 @@ def _focused(result: Coverage, index: ResponseIndex) -> bool:
 def _penalty(result: Coverage, index: ResponseIndex, profile: Profile) -> float:
     factor = 1.0
     # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
+    # It fades out over the upper half of coverage: beside an answer mostly given, other words are elaboration.
     if len(index.content) >= 4 and result.ratio < 1.0:
-        factor *= min(1.0, 0.25 + 1.25 * result.precision)
+        weight = min(1.0, (1.0 - result.ratio) / ELABORATION_FROM)
+        factor *= 1.0 - weight * (1.0 - min(1.0, 0.25 + 1.25 * result.precision))
     limit = max(30, 3 * profile.answer_size)
     if index.length > limit:
         factor *= limit / index.length

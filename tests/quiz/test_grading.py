@@ -1421,3 +1421,37 @@ def test_a_contraction_is_not_an_off_target_word(contracted, spelled):
 def test_a_contraction_does_not_make_a_wrong_answer_partly_right():
     result = grade(card(DIVIDE_LOSS), "it'd make the learning rate N times smaller")
     assert result.verdict is INCORRECT, result
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        # the answer given, then what it leads to in words of the student's own: elaboration, not another concept
+        (
+            FEATURE_SKEW,
+            "a mismatch between the feature transformations applied in training and at inference, so in production "
+            "the model gets inputs unlike the ones it learned from",
+            CORRECT,
+        ),
+        # traps: little of the answer among many other words is still another concept, or keyword stuffing
+        (
+            FEATURE_SKEW,
+            "training and serving run on different hardware, so the latency of features and models differs between "
+            "clusters",
+            INCORRECT,
+        ),
+        (
+            FEATURE_SKEW,
+            "skew skew training serving features mismatch latency hardware cluster network drift gpu",
+            INCORRECT,
+        ),
+        (
+            ALL_REDUCE_CARD,
+            "it sends all the gradients to a single parameter server, which sums them and updates the weights",
+            INCORRECT,
+        ),
+    ],
+)
+def test_words_elaborating_an_answer_mostly_given_do_not_count_against_it(prefix, response, verdict):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
