@@ -35,7 +35,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
   one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
   one point of the answer and saying nothing wrong ("reproducibility"; points.py), or the kind of thing the answer
-  says the subject is with another word of that sentence ("a file format for models"; points.py), and a question
+  says the subject is with another word of that sentence ("a file format for models"; points.py), unless it puts
+  the subject in another kind ("A type of GPU memory" for a grid: no such credit), and a question
   asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
@@ -63,7 +64,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .points import category, circular, denies_difference, one_point
+from .points import category, circular, denies_difference, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import attributed, misattributed
@@ -280,7 +281,9 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     )
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
-    if _focused(result, index):  # short, and every word of it on target: partly right however short
+    if _focused(result, index) and not miscategorised(
+        text, profile.genus
+    ):  # short, and every word of it on target: partly right however short
         score = max(score, PARTIAL_AT)
     stems = {stem(t.norm) for t in tokens}
     parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
@@ -303,13 +306,17 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
-    elif not note and (
-        compared
-        or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
-        or one_point(
-            result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
+    elif (
+        not note
+        and not miscategorised(text, profile.genus)
+        and (
+            compared
+            or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
+            or one_point(
+                result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
+            )
+            or category(result, index, profile.key_terms, profile.genus)
         )
-        or category(result, index, profile.key_terms, profile.genus)
     ):
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
     score = round(max(0.0, min(1.0, score)), 3)

@@ -11,7 +11,8 @@ A category answer ("A file format for models.") to a question asking what someth
 answer's defining sentence says it is ("ONNX is an open ... format for representing ... models"), its genus, and
 another term of that sentence ("models"), in at most three words of its own: partly right, as a person marks it,
 though it is more than one point in a word or two. The genus alone beside other words ("a file format for images")
-is a format of something else; and nothing wrong may be said.
+is a format of something else; and nothing wrong may be said. Said as a kind of something else ("A type of GPU
+memory" where the answer says a grid), it is wrong, whatever word of the answer it names.
 
 A comparison question ("What is the difference between A and B?") answered with "there is no difference" or
 "they are the same thing" denies what was asked: whatever words of the answer it names, it is wrong.
@@ -23,6 +24,7 @@ import re
 from collections.abc import Iterable
 
 from .keyterms import Coverage, KeyTerm, ResponseIndex
+from .synonyms import groups_of
 from .textnorm import STOPWORDS, Token, fold, stem, tokenize
 
 POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word such as "model" or "fast"
@@ -85,6 +87,24 @@ def category(result: Coverage, index: ResponseIndex, terms: Iterable[KeyTerm], h
         return False
     defining = [t for t in named if 0 in t.sentences]
     return len(defining) >= 2 and len(index.content & result.used) >= 2
+
+
+_KIND_OF = re.compile(
+    r"^\s*(?:it\s*(?:'s|is)\s+)?(?:a|an|some)\s+(?:type|kind|sort|form|class|variety)\s+of\s+([\w\s-]+?)\W*$",
+    re.IGNORECASE,
+)
+
+_QUALIFIED = re.compile(r"\s+(?:of|for|that|which|with|in|on|used|to|from|by)\s+", re.IGNORECASE)
+
+
+def miscategorised(text: str, heads: frozenset[str]) -> bool:
+    """ "A type of GPU memory" where the answer says a grid: the response puts its subject in another kind."""
+    match = _KIND_OF.match(text) if heads else None
+    kind = _QUALIFIED.split(match.group(1), maxsplit=1)[0] if match else ""
+    if not (words := tokenize(fold(kind))):
+        return False
+    head = stem(words[-1].norm)
+    return head not in heads and not any(groups_of(head) & groups_of(h) for h in heads)
 
 
 def circular(tokens: list[Token], question_norms: frozenset[str]) -> bool:

@@ -96,3 +96,19 @@ ONNX = "What is ONNX and"
 def test_naming_what_kind_of_thing_it_is_is_partly_right(response, verdict):
     result = grade(card(ONNX), response)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        # "A systolic array is a grid of processing elements ... minimizing memory reads/writes": not a memory
+        (SYSTOLIC, "A type of GPU memory.", INCORRECT),
+        (SYSTOLIC, "It's a type of cache memory on the chip", INCORRECT),
+        # the kind the answer names, however qualified, keeps its credit
+        (SYSTOLIC, "A kind of grid of multiply-accumulate units.", PARTIAL),
+        (ONNX, "A kind of file format for models.", PARTIAL),
+    ],
+)
+def test_putting_it_in_another_kind_of_thing_is_wrong(prefix, response, verdict):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
