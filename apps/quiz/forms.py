@@ -29,7 +29,7 @@ class StartForm(forms.Form):
         label="Which cards first",
         choices=QuizSession.Order.choices,
         initial=QuizSession.Order.NEW,
-        help_text="Your weakest: the cards you have scored lowest on so far, then the others.",
+        help_text="Your weakest: the cards you have missed, the lowest scored first; then the others, due ones first.",
         widget=forms.RadioSelect,
     )
 

@@ -6,7 +6,7 @@ import random
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, F, FloatField, IntegerField, OuterRef, Subquery, Value, When
+from django.db.models import Case, F, FloatField, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from apps.content.models import Card, Deck, Distractor
 
@@ -26,25 +26,31 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
     cards = cards.filter(deck=deck)
     if order == QuizSession.Order.RANDOM:
         return sorted(cards, key=lambda _card: rng.random())
+    due_first = Case(
+        When(state_due__lte=now, then=Value(0)),
+        When(state_due__isnull=True, then=Value(1)),
+        default=Value(2),
+        output_field=IntegerField(),
+    )
     if order == QuizSession.Order.WEAKEST:
-        # The lowest mean score first, the most answered first among equals (a card missed three times is weaker
-        # than one missed once); cards never answered after, as "due first" would take them.
+        # The cards ever missed, the lowest mean score first and the most answered first among equals (a card missed
+        # three times is weaker than one missed once); then the others as "due first" takes them. A card always
+        # answered right is not weak: it does not push new or due cards out of a short quiz.
         stats = StudentCardStat.objects.filter(user=user, card=OuterRef("pk"))
         mean = stats.annotate(mean=F("score_sum") / F("attempts")).values("mean")[:1]
         cards = cards.annotate(
             mean=Subquery(mean, output_field=FloatField()), attempts=Subquery(stats.values("attempts")[:1])
         )
+        weak = Q(mean__lt=1)
         return cards.order_by(
-            F("mean").asc(nulls_last=True), F("attempts").desc(nulls_last=True), F("state_due").asc(), "position"
+            Case(When(weak, then=F("mean")), default=None, output_field=FloatField()).asc(nulls_last=True),
+            Case(When(weak, then=F("attempts")), default=None, output_field=IntegerField()).desc(nulls_last=True),
+            due_first,
+            F("state_due").asc(nulls_last=True),
+            "position",
         )
     if order == QuizSession.Order.DUE:
-        rank = Case(
-            When(state_due__lte=now, then=Value(0)),
-            When(state_due__isnull=True, then=Value(1)),
-            default=Value(2),
-            output_field=IntegerField(),
-        )
-        return cards.order_by(rank, F("state_due").asc(nulls_last=True), "position")
+        return cards.order_by(due_first, F("state_due").asc(nulls_last=True), "position")
     return cards.order_by(F("state_due").asc(nulls_first=True), "position")
 
 

@@ -148,8 +148,28 @@ def test_weakest_first_asks_the_lowest_scored_cards_first_then_the_others(studen
         user=other_student, card=cards[4], deck=deck, attempts=5, score_sum=0.0, last_answered_at=now
     )
     weakest = _start(student, deck, order="weakest")
+    # The card always answered right is not weak: it comes back when due, after the new card.
     assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
-        cards[2].pk, cards[3].pk, cards[1].pk, cards[4].pk, cards[0].pk,
+        cards[2].pk, cards[3].pk, cards[1].pk, cards[0].pk, cards[4].pk,
+    ]  # fmt: skip
+
+
+def test_weakest_first_does_not_fill_a_short_quiz_with_cards_always_answered_right(student):
+    deck = _deck(6)
+    cards = list(deck.cards.order_by("position"))
+    now = timezone.now()
+    for card, scores, due in (
+        (cards[0], [1.0, 1.0, 1.0], now + timedelta(days=9)),
+        (cards[1], [0.5, 1.0], now + timedelta(days=1)),  # partly right once
+        (cards[2], [1.0], now - timedelta(hours=1)),  # always right, but due now
+    ):
+        _state(student, card, due)
+        StudentCardStat.objects.create(
+            user=student, card=card, deck=deck, attempts=len(scores), score_sum=sum(scores), last_answered_at=now
+        )
+    weakest = _start(student, deck, order="weakest", size=3)
+    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
+        cards[1].pk, cards[2].pk, cards[3].pk,
     ]  # fmt: skip
 
 
