@@ -9,8 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from apps.quiz import services
+from apps.quiz import selectors, services
 from apps.quiz.activity import Day, activity, forecast
 from apps.quiz.models import CardState
 from tests.factories import make_card, make_deck
@@ -127,3 +128,33 @@ def test_my_progress_shows_my_reviews_coming_up_day_by_day(client, student, othe
     assert "3 reviews in the next 7 days" in html  # bob's are his; the card due in a month is not this week's
     days = re.findall(r'forecast-day">([^<]+)</span><progress class="thin-bar" max="2" value="(\d)"', html)
     assert days[0] == ("Today", "1") and days[1] == ("Tomorrow", "0") and days[2][1] == "2" and len(days) == 7
+    # The bars are hidden from screen readers: each day says its count in words.
+    heard = re.findall(r'forecast-count">(\d+)<span class="visually-hidden"> (reviews?)</span>', html)
+    assert heard[:3] == [("1", "review"), ("0", "reviews"), ("2", "reviews")]
+
+
+@pytest.mark.django_db
+def test_the_forecast_days_are_the_readers_and_leave_out_archived_cards_and_draft_decks(student):
+    deck, hidden = make_deck(), make_deck(title="Made a draft")
+    cards = [make_card(deck=deck, question=f"Q{n}?", answer=f"A{n}") for n in range(5)]
+    drafted = make_card(deck=hidden, question="Q?", answer="A")
+    tokyo = ZoneInfo("Asia/Tokyo")
+    now = datetime(2026, 12, 3, 14, 30, tzinfo=UTC)  # 23:30 on Thursday in Tokyo
+    for card, due in (
+        (cards[0], now - timedelta(days=3)),  # overdue: today's
+        (cards[1], now + timedelta(minutes=45)),  # still Thursday in UTC, Friday in Tokyo
+        (cards[2], datetime(2026, 12, 10, 0, 0, tzinfo=tokyo)),  # the eighth day's first minute
+        (cards[3], now),  # archived below
+        (drafted, now),
+    ):
+        CardState.objects.create(user=student, card=card, deck=card.deck, due=due, reps=1)
+    cards[3].archived = True
+    cards[3].save()
+    hidden.published = False
+    hidden.save()
+    with timezone.override(tokyo):
+        ahead = selectors.reviews_forecast(user=student, now=now)
+    assert [day.count for day in ahead.days] == [1, 1, 0, 0, 0, 0, 0]
+    assert ahead.days[0].date == date(2026, 12, 3)
+    with timezone.override(UTC):
+        assert [day.count for day in selectors.reviews_forecast(user=student, now=now).days][:2] == [2, 0]
