@@ -23,6 +23,8 @@ LESS_THAN = "\x01"
 _WORD = re.compile(r"[^\W_]+")
 # What makes a query more than words: a phrase in quotes, "or", a word excluded with "-".
 _OPERATORS = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
+# A word or a phrase the query excludes: "-batching", '-"fewer bits"'.
+_EXCLUDED = re.compile(r'(?:^|\s)-("[^"]*"|\w+)')
 
 
 def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
@@ -98,7 +100,12 @@ def card_search(
     # read every card, where a list of ids joins them as a third index scan.
     by_alias = list(Alias.objects.filter(in_alias).values_list("card_id", flat=True).distinct())
     if by_alias:
-        found |= Q(pk__in=by_alias)
+        alias_found = Q(pk__in=by_alias)
+        if excluded := _EXCLUDED.findall(query):
+            # A word the query excludes excludes the card whose own text holds it, whatever its accepted answers.
+            held = SearchQuery(" or ".join(excluded), search_type="websearch", config=SEARCH_CONFIG)
+            alias_found &= ~Q(search=held)
+        found |= alias_found
         rank += Case(When(pk__in=by_alias, then=Value(ALIAS_RANK)), default=0.0, output_field=FloatField())
     return (
         cards.filter(found)

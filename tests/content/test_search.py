@@ -223,3 +223,22 @@ def test_a_cards_accepted_answers_and_explanation_find_it_too(client, serving):
     # A word in the question still ranks first, before the same word in another card's accepted answer.
     card_save(card=serving.cards.get(question="What is quantization?"), aliases=["Batch of bits"])
     assert _titles(client.get(SEARCH, {"q": "batch"})) == ["<p>Why batch requests?</p>", "<p>What is quantization?</p>"]
+
+
+def test_a_word_left_out_leaves_out_a_card_holding_it_though_an_accepted_answer_matches(client, serving):
+    card_save(card=serving.cards.get(question="Why batch requests?"), aliases=["Quantization trick"])
+    assert _titles(client.get(SEARCH, {"q": "quantization -batching"})) == ["<p>What is quantization?</p>"]
+    assert _titles(client.get(SEARCH, {"q": 'trick -"raises GPU"'})) == []
+    assert _titles(client.get(SEARCH, {"q": "trick -kubernetes"})) == ["<p>Why batch requests?</p>"]
+
+
+def test_accepted_answers_of_archived_cards_and_draft_decks_find_nothing_for_students(client, serving):
+    archived = serving.cards.get(question="What is a CronJob?")
+    card_save(card=archived, aliases=["Periodic task"])
+    archived.archived = True
+    archived.save()
+    draft = make_deck(title="Draft", published=False)
+    card_save(
+        card=make_card(deck=draft, question="What is a DaemonSet?", answer="A pod per node."), aliases=["Periodic pod"]
+    )
+    assert _titles(client.get(SEARCH, {"q": "periodic"})) == []
