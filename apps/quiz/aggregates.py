@@ -92,11 +92,18 @@ def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
     answer_recorded.send(sender=Answer, answer=answer, first_on_card=attempts == 1)
 
 
-def stats_record_override(*, answer: Answer, score_before: float, verdict_before: str, overridden_before: bool) -> None:
-    """Moves the running totals by an override's change of final score, then tells other apps' totals."""
+def stats_record_override(
+    *, answer: Answer, score_before: float, verdict_before: str, overridden_before: bool, counted_before: bool = True
+) -> None:
+    """Moves the running totals by an override's change of final score, then tells other apps' totals.
+
+    `counted_before`: False when the answer had no response key before (a shown answer, checked after all), so
+    it was among nobody's wrong answers whatever its verdict.
+    """
     delta = answer.final_score - score_before
     overrides = int(bool(answer.override_verdict)) - int(overridden_before)
-    if not delta and not overrides:
+    wrong_before = counted_before and verdict_before != Verdict.CORRECT
+    if not delta and not overrides and counted_before:
         return
     params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
     with connection.cursor() as cursor:
@@ -112,7 +119,7 @@ def stats_record_override(*, answer: Answer, score_before: float, verdict_before
         answer=answer,
         score_delta=delta,
         overrides_delta=overrides,
-        wrong_before=verdict_before != Verdict.CORRECT,
+        wrong_before=wrong_before,
     )
 
 

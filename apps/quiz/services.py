@@ -327,7 +327,7 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
 
 # Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
 # below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
-_RESCORE_SESSION = """
+RESCORE_SESSION = """
 UPDATE quiz_quizsession
 SET score_sum = (SELECT coalesce(sum(final_score), 0) FROM quiz_answer WHERE session_id = %(session)s)
 WHERE id = %(session)s
@@ -366,7 +366,7 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         answer.rating = scheduling.rating_for(answer.final_verdict)
         answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
         with connection.cursor() as cursor:
-            cursor.execute(_RESCORE_SESSION, {"session": answer.session_id})
+            cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
         stats_record_override(
             answer=answer, score_before=score_before, verdict_before=verdict_before, overridden_before=overridden_before
         )

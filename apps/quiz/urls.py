@@ -12,6 +12,7 @@ urlpatterns = [
     path("quiz/<int:pk>/retry/", views.retry, name="retry"),
     path("quiz/<int:pk>/q/<int:position>/", views.item, name="item"),
     path("quiz/<int:pk>/q/<int:position>/override/", views.override, name="override"),
+    path("quiz/<int:pk>/q/<int:position>/check/", views.check_typed, name="check_typed"),
     path("quiz/<int:pk>/q/<int:position>/report/", views.report, name="report"),
     path("progress/", views.progress, name="progress"),
 ]

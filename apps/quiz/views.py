@@ -13,7 +13,7 @@ from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get, sees_drafts
 
-from . import reports, retries, selectors, services
+from . import reports, retries, selectors, services, shown
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
 from .models import CardReport, QuizSession, SessionItem
 
@@ -49,6 +49,7 @@ _PROBLEMS = {
     "finished": "This quiz is finished and takes no more answers.",
     "unanswered": "Answer the question before marking it right or wrong.",
     "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
+    "unchecked": "Only an answer typed before “Show answer” can be checked.",
     "tampered": "That form had expired or was changed; nothing was saved. Please try again.",
 }
 
@@ -241,6 +242,25 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     except services.InvalidSubmissionError:
         return _problem(request, quiz, "tampered", status=400)
     question.answer = answer
+    quiz.refresh_from_db(fields=["score_sum"])
+    return _feedback(request, quiz, question)
+
+
+@login_required
+@never_cache
+@require_page_or_form
+def check_typed(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+    """ "Check what I typed" under a shown answer: grades the words typed before "Show answer" was pressed."""
+    quiz = selectors.session_get(user=request.user, pk=pk)
+    question = selectors.session_item(session=quiz, position=position)
+    if request.method != "POST":  # back from signing in, as for an override: the feedback holds the button
+        return redirect("quiz:item", quiz.pk, position)
+    if not hasattr(question, "answer"):
+        return _problem(request, quiz, "unanswered", status=409)
+    try:
+        question.answer = shown.answer_check_typed(user=request.user, session_id=quiz.pk, position=position)
+    except services.NotOverridableError:
+        return _problem(request, quiz, "unchecked", status=409)
     quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
 

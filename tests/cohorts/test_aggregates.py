@@ -14,6 +14,7 @@ from apps.cohorts.models import CohortResponseStat
 from apps.content.models import Distractor
 from apps.content.services import card_save
 from apps.quiz import services as quiz
+from apps.quiz import shown
 from tests.cohorts.choices import choose
 from tests.cohorts.totals import rebuilt_snapshot, snapshot
 from tests.conftest import make_instructor, make_user
@@ -29,9 +30,14 @@ def _play(rng, student, deck) -> None:
         if item.mode == "choice":
             submission = quiz.Submission(option=rng.randrange(4))
         else:
-            submission = quiz.Submission(response=rng.choice([item.card.answer, "CronJob", "no idea", " cronjob! "]))
+            response = rng.choice([item.card.answer, "CronJob", "no idea", " cronjob! "])
+            submission = quiz.Submission(response=response, reveal=rng.random() < 0.2)
         quiz.answer_submit(user=student, session_id=session.pk, position=item.position, submission=submission)
-        if item.mode == "recall" and rng.random() < 0.4:
+        checked = not submission.reveal
+        if submission.reveal and rng.random() < 0.7:  # checked after all: now among the wrong answers, or not
+            shown.answer_check_typed(user=student, session_id=session.pk, position=item.position)
+            checked = True
+        if item.mode == "recall" and checked and rng.random() < 0.4:
             verdict = rng.choice(["correct", "incorrect", ""])
             quiz.answer_override(user=student, session_id=session.pk, position=item.position, verdict=verdict)
 

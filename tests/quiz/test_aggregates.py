@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from apps.quiz import services
+from apps.quiz import services, shown
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import StudentCardStat, StudentDeckStat
 from tests.conftest import make_user
@@ -44,11 +44,15 @@ def test_incremental_totals_equal_a_recomputation_from_answers():
                         submission = services.Submission(option=rng.randrange(4))
                     else:
                         guess = item.card.answer if rng.random() < 0.5 else "no idea at all"
-                        submission = services.Submission(response=guess)
+                        submission = services.Submission(response=guess, reveal=rng.random() < 0.3)
                     services.answer_submit(
                         user=student, session_id=session.pk, position=item.position, submission=submission
                     )
-                    if item.mode == "recall" and rng.random() < 0.3:
+                    checked = not submission.reveal
+                    if submission.reveal and rng.random() < 0.7:  # "Show answer" tapped for "Check answer"
+                        shown.answer_check_typed(user=student, session_id=session.pk, position=item.position)
+                        checked = True
+                    if item.mode == "recall" and checked and rng.random() < 0.3:
                         services.answer_override(
                             user=student, session_id=session.pk, position=item.position,
                             verdict=rng.choice(["correct", "incorrect", ""]),

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.content.models import Card, Deck, Distractor
 from apps.content.services import card_save
-from apps.quiz import scheduling, services
+from apps.quiz import scheduling, services, shown
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem, StudentCardStat
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
@@ -439,6 +439,48 @@ def test_multiple_choice_and_revealed_answers_cannot_be_overridden(student):
     for position in (1, 2):
         with pytest.raises(services.InvalidSubmissionError, match="Only free-recall"):
             services.answer_override(user=student, session_id=session.pk, position=position, verdict="correct")
+
+
+# --- checking what was typed before "Show answer" ----------------------------------------
+
+
+def test_what_was_typed_before_show_answer_can_be_checked_after_all_as_if_sent_with_check_answer(student):
+    session = _start(student, _deck(3), mode="recall")
+    card = session.items.get(position=1).card
+    reveal = Submission(response=card.answer, reveal=True)
+    services.answer_submit(user=student, session_id=session.pk, position=1, submission=reveal)
+
+    answer = shown.answer_check_typed(user=student, session_id=session.pk, position=1)
+    answer.refresh_from_db()
+    assert not answer.revealed and answer.response == card.answer
+    assert (answer.auto_verdict, answer.final_verdict, answer.final_score, answer.rating) == ("correct",) * 2 + (1, 3)
+    assert answer.response_key == services.response_key(card.answer) and not answer.override_verdict
+    session.refresh_from_db()
+    assert (session.answered_count, session.score_sum) == (1, 1.0)
+    assert StudentCardStat.objects.get(user=student, card=card).score_sum == 1.0
+    state = CardState.objects.get(user=student, card=card)
+    replayed = CardState(user=student, card=card, deck=card.deck, due=answer.answered_at)
+    scheduling.replay(replayed, [(3, answer.answered_at)])  # Good, as if checked at once, not Again
+    assert (state.stability, state.due) == (replayed.stability, replayed.due)
+
+    again = shown.answer_check_typed(user=student, session_id=session.pk, position=1)  # a double click
+    assert (again.final_verdict, again.final_score) == ("correct", 1.0)
+    assert StudentCardStat.objects.get(user=student, card=card).attempts == 1
+
+
+def test_only_a_typed_answer_that_was_shown_can_be_checked(student, other_student):
+    session = _start(student, _deck(5), mode="choice", size=3)
+    services.answer_submit(user=student, session_id=session.pk, position=1, submission=Submission(reveal=True))
+    recall = _start(student, _deck(3), mode="recall")
+    services.answer_submit(user=student, session_id=recall.pk, position=1, submission=Submission(reveal=True))
+    for quiz in (session, recall):
+        with pytest.raises(services.NotOverridableError):
+            shown.answer_check_typed(user=student, session_id=quiz.pk, position=1)
+    with pytest.raises(Answer.DoesNotExist):
+        shown.answer_check_typed(user=student, session_id=recall.pk, position=2)  # not answered yet
+    with pytest.raises(QuizSession.DoesNotExist):
+        shown.answer_check_typed(user=other_student, session_id=recall.pk, position=1)
+    assert Answer.objects.filter(revealed=True, final_score=0).count() == 2
 
 
 def test_state_rebuild_replays_answers_across_sessions(student):

@@ -403,6 +403,7 @@ def test_another_users_session_is_404_everywhere(client, student, other_student)
         assert client.get(url).status_code == 404
     assert _post_answer(client, session, response="x").status_code == 404
     assert client.post(reverse("quiz:override", args=[session.pk, 1]), {"verdict": "correct"}).status_code == 404
+    assert client.post(reverse("quiz:check_typed", args=[session.pk, 1])).status_code == 404
     assert client.post(reverse("quiz:finish", args=[session.pk])).status_code == 404
     assert client.get(reverse("quiz:finish", args=[session.pk])).status_code == 404
     assert Answer.objects.count() == 0
@@ -475,9 +476,7 @@ def test_what_was_typed_before_show_answer_is_kept_beside_the_model_answer_not_g
     session = _session(student)
     response = _post_answer(student_client, session, reveal="1", response="  Tool number 0, I think  ")
     html = student_client.get(response["Location"]).content.decode()
-    assert (
-        '<p class="response">Tool number 0, I think</p><p class="meta">Not checked: you showed the answer.</p>' in html
-    )
+    assert '<p class="response">Tool number 0, I think</p><p class="meta" id="not-checked">Not checked:' in html
     assert "None given" not in html and "Answer shown" in html
     answer = Answer.objects.get()
     assert answer.revealed and answer.final_score == 0.0 and answer.response == "Tool number 0, I think"
@@ -487,6 +486,34 @@ def test_what_was_typed_before_show_answer_is_kept_beside_the_model_answer_not_g
         "None given: you showed the answer."
         in student_client.get(reverse("quiz:item", args=[session.pk, 2])).content.decode()
     )
+
+
+def test_show_answer_tapped_for_check_answer_is_undone_by_check_what_i_typed(student_client, student, htmx):
+    session = _session(student)
+    card = session.items.get(position=1).card
+    response = _post_answer(student_client, session, reveal="1", response=card.answer)
+    html = student_client.get(response["Location"]).content.decode()
+    assert "Answer shown" in html and "Check what I typed" in html and "I was right" not in html
+
+    response = student_client.post(reverse("quiz:check_typed", args=[session.pk, 1]), **htmx)
+    if not htmx:
+        assert response.status_code == 303 and response["Location"] == reverse("quiz:item", args=[session.pk, 1])
+        response = student_client.get(response["Location"])
+    html = response.content.decode()
+    assert "Answer shown" not in html and "Check what I typed" not in html and "Not checked" not in html
+    assert "Score 100\u00a0%" in html and _override_buttons(html) == {"incorrect": "I was wrong"}
+    assert QuizSession.objects.get().score_sum == 1.0
+
+
+def test_a_shown_answer_with_nothing_typed_offers_nothing_to_check(student_client, student):
+    session = _session(student)
+    response = _post_answer(student_client, session, reveal="1", response="  ")
+    assert "Check what I typed" not in student_client.get(response["Location"]).content.decode()
+    response = student_client.post(reverse("quiz:check_typed", args=[session.pk, 1]))
+    assert response.status_code == 409 and "There is nothing to check" in response.content.decode()
+    unanswered = student_client.post(reverse("quiz:check_typed", args=[session.pk, 2]))
+    assert unanswered.status_code == 409 and "Answer the question first" in unanswered.content.decode()
+    assert Answer.objects.get().revealed
 
 
 def test_a_shown_answer_cannot_be_marked_right_and_the_page_says_why(student_client, student):

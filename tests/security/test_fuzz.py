@@ -498,7 +498,7 @@ ANSWER = form(
 OVERRIDE = form(verdict=st.sampled_from(["", "correct", "incorrect", "partial", "CORRECT"]))
 REPORT = form(message=st.one_of(VALUE, st.text(min_size=990, max_size=1010)))
 STEP = st.sampled_from(
-    ["answer", "answer", "answer", "override", "override", "report", "finish", "item", "session", "progress"]
+    ["answer", "answer", "answer", "override", "override", "check", "report", "finish", "item", "session", "progress"]
 )
 
 
@@ -553,6 +553,9 @@ def test_answer_override_finish(world, data):
                     data.draw(OVERRIDE),
                     htmx=htmx,
                 )
+            elif step == "check":  # "Check what I typed" under a shown answer
+                url = reverse("quiz:check_typed", args=[session_id, position])
+                response = send(client, "POST", url, data.draw(form()), htmx=htmx)
             elif step == "report":
                 url = reverse("quiz:report", args=[session_id, position])
                 response = send(client, "POST", url, data.draw(REPORT), htmx=htmx)
