@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -146,6 +148,29 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     return replace_url(response, quiz.get_absolute_url()) if request.htmx else response
 
 
+def _keeps_answer_through_sign_in(view):
+    """An answer sent signed out (signed out in another tab, or the session expired) waits in the new session for
+    the question's page that signing in leads back to, in its box. With JavaScript the tab keeps a draft; without
+    it the words were lost on the way through the sign-in page."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+        response = request.POST.get("response", "").strip()
+        if request.method == "POST" and not request.user.is_authenticated and response:
+            question = SessionItem.objects.filter(session_id=pk, position=position).values_list("pk", flat=True)
+            if question_pk := question.first():
+                sent = {name: value for name in ("token", "response") if (value := request.POST.get(name)) is not None}
+                sent["response"] = sent["response"][: 2 * services.MAX_RESPONSE_LENGTH]
+                request.session[_REFUSED] = {"item": question_pk, "sent": sent, "errors": [_SIGNED_OUT]}
+        return view(request, pk, position)
+
+    return wrapped
+
+
+_SIGNED_OUT = "You had been signed out, so this answer was not sent. Here it is again: check it and send it."
+
+
+@_keeps_answer_through_sign_in
 @login_required
 @never_cache
 @require_page_or_form

@@ -426,6 +426,36 @@ def test_signing_in_after_i_was_right_pressed_while_signed_out_leads_back_to_the
     assert Answer.objects.get().override_verdict == ""
 
 
+def test_an_answer_sent_after_signing_out_elsewhere_is_back_in_its_box_after_signing_in(client, student):
+    # Without JavaScript nothing else keeps it: the POST went to the sign-in page and on to a blank question.
+    session = _session(student)
+    client.force_login(student)
+    client.get(reverse("quiz:item", args=[session.pk, 1]))
+    client.logout()  # as in another tab
+    response = _post_answer(client, session, response="Tool number 0, <I think>")
+    item_url = reverse("quiz:item", args=[session.pk, 1])
+    assert response["Location"] == f"{reverse('login')}?next={item_url}"
+
+    login = {"username": "alice", "password": PASSWORD, "next": item_url}
+    page = client.post(reverse("login"), login, follow=True).content.decode()
+    assert "You had been signed out, so this answer was not sent." in page
+    assert ">Tool number 0, &lt;I think&gt;</textarea>" in page
+    assert Answer.objects.count() == 0
+    again = client.get(item_url).content.decode()  # shown once, as a refused answer is
+    assert "signed out" not in again and "></textarea>" in again
+
+
+def test_an_answer_sent_signed_out_is_kept_only_for_a_question_and_only_its_student_sees_it(
+    client, student, other_student
+):
+    session = _session(student)
+    client.post(reverse("quiz:item", args=[session.pk, 40]), {"response": "Tool number 0"})
+    assert "quiz_refused_answer" not in client.session  # no question there: nothing stored for anyone
+    _post_answer(client, session, response="Tool number 0")
+    client.force_login(other_student)  # another account in this browser: the question is still not theirs
+    assert client.get(reverse("quiz:item", args=[session.pk, 1])).status_code == 404
+
+
 def test_override_through_the_page(student_client, student, htmx):
     session = _session(student)
     _post_answer(student_client, session, response="no idea")
