@@ -155,7 +155,8 @@
   window.addEventListener("load", function () { window.requestAnimationFrame(keepQuestionInSight); });
 
   document.addEventListener("keydown", function (event) {
-    if (event.key !== " ") cancelConfirm(); // any other key: the student went on with the question
+    // Any other key: the student went on with the question. Not Enter on "Show answer" itself: that confirms.
+    if (event.key !== " " && !(event.target.matches && event.target.matches("[data-reveal]"))) cancelConfirm();
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const root = stage();
     if (!root) return;
@@ -206,13 +207,14 @@
         // A shown answer scores 0 and cannot be taken back, and Space is also how many people scroll: the
         // first press only asks, the second within a few seconds shows the answer.
         if (!confirming(form)) {
-          askToConfirm(form);
+          askToConfirm(form, "Press Space again to show the answer (a shown answer scores 0).");
           return;
         }
-        cancelConfirm();
         // A click, not requestSubmit(reveal): htmx 2 sends a submit button's name and value only for the
         // button it saw clicked or focused, so the POST would lack reveal=1 and be refused as unanswered.
+        // Still confirming while it runs, so the click is not asked about again (below).
         reveal.click();
+        cancelConfirm();
       }
     }
   });
@@ -224,11 +226,12 @@
     return armed !== null && armed.form === form && Date.now() < armed.until;
   }
 
-  function askToConfirm(form) {
+  function askToConfirm(form, message, ms) {
+    const wait = ms || CONFIRM_MS;
     cancelConfirm();
     const note = form.querySelector("[data-reveal-confirm]");
-    if (note) note.textContent = "Press Space again to show the answer (a shown answer scores 0).";
-    armed = { form: form, until: Date.now() + CONFIRM_MS, timer: window.setTimeout(cancelConfirm, CONFIRM_MS) };
+    if (note) note.textContent = message;
+    armed = { form: form, until: Date.now() + wait, timer: window.setTimeout(cancelConfirm, wait) };
   }
 
   function cancelConfirm() {
@@ -238,6 +241,17 @@
     if (note) note.textContent = "";
     armed = null;
   }
+
+  // "Show answer" with an option chosen was most likely meant for "Check answer", just above it on a phone: the
+  // choice would be dropped for a 0 that cannot be undone. The first click only asks; a second shows the answer.
+  document.addEventListener("click", function (event) {
+    const reveal = event.target.closest && event.target.closest("#stage [data-reveal]");
+    const form = reveal && reveal.form;
+    if (!form || !form.querySelector("input[name=option]:checked") || confirming(form)) return;
+    event.preventDefault();
+    askToConfirm(form, "You chose an option: “Check answer” checks it. “Show answer” again shows the answer " +
+      "without checking your choice (a shown answer scores 0).", 10000);  // a longer note, read on a phone
+  });
 
   // A request that fails (the network is down, or the server answers with an error) swaps nothing: the student
   // pressed "Check answer" or "Next question" and nothing happened. Say so under the buttons, where they are

@@ -171,3 +171,37 @@ def test_on_a_touch_screen_enter_starts_a_new_line_and_no_shortcuts_are_listed(
     page.get_by_role("button", name="Check answer").tap()
     expect(page.locator(".verdict")).to_be_visible()
     phone.close()
+
+
+def test_show_answer_tapped_with_an_option_chosen_asks_first_and_a_second_tap_shows_it(
+    live_server, browser, sign_in, transactional_db
+):
+    """On a phone "Show answer" sits just under "Check answer": a tap meant for the one would drop the choice."""
+    quiz = _quiz(mode="choice", cards=5)
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    _open_quiz(page, sign_in, quiz)
+    reveal = page.get_by_role("button", name="Show answer")
+    page.locator(".option").nth(2).tap()
+    reveal.tap()
+    expect(page.locator("[data-reveal-confirm]")).to_contain_text("You chose an option")
+    page.wait_for_timeout(300)
+    assert Answer.objects.count() == 0
+    reveal.tap()
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
+    assert Answer.objects.get().revealed
+
+    page.get_by_role("link", name="Next question").tap()
+    page.get_by_role("button", name="Show answer").tap()  # nothing chosen: shown at once
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
+    phone.close()
+
+
+def test_enter_on_show_answer_with_an_option_chosen_asks_then_shows(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.keyboard.press("2")
+    page.get_by_role("button", name="Show answer").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-reveal-confirm]")).to_contain_text("You chose an option")
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
