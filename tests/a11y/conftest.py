@@ -132,6 +132,8 @@ def site(transactional_db) -> Site:
     SessionItem.objects.create(session=recall, position=1, card=temperature, mode="recall")
     SessionItem.objects.create(session=recall, position=2, card=affine, mode="recall")
     choice = quiz.session_start(user=alice, deck=flashcards, size=3, mode="choice", order="random")
+    shown = quiz.Submission(response="scale the loss", reveal=True)  # typed, then "Show answer"
+    quiz.answer_submit(user=alice, session_id=recall.pk, position=2, submission=shown)
 
     dashboard = f"/cohorts/{cohort.pk}/"
     pages = [
@@ -155,6 +157,7 @@ def site(transactional_db) -> Site:
         PageSpec("quiz question, multiple choice", choice.get_absolute_url(), user="alice"),
         PageSpec("quiz feedback, wrong free recall", f"/quiz/{done.pk}/q/{wrong_recall.item.position}/", user="alice"),
         PageSpec("quiz feedback, multiple choice", f"/quiz/{done.pk}/q/{wrong_choice.item.position}/", user="alice"),
+        PageSpec("quiz feedback, answer shown after typing", f"/quiz/{recall.pk}/q/2/", user="alice", math=True),
         PageSpec("quiz summary", done.get_absolute_url(), user="alice"),
         PageSpec("quiz end, asking first", f"{choice.get_absolute_url()}finish/", user="alice"),
         PageSpec("my progress", "/progress/", user="alice"),
