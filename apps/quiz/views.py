@@ -155,12 +155,12 @@ def _keeps_answer_through_sign_in(view):
 
     @wraps(view)
     def wrapped(request: HttpRequest, pk: int, position: int) -> HttpResponse:
-        response = request.POST.get("response", "").strip()
-        if request.method == "POST" and not request.user.is_authenticated and response:
+        answered = request.POST.get("response", "").strip() or request.POST.get("option")
+        if request.method == "POST" and not request.user.is_authenticated and answered:
             question = SessionItem.objects.filter(session_id=pk, position=position).values_list("pk", flat=True)
             if question_pk := question.first():
-                sent = {name: value for name in ("token", "response") if (value := request.POST.get(name)) is not None}
-                sent["response"] = sent["response"][: 2 * services.MAX_RESPONSE_LENGTH]
+                sent = {name: value[: 2 * services.MAX_RESPONSE_LENGTH] for name in ("token", "response", "option")
+                        if (value := request.POST.get(name)) is not None}  # fmt: skip
                 request.session[_REFUSED] = {"item": question_pk, "sent": sent, "errors": [_SIGNED_OUT]}
         return view(request, pk, position)
 

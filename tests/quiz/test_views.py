@@ -445,6 +445,18 @@ def test_an_answer_sent_after_signing_out_elsewhere_is_back_in_its_box_after_sig
     assert "signed out" not in again and "></textarea>" in again
 
 
+def test_an_option_chosen_after_signing_out_elsewhere_is_still_chosen_after_signing_in(client, student):
+    session = _session(student, mode="choice")
+    client.force_login(student)
+    client.logout()
+    response = _post_answer(client, session, option="2")
+    login = {"username": "alice", "password": PASSWORD, "next": reverse("quiz:item", args=[session.pk, 1])}
+    page = client.post(reverse("login"), login, follow=True).content.decode()
+    assert "You had been signed out, so this answer was not sent." in page
+    assert re.search(r'<input type="radio" name="option" value="2"[^>]* checked>', page)
+    assert response.status_code == 302 and Answer.objects.count() == 0
+
+
 def test_an_answer_sent_signed_out_is_kept_only_for_a_question_and_only_its_student_sees_it(
     client, student, other_student
 ):
