@@ -214,3 +214,21 @@ def test_a_wide_table_in_a_card_scrolls_in_its_box_on_a_phone(live_server, brows
     assert not phone.evaluate(PAGE_SCROLLS_SIDEWAYS), "the table widened the page"
     assert phone.locator(".prose table").evaluate("(t) => t.scrollWidth > t.clientWidth")  # it scrolls in its box
     phone.context.close()
+
+
+def test_inline_code_in_the_answers_stands_out_from_their_shaded_box(live_server, page, sign_in, transactional_db):
+    """Code's shade is the answers' own: it vanished there, and its padding read as stray spaces ("( .keras /...")."""
+    call_command("load_content", verbosity=0)
+    make_user("alice")
+    sign_in(page, "alice", "/decks/deep-learning-frameworks-production-syllabus/quiz/")
+    page.get_by_label("Number of questions").fill("1")
+    page.get_by_label("Free recall").check()
+    page.get_by_label("New cards first").check()
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="Show answer").click()  # the first card: `.keras` in its model answer
+    code = page.locator(".compare code").first
+    expect(code).to_have_text(".keras")
+    shades = code.evaluate(
+        "(c) => [getComputedStyle(c).backgroundColor, getComputedStyle(c.closest('section')).backgroundColor]"
+    )
+    assert shades[0] != shades[1], shades
