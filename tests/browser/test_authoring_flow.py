@@ -95,3 +95,37 @@ def test_the_preview_looks_like_the_card_page_not_the_admin(live_server, browser
     # at the text's size.
     expected = {"question": "600", "header": ["none", "700", "16px"], "pre": True, "code": "13.5424px", "item": "16px"}
     assert preview == expected
+
+
+PHONE = {"width": 360, "height": 800}
+LONG_DISTRACTOR = "Saving weights also stores the optimizer state, so training resumes exactly where it stopped. " * 2
+
+
+def test_on_a_phone_the_card_form_s_distractors_stack_within_the_screen_each_field_labelled(
+    live_server, browser, sign_in, transactional_db
+):
+    """The tabular inlines were tables wider than a 360 px screen: text boxes ran past its edge, and a distractor's
+    position and its delete box were out of sight, with nothing saying which column they were."""
+    from apps.content.services import card_save
+    from tests.factories import make_card
+
+    make_instructor("carol")
+    answer = "A checkpoint.\n\n" + "It holds more. " * 30
+    card = make_card(question="Which file resumes training?", answer=answer, short_answer="checkpoint")
+    card_save(card=card, distractors=[LONG_DISTRACTOR, "A weights file"], aliases=["checkpoint"])
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/admin/content/card/{card.pk}/change/", login="/admin/login/")
+    assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    row = page.locator("#distractors-0")
+    for control in (row.locator("textarea"), row.get_by_label("Position"), row.get_by_role("checkbox")):
+        expect(control).to_be_visible()
+        box = control.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{control} is off the screen: {box}"
+    for label in ("Text", "Position", "Delete?"):
+        expect(row.locator("label", has_text=label)).to_be_visible()
+    # A field's accessible name still says which inline it belongs to, as on a wide screen.
+    expect(page.get_by_role("textbox", name="Text (distractor)")).to_have_count(3)  # two rows and the extra one
+    # The long texts are read whole, not through a box of two or six lines.
+    for box in (row.locator("textarea"), page.locator("#id_answer")):
+        assert box.evaluate("(t) => t.scrollHeight <= t.clientHeight + 1"), f"{box} hides part of its text"
+    page.context.close()
