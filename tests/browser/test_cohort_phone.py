@@ -137,3 +137,32 @@ def test_on_a_phone_every_badge_of_the_dashboard_stays_on_one_line(live_server, 
             )
             assert lines == 1, f"{badge.inner_text()!r} takes {lines} lines on the {tab} tab"
     page.context.close()
+
+
+def test_on_a_phone_the_manage_page_lists_students_and_decks_a_row_a_block(
+    live_server, browser, sign_in, transactional_db
+):
+    """Three columns in a 290 px panel wrapped a student's email a few letters a line and cut "Unassign…" short."""
+    from apps.accounts.services import account_update
+
+    cohort, session = seed_cohort()
+    alice = session.user
+    account_update(user=alice, first_name="Alice", last_name="Liddell", email="alice.liddell@example.com")
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/manage/")
+    student = page.get_by_role("table", name="Students of Autumn 2026").locator("tbody tr").first
+    who = student.locator(".student-who")
+    expect(who).to_have_text("Alice Liddell · alice.liddell@example.com")
+    lines = who.evaluate(
+        "(el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))"
+    )
+    assert lines <= 2, f"the name and email take {lines} lines"
+    expect(student.locator('td[data-label="Joined"]')).to_be_visible()
+    decks = page.get_by_role("table", name="Decks assigned to Autumn 2026").locator("tbody tr")
+    for row in (student, decks.first):
+        summary = row.locator("summary")
+        assert summary.evaluate("(s) => s.scrollWidth <= s.clientWidth"), f"{summary.inner_text()!r} is cut short"
+    student.get_by_text("Remove…").click()
+    expect(student.get_by_role("button", name="Remove alice")).to_be_visible()
+    assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    page.context.close()

@@ -47,7 +47,7 @@ def test_the_matrix_names_each_student_beside_their_user_name(client, named):
 def test_the_manage_page_names_each_student_beside_their_user_name(client, named):
     cohort, _jane, _other = named
     html = client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode()
-    assert _row_headers(html, "data") == ["jdoe Jane Doe · jdoe@example.com", "jdoe2 jdoe2@example.com"]
+    assert _row_headers(html, "data stack-on-phone") == ["jdoe Jane Doe · jdoe@example.com", "jdoe2 jdoe2@example.com"]
 
 
 def test_the_student_page_gives_the_full_name_and_email_under_the_user_name(client, named):
