@@ -16,6 +16,7 @@ from apps.common.env import (
     env_bool,
     env_choice,
     env_hosts,
+    env_import_path,
     env_int,
     env_rate,
     env_str,
@@ -141,7 +142,7 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 # Development prints password-reset mail to the console; production sends it over SMTP.
-EMAIL_BACKEND = env_str(
+EMAIL_BACKEND = env_import_path(
     "EMAIL_BACKEND",
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )

@@ -6,6 +6,7 @@ process at start instead of surfacing later as odd behaviour.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import zoneinfo
@@ -91,6 +92,23 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
         if raw.casefold() == choice.casefold():
             return choice
     raise ConfigurationError(f"{name}={raw!r} must be one of {', '.join(choices)}")
+
+
+def env_import_path(name: str, default: str) -> str:
+    """NAME as the dotted path of a class, such as an email backend. Django imports it only when first used: a
+    typo in EMAIL_BACKEND surfaced as a logged error on each password reset, the mail never sent."""
+    value = env_str(name).strip() or default
+    module, _, attribute = value.rpartition(".")
+    try:
+        found = bool(module) and hasattr(importlib.import_module(module), attribute)
+    except ImportError:
+        found = False
+    if not found:
+        raise ConfigurationError(
+            f"{name}={value!r} cannot be imported; give a class's dotted path, "
+            f"such as django.core.mail.backends.smtp.EmailBackend"
+        )
+    return value
 
 
 def env_time_zone(name: str, default: str) -> str:

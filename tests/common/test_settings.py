@@ -49,6 +49,9 @@ from tests.manage import manage as _manage
         ({"DEBUG": "1", "LOG_LEVEL": "LOUD"}, "LOG_LEVEL='LOUD' must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
         ({"DEBUG": "1", "LOG_LEVEL_AXES": "quiet"}, "LOG_LEVEL_AXES='quiet' must be one of"),
         ({"DEBUG": "1", "LOG_FORMAT": "xml"}, "LOG_FORMAT='xml' must be one of json, text"),
+        # Once accepted: each password reset then logged an import error and sent no mail.
+        ({"DEBUG": "1", "EMAIL_BACKEND": "django.core.mail.backends.smtp.SMTPBackend"}, "EMAIL_BACKEND='django.core"),
+        ({"DEBUG": "1", "EMAIL_BACKEND": "anymail.backends.mailgun"}, "cannot be imported; give a class's dotted path"),
     ],
 )
 def test_bad_environment_stops_the_process_with_a_clear_message(env, message):
