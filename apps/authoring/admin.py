@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import Avg, Count, FloatField, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce, Greatest
 from django.http import HttpResponse, QueryDict
+from django.template.defaultfilters import pluralize
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
@@ -17,7 +18,7 @@ from django.utils.http import urlencode
 from apps.accounts.forms import AdminSignInForm
 from apps.common.csvexport import BOM
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm
-from apps.content.services import card_version_record
+from apps.content.services import card_version_record, decks_publish
 from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
@@ -246,7 +247,7 @@ class DeckAdmin(RenderedFormAdmin):
     search_fields = ("title", "slug", "description")
     prepopulated_fields = {"slug": ("title",)}
     readonly_fields = ("source", "its_cards")
-    actions = ["export_json", "export_csv"]
+    actions = ["publish", "make_draft", "export_json", "export_csv"]
     change_list_template = "admin/content/deck/change_list.html"
 
     def get_queryset(self, request):
@@ -330,6 +331,33 @@ class DeckAdmin(RenderedFormAdmin):
             path("import/", self.admin_site.admin_view(views.deck_import_view), name="content_deck_import"),
             *super().get_urls(),
         ]
+
+    @admin.action(description="Publish the selected decks (students see them)", permissions=["change"])
+    def publish(self, request, queryset):
+        self._publish(request, queryset, published=True)
+
+    @admin.action(description="Make the selected decks drafts (hidden from students)", permissions=["change"])
+    def make_draft(self, request, queryset):
+        self._publish(request, queryset, published=False)
+
+    def _publish(self, request, queryset, *, published: bool) -> None:
+        decks = list(queryset.order_by("title"))
+        changed = decks_publish(decks=decks, published=published, author=request.user)
+        unchanged = [deck for deck in decks if deck not in changed]
+
+        def titles(group: list[Deck]) -> str:
+            return ", ".join(deck.title for deck in group)
+
+        if changed and published:
+            messages.success(
+                request, f"Published, students see {pluralize(len(changed), 'it,them')}: {titles(changed)}."
+            )
+        elif changed:
+            drafts = "a draft" if len(changed) == 1 else "drafts"
+            messages.success(request, f"Made {drafts}, hidden from students: {titles(changed)}.")
+        if unchanged:
+            state = "published" if published else "a draft" if len(unchanged) == 1 else "drafts"
+            messages.info(request, f"Already {state}: {titles(unchanged)}.")
 
     @admin.action(description="Export the selected decks as JSON (a .zip of them for several)", permissions=["view"])
     def export_json(self, request, queryset):

@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max, Prefetch
+from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
 
@@ -320,3 +322,19 @@ def content_rerender() -> RerenderReport:
                 CardVersion.objects.filter(pk=version.pk).update(data={**version.data, **html})
         style_rules_add(styles)
     return report
+
+
+def decks_publish(*, decks: list[Deck], published: bool, author: AbstractBaseUser) -> list[Deck]:
+    """Publishes the decks, or makes them drafts students do not see; returns those that changed, each logged in its
+    admin History as a save from the deck's form is."""
+    changed = [deck for deck in decks if deck.published != published]
+    if changed:
+        with transaction.atomic():
+            Deck.objects.filter(pk__in=[deck.pk for deck in changed]).update(
+                published=published, updated_at=timezone.now()
+            )
+            note = "Published" if published else "Made a draft"
+            LogEntry.objects.log_actions(author.pk, changed, CHANGE, note)
+        for deck in changed:
+            deck.published = published
+    return changed

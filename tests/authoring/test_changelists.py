@@ -133,3 +133,28 @@ def test_save_and_add_another_keeps_the_deck_and_kind(client, instructor, start)
     assert response["Location"] == f"{reverse('admin:content_card_add')}?deck={deck.pk}&kind=syllabus"
     initial = client.get(response["Location"]).context["adminform"].form.initial
     assert (initial["deck"], initial["kind"]) == (str(deck.pk), "syllabus")
+
+
+def test_decks_are_published_or_made_drafts_from_the_list_several_at_once(client, instructor, student):
+    """Each deck had to be opened, its box ticked and saved: no way to hide a week's decks or show them at once."""
+    from django.contrib.admin.models import LogEntry
+
+    drafts = [make_deck(title="RL basics", published=False), make_deck(title="GANs", published=False)]
+    live = make_deck(title="CNNs")
+    changelist = reverse("admin:content_deck_changelist")
+    client.force_login(instructor)
+    pks = [deck.pk for deck in (*drafts, live)]
+    response = client.post(changelist, {"action": "publish", "_selected_action": pks}, follow=True)
+    said = [str(m) for m in response.context["messages"]]
+    assert said == ["Published, students see them: GANs, RL basics.", "Already published: CNNs."]
+    client.force_login(student)
+    assert all(client.get(reverse("content:deck", args=[d.slug])).status_code == 200 for d in (*drafts, live))
+    # Each change is in the deck's History, by whom.
+    entry = LogEntry.objects.get(object_id=str(drafts[0].pk))
+    assert (entry.user, entry.get_change_message()) == (instructor, "Published")
+
+    client.force_login(instructor)
+    response = client.post(changelist, {"action": "make_draft", "_selected_action": [live.pk]}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Made a draft, hidden from students: CNNs."]
+    client.force_login(student)
+    assert client.get(reverse("content:deck", args=[live.slug])).status_code == 404
