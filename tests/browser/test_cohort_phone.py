@@ -166,3 +166,27 @@ def test_on_a_phone_the_manage_page_lists_students_and_decks_a_row_a_block(
     expect(student.get_by_role("button", name="Remove alice")).to_be_visible()
     assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
     page.context.close()
+
+
+def test_on_a_phone_item_statistics_stack_a_card_a_block_with_its_sort_links_in_sight(
+    live_server, browser, sign_in, transactional_db
+):
+    """Only the card and its attempts fitted: facility, discrimination and the wrong answers were a sideways scroll
+    away, out of sight of the card they describe."""
+    cohort, _ = seed_cohort()  # alice got two cards wrong
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/?tab=items")
+    row = page.locator("table.items tbody tr").first
+    for label in ("Attempts", "Facility", "Discrimination", "Overrides", "Common wrong answers"):
+        cell = row.locator(f'td[data-label="{label}"]')
+        expect(cell).to_be_visible()
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{label} is off the screen: {box}"
+        assert cell.evaluate("(td) => getComputedStyle(td, '::before').content").startswith(f'"{label}"')
+    expect(row.locator('td[data-label="Common wrong answers"]')).to_contain_text("no idea")
+    expect(page.get_by_text("Scroll the table sideways for more columns")).to_be_hidden()
+    assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    # The header row is out of sight, but not its sort links.
+    page.get_by_role("link", name="Attempts", exact=True).click()
+    expect(page).to_have_url(re.compile(r"sort=-attempts"))
+    page.context.close()
