@@ -617,7 +617,7 @@ def test_the_summary_of_a_quiz_ended_early_says_what_its_score_covers(student_cl
     student_client.post(reverse("quiz:finish", args=[session.pk]))
     html = student_client.get(session.get_absolute_url()).content.decode()
     assert "Your results: 100\u00a0%" in html
-    assert "You ended the quiz early: the score is over the 1 question you answered, not all 4." in html
+    assert "This quiz ended before its last question: the score is over the 1 question you answered, not all 4." in html
     assert html.count("Not answered") == 3
 
 
