@@ -23,6 +23,7 @@ from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
 from . import versionadmin, views  # noqa: F401 (versionadmin registers the card versions' admin)
+from .drafts import drafts_warn_assigned
 from .forms import (
     PREVIEW_NOTICE,
     AliasFormSet,
@@ -294,6 +295,11 @@ class DeckAdmin(RenderedFormAdmin):
         add = reverse("admin:content_card_add") + "?" + urlencode({"deck": deck.pk})
         return format_html('{} · <a href="{}">Add a card to this deck</a>', cards, add)
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "published" in form.changed_data and not obj.published:
+            drafts_warn_assigned(request, decks=[obj])
+
     def get_changeform_initial_data(self, request):
         initial = super().get_changeform_initial_data(request)
         # A deck made here starts empty and is written a card at a time: students should not meet it half-written
@@ -355,6 +361,7 @@ class DeckAdmin(RenderedFormAdmin):
         elif changed:
             drafts = "a draft" if len(changed) == 1 else "drafts"
             messages.success(request, f"Made {drafts}, hidden from students: {titles(changed)}.")
+            drafts_warn_assigned(request, decks=changed)
         if unchanged:
             state = "published" if published else "a draft" if len(unchanged) == 1 else "drafts"
             messages.info(request, f"Already {state}: {titles(unchanged)}.")

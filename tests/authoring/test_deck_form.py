@@ -54,3 +54,36 @@ def test_a_deck_added_in_the_admin_starts_as_a_draft_students_do_not_see(client,
     assert client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).status_code == 302
     client.force_login(student)
     assert client.get(reverse("content:deck", args=[deck.slug])).status_code == 200
+
+
+def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, instructor, student, other_student):
+    """Their students lost the deck and its deadline without a word to the author."""
+    from apps.cohorts import services as cohorts
+
+    deck, other = make_deck(title="CNNs"), make_deck(title="GANs")
+    spring = cohorts.cohort_create(name="Spring", instructor=instructor)
+    autumn = cohorts.cohort_create(name="Autumn", instructor=instructor)
+    cohorts.cohort_join(student=student, code=spring.join_code)
+    cohorts.cohort_join(student=other_student, code=spring.join_code)
+    for cohort in (spring, autumn):
+        cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    client.force_login(instructor)
+    url = reverse("admin:content_deck_change", args=[deck.pk])
+    data = {"title": "CNNs", "slug": deck.slug, "description": ""}
+    said = [str(m) for m in client.post(url, data, follow=True).context["messages"]]
+    assert (
+        "CNNs is assigned to Autumn (0 students), Spring (2 students): while it is a draft their students neither "
+        "see it nor its deadline. Publish it again to give it back." in said
+    )
+    # Saved again as a draft, or a deck no cohort has: nothing to warn of.
+    said = [str(m) for m in client.post(url, data, follow=True).context["messages"]]
+    assert not any("assigned" in message for message in said)
+    data = {"title": "GANs", "slug": other.slug, "description": ""}
+    url = reverse("admin:content_deck_change", args=[other.pk])
+    assert not any("assigned" in str(m) for m in client.post(url, data, follow=True).context["messages"])
+    # The list's action warns as well.
+    deck.published = True
+    deck.save()
+    changelist = reverse("admin:content_deck_changelist")
+    response = client.post(changelist, {"action": "make_draft", "_selected_action": [deck.pk]}, follow=True)
+    assert [str(m) for m in response.context["messages"]][1].startswith("CNNs is assigned to Autumn (0 students)")

@@ -1,0 +1,31 @@
+"""The warning an author gets on making assigned decks drafts: the cohorts' students lose them, deadline and all."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpRequest
+from django.template.defaultfilters import pluralize
+
+from apps.cohorts.models import Assignment
+from apps.content.models import Deck
+
+
+def drafts_warn_assigned(request: HttpRequest, *, decks: list[Deck]) -> None:
+    """A warning naming each deck made a draft that cohorts have assigned, and the cohorts, with their students."""
+    assignments = (
+        Assignment.objects.filter(deck__in=decks)
+        .select_related("deck", "cohort")
+        .annotate(students=Count("cohort__memberships"))
+        .order_by("deck__title", "cohort__name")
+    )
+    cohorts: dict[str, list[str]] = {}
+    for assignment in assignments:
+        students = f"{assignment.students} student{pluralize(assignment.students)}"
+        cohorts.setdefault(assignment.deck.title, []).append(f"{assignment.cohort.name} ({students})")
+    for title, names in cohorts.items():
+        messages.warning(
+            request,
+            f"{title} is assigned to {', '.join(names)}: while it is a draft their students neither see it nor its "
+            "deadline. Publish it again to give it back.",
+        )
