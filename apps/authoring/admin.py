@@ -214,6 +214,7 @@ class CardAdmin(RenderedFormAdmin):
             path("preview/", wrap(views.preview), name="content_card_preview"),
             path("preview/styles.css", wrap(views.preview_styles), name="content_card_preview_styles"),
             path("<int:pk>/try-grader/", wrap(views.try_grader), name="content_card_try_grader"),
+            path("<int:pk>/regrade/", wrap(views.regrade), name="content_card_regrade"),
             path("<int:pk>/versions/<int:version>/revert/", wrap(views.revert), name="content_card_revert"),
             *super().get_urls(),
         ]

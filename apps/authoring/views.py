@@ -24,6 +24,7 @@ from apps.content.rendering import style_compact, style_expand
 from apps.content.services import card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
+from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
 from apps.quiz.selectors import card_reports_open
 from apps.quiz.services import grading_card
 
@@ -130,6 +131,11 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
         versions=list(reversed(rows)),
         grader_form=GraderTryForm(),
         grader_url=reverse("admin:content_card_try_grader", args=[card.pk]),
+        # Typed answers graded against an earlier version: the corrected card may grade them otherwise.
+        answers_of_older_versions=Answer.objects.filter(card=card, mode="recall", revealed=False)
+        .exclude(card_version_id=card.current_version_id)
+        .count(),
+        regrade_url=reverse("admin:content_card_regrade", args=[card.pk]),
     )
     return context
 
@@ -259,3 +265,31 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
                     context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
     status = 422 if context.get("error") or (request.method == "POST" and context["form"].errors) else 200
     return render(request, "authoring/import.html", context, status=status)
+
+
+@require_page_or_form
+def regrade(request: HttpRequest, pk: int) -> HttpResponse:
+    """What grading the card's past answers again would change (GET), and doing it (POST)."""
+    _require(request, "content.change_card")
+    card = get_object_or_404(Card, pk=pk)
+    if request.method == "POST":
+        report = answers_regrade(card=card, apply=True)
+        if report.changed:
+            said = (
+                f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} of "
+                f"{report.students} student{pluralize(report.students)} changed; their scores and reviews follow."
+            )
+            LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
+        else:
+            said = f"Graded {report.checked} answer{pluralize(report.checked)} again: none changed."
+        messages.success(request, said)
+        return redirect("admin:content_card_change", card.pk)
+    report = answers_regrade(card=card, apply=False)
+    context = {
+        **admin.site.each_context(request),
+        "title": f"Regrade past answers: {card}",
+        "card": card,
+        "report": report,
+        "listed": report.changed[:LISTED_CHANGES],
+    }
+    return render(request, "authoring/regrade.html", context)

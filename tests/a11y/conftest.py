@@ -174,6 +174,7 @@ def site(transactional_db) -> Site:
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
         PageSpec("admin card reports", "/admin/quiz/cardreport/", user="carol"),
+        PageSpec("admin regrade past answers", f"/admin/content/card/{affine.pk}/regrade/", user="carol"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),
     ]
     return Site(

@@ -1,0 +1,99 @@
+"""Grading past answers again after an instructor corrects a card (a wrong model answer, a missing alias): as
+Moodle's "regrade attempts", so students are not left with scores from the mistake."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+
+from apps.common.db import student_lock
+from apps.content.models import Card
+
+from . import scheduling
+from .aggregates import stats_record_override
+from .grading import Grade, grade
+from .models import Answer
+from .services import RESCORE_SESSION, card_state_rebuild, grading_card
+
+# Shown on the confirmation page; the rest are counted.
+LISTED_CHANGES = 200
+
+
+@dataclass(frozen=True)
+class Regraded:
+    answer: Answer  # as it will be (or is, once applied)
+    verdict_before: str
+    score_before: float
+
+
+@dataclass(frozen=True)
+class RegradeReport:
+    checked: int  # free-recall answers typed to the card
+    changed: list[Regraded]  # those the grader now grades otherwise (a student's correction may still stand)
+
+    @property
+    def students(self) -> int:
+        return len({row.answer.user_id for row in self.changed})
+
+
+def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
+    """Grades every answer typed to `card` again against the card as it is now, and (with `apply`) stores the new
+    verdicts, scores and feedback with the running totals, quiz scores and review schedules they move.
+
+    A student's own correction ("I was right" / "I was wrong") stands: it is their verdict. One that the grader
+    now agrees with is no longer a correction, as answer_override would have stored it. Multiple-choice answers
+    keep theirs: the options were what they were. Answers shown, not typed, stay unanswered.
+    """
+    card = Card.objects.prefetch_related("aliases", "key_terms").get(pk=card.pk)
+    gradable = grading_card(
+        card, aliases=[alias.text for alias in card.aliases.all()], key_terms=[t.term for t in card.key_terms.all()]
+    )
+    typed = Answer.objects.filter(card=card, mode="recall", revealed=False).select_related("user")
+    with transaction.atomic():
+        if apply:
+            student_lock(*sorted(set(typed.values_list("user_id", flat=True))))
+            typed = typed.select_for_update(of=("self",))
+        grades: dict[str, Grade] = {}
+        checked, changed = 0, []
+        for answer in typed.order_by("answered_at", "pk"):
+            checked += 1
+            result = grades.setdefault(answer.response, grade(gradable, answer.response))
+            if str(result.verdict) == answer.auto_verdict and result.score == answer.auto_score:
+                continue
+            before = Regraded(answer=answer, verdict_before=answer.final_verdict, score_before=answer.final_score)
+            overridden_before = bool(answer.override_verdict)
+            answer.auto_verdict, answer.auto_score, answer.feedback = str(result.verdict), result.score, result.feedback
+            if answer.override_verdict == answer.auto_verdict:
+                answer.override_verdict = ""
+            if answer.override_verdict:
+                answer.final_verdict = answer.override_verdict
+            else:
+                answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
+            answer.rating = scheduling.rating_for(answer.final_verdict)
+            answer.card_version_id = card.current_version_id or answer.card_version_id
+            changed.append(before)
+            if apply:
+                _store(answer, before=before, overridden_before=overridden_before)
+        if apply:
+            for user in get_user_model().objects.filter(pk__in={row.answer.user_id for row in changed}):
+                card_state_rebuild(user=user, card=card)
+    return RegradeReport(checked=checked, changed=changed)
+
+
+def _store(answer: Answer, *, before: Regraded, overridden_before: bool) -> None:
+    answer.save(
+        update_fields=[
+            "auto_verdict", "auto_score", "feedback", "override_verdict", "final_verdict", "final_score", "rating",
+            "card_version",
+        ]
+    )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
+    stats_record_override(
+        answer=answer,
+        score_before=before.score_before,
+        verdict_before=before.verdict_before,
+        overridden_before=overridden_before,
+    )

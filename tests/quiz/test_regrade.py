@@ -1,0 +1,104 @@
+"""Grading past answers again after a card is corrected (regrade.answers_regrade), and its admin page."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from apps.cohorts import services as cohorts
+from apps.cohorts.aggregates import cohort_stats_rebuild
+from apps.cohorts.models import CohortCardStat
+from apps.content.services import card_save
+from apps.quiz import services
+from apps.quiz.aggregates import stats_rebuild
+from apps.quiz.models import Answer, QuizSession, StudentCardStat
+from apps.quiz.regrade import answers_regrade
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _answer(user, card, response: str, *, override: str = "") -> Answer:
+    session = services.session_start(user=user, deck=card.deck, size=1, mode="recall", order="new")
+    services.answer_submit(user=user, session_id=session.pk, position=1, submission=services.Submission(response))
+    if override:
+        services.answer_override(user=user, session_id=session.pk, position=1, verdict=override)
+    return Answer.objects.get(session=session)
+
+
+def _totals():
+    return (
+        sorted(StudentCardStat.objects.values_list("user_id", "attempts", "score_sum", "overrides")),
+        sorted(CohortCardStat.objects.values_list("cohort_id", "attempts", "score_sum", "overrides")),
+        sorted(QuizSession.objects.values_list("pk", "score_sum")),
+    )
+
+
+@pytest.fixture
+def mistake(instructor):
+    """A card whose author typed the wrong answer, and three students who answered it."""
+    card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
+                     answer="Deployment", short_answer="Deployment")  # fmt: skip
+    ann, ben, cat = make_user("ann"), make_user("ben"), make_user("cat")
+    spring = cohorts.cohort_create(name="Spring", instructor=instructor)
+    for user in (ann, ben, cat):
+        cohorts.cohort_join(student=user, code=spring.join_code)
+    answers = {
+        "ann": _answer(ann, card, "CronJob"),
+        "ben": _answer(ben, card, "Deployment"),
+        "cat": _answer(cat, card, "CronJob", override="correct"),  # she knew she was right
+    }
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=instructor, note="The answer was wrong")
+    return card, answers
+
+
+def test_the_corrected_card_grades_past_answers_again_keeping_what_students_said_themselves(mistake):
+    card, answers = mistake
+    assert [answers[name].final_verdict for name in ("ann", "ben", "cat")] == ["incorrect", "correct", "correct"]
+    before = _totals()
+    preview = answers_regrade(card=card, apply=False)
+    assert (preview.checked, len(preview.changed), preview.students) == (3, 3, 3)
+    assert _totals() == before and Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"
+
+    report = answers_regrade(card=card, apply=True)
+    assert len(report.changed) == 3
+    ann, ben, cat = (Answer.objects.get(pk=answers[name].pk) for name in ("ann", "ben", "cat"))
+    assert (ann.auto_verdict, ann.final_verdict, ann.final_score) == ("correct", "correct", 1.0)
+    assert (ben.final_verdict, ben.final_score) == ("incorrect", 0.0)
+    # The grader now says what cat said: hers is no longer a correction, and her score stays.
+    assert (cat.auto_verdict, cat.override_verdict, cat.final_verdict) == ("correct", "", "correct")
+    assert ann.card_version_id == card.current_version_id  # her feedback shows the corrected answer
+    assert ann.session.score_sum == 1.0 and ben.session.score_sum == 0.0
+    # The running totals moved exactly as a rebuild from the answers would have them.
+    after = _totals()
+    assert after != before
+    stats_rebuild()
+    cohort_stats_rebuild()
+    assert _totals() == after
+    # Done: graded again, nothing changes.
+    assert answers_regrade(card=card, apply=True).changed == []
+
+
+def test_the_admin_page_shows_what_would_change_then_regrades_on_confirmation(client, mistake, instructor, student):
+    card, answers = mistake
+    change = reverse("admin:content_card_change", args=[card.pk])
+    url = reverse("admin:content_card_regrade", args=[card.pk])
+    client.force_login(instructor)
+    form = client.get(change).content.decode()
+    assert "3 typed answers were graded against an earlier version of this card." in form
+    assert f'<a href="{url}">regrade past answers…</a>' in form
+    page = " ".join(client.get(url).content.decode().split())
+    assert "<strong>3 of 3 answers</strong>, from 3 students, would be graded otherwise." in page
+    assert "<td>ann</td>" in page and "<td>Incorrect, 0 %</td> <td>Correct, 100 %</td>" in page
+    assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"  # looking changes nothing
+    response = client.post(url, follow=True)
+    said = [str(m) for m in response.context["messages"]]
+    assert said == ["Graded 3 answers again: 3 of 3 students changed; their scores and reviews follow."]
+    assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "correct"
+    assert "graded against an earlier version" not in client.get(change).content.decode()
+    assert "would be graded as they are: nothing to change" in client.get(url).content.decode()
+    client.force_login(student)
+    assert client.post(url).status_code in (302, 403)  # not staff: the admin's sign-in, not a regrade
+    assert client.put(url).status_code in (302, 405)
