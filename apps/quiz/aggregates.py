@@ -128,3 +128,35 @@ def stats_rebuild(*, user_ids: list[int] | None = None) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         for statement in REBUILD_SQL:
             cursor.execute(statement, {"users": user_ids})
+
+
+# Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
+# below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
+RESCORE_SESSION = """
+UPDATE quiz_quizsession
+SET score_sum = (SELECT coalesce(sum(final_score), 0) FROM quiz_answer WHERE session_id = %(session)s)
+WHERE id = %(session)s
+"""
+
+
+def answer_rescore(
+    *,
+    answer: Answer,
+    fields: list[str],
+    score_before: float,
+    verdict_before: str,
+    overridden_before: bool,
+    counted_before: bool = True,
+) -> None:
+    """Saves the `fields` of an answer whose final verdict or score changed (an override, a check after "Show
+    answer", a regrade), then moves its quiz's score and the running totals with it (see stats_record_override)."""
+    answer.save(update_fields=fields)
+    with connection.cursor() as cursor:
+        cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
+    stats_record_override(
+        answer=answer,
+        score_before=score_before,
+        verdict_before=verdict_before,
+        overridden_before=overridden_before,
+        counted_before=counted_before,
+    )

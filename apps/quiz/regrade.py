@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 
 from apps.common.db import student_lock
 from apps.content.models import Card
 
 from . import scheduling
-from .aggregates import stats_record_override
+from .aggregates import answer_rescore
 from .grading import Grade, grade
 from .models import Answer
-from .services import RESCORE_SESSION, card_state_rebuild, grading_card
+from .services import card_state_rebuild, grading_card
 
 # Shown on the confirmation page; the rest are counted.
 LISTED_CHANGES = 200
@@ -75,25 +75,17 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
             answer.card_version_id = card.current_version_id or answer.card_version_id
             changed.append(before)
             if apply:
-                _store(answer, before=before, overridden_before=overridden_before)
+                answer_rescore(
+                    answer=answer,
+                    fields=[
+                        "auto_verdict", "auto_score", "feedback", "override_verdict", "final_verdict", "final_score",
+                        "rating", "card_version",
+                    ],
+                    score_before=before.score_before,
+                    verdict_before=before.verdict_before,
+                    overridden_before=overridden_before,
+                )  # fmt: skip
         if apply:
             for user in get_user_model().objects.filter(pk__in={row.answer.user_id for row in changed}):
                 card_state_rebuild(user=user, card=card)
     return RegradeReport(checked=checked, changed=changed)
-
-
-def _store(answer: Answer, *, before: Regraded, overridden_before: bool) -> None:
-    answer.save(
-        update_fields=[
-            "auto_verdict", "auto_score", "feedback", "override_verdict", "final_verdict", "final_score", "rating",
-            "card_version",
-        ]
-    )  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
-    stats_record_override(
-        answer=answer,
-        score_before=before.score_before,
-        verdict_before=before.verdict_before,
-        overridden_before=overridden_before,
-    )

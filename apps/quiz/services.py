@@ -18,7 +18,7 @@ from apps.content.models import Alias, Card, Deck, KeyTerm
 from apps.content.services import card_version_record
 
 from . import scheduling
-from .aggregates import stats_rebuild, stats_record_answer, stats_record_override
+from .aggregates import answer_rescore, stats_rebuild, stats_record_answer
 from .grading import GradingCard, grade
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .picking import cards_to_ask, choice_options
@@ -325,15 +325,6 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     return state
 
 
-# Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
-# below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
-RESCORE_SESSION = """
-UPDATE quiz_quizsession
-SET score_sum = (SELECT coalesce(sum(final_score), 0) FROM quiz_answer WHERE session_id = %(session)s)
-WHERE id = %(session)s
-"""
-
-
 def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, verdict: str) -> Answer:
     """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict.
 
@@ -364,11 +355,12 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         else:
             answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
         answer.rating = scheduling.rating_for(answer.final_verdict)
-        answer.save(update_fields=["override_verdict", "final_verdict", "final_score", "rating"])
-        with connection.cursor() as cursor:
-            cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
-        stats_record_override(
-            answer=answer, score_before=score_before, verdict_before=verdict_before, overridden_before=overridden_before
+        answer_rescore(
+            answer=answer,
+            fields=["override_verdict", "final_verdict", "final_score", "rating"],
+            score_before=score_before,
+            verdict_before=verdict_before,
+            overridden_before=overridden_before,
         )
         card_state_rebuild(user=user, card=answer.card)
     return answer

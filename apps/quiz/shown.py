@@ -4,16 +4,15 @@ above the other, and a tap on the wrong one scored 0 what the student had typed,
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 
 from apps.common.db import student_lock
 
 from . import scheduling
-from .aggregates import stats_record_override
+from .aggregates import answer_rescore
 from .grading import grade
 from .models import Answer
 from .services import (
-    RESCORE_SESSION,
     NotOverridableError,
     card_state_rebuild,
     grading_card,
@@ -46,16 +45,18 @@ def answer_check_typed(*, user: AbstractBaseUser, session_id: int, position: int
         answer.auto_score = answer.final_score = result.score
         answer.feedback = result.feedback
         answer.rating = scheduling.rating_for(answer.final_verdict)
-        answer.save(
-            update_fields=[
-                "revealed", "response_key", "auto_verdict", "final_verdict", "auto_score", "final_score", "feedback",
-                "rating",
-            ]
-        )  # fmt: skip
-        with connection.cursor() as cursor:
-            cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
-        stats_record_override(
+        answer_rescore(
             answer=answer,
+            fields=[
+                "revealed",
+                "response_key",
+                "auto_verdict",
+                "final_verdict",
+                "auto_score",
+                "final_score",
+                "feedback",
+                "rating",
+            ],
             score_before=score_before,
             verdict_before=verdict_before,
             overridden_before=False,
