@@ -11,11 +11,10 @@ from django.db import transaction
 from apps.common.db import student_lock
 from apps.content.models import Card
 
-from . import scheduling
 from .aggregates import answer_rescore
 from .grading import Grade, grade
 from .models import Answer
-from .services import card_state_rebuild, grading_card
+from .services import answer_finalize, card_state_rebuild, grading_card
 
 # Shown on the confirmation page; the rest are counted.
 LISTED_CHANGES = 200
@@ -59,19 +58,15 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
         checked, changed = 0, []
         for answer in typed.order_by("answered_at", "pk"):
             checked += 1
-            result = grades.setdefault(answer.response, grade(gradable, answer.response))
+            if answer.response not in grades:  # many students type the same words
+                grades[answer.response] = grade(gradable, answer.response)
+            result = grades[answer.response]
             if str(result.verdict) == answer.auto_verdict and result.score == answer.auto_score:
                 continue
             before = Regraded(answer=answer, verdict_before=answer.final_verdict, score_before=answer.final_score)
             overridden_before = bool(answer.override_verdict)
             answer.auto_verdict, answer.auto_score, answer.feedback = str(result.verdict), result.score, result.feedback
-            if answer.override_verdict == answer.auto_verdict:
-                answer.override_verdict = ""
-            if answer.override_verdict:
-                answer.final_verdict = answer.override_verdict
-            else:
-                answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
-            answer.rating = scheduling.rating_for(answer.final_verdict)
+            answer_finalize(answer)
             answer.card_version_id = card.current_version_id or answer.card_version_id
             changed.append(before)
             if apply:

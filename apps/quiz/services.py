@@ -325,6 +325,19 @@ def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
     return state
 
 
+def answer_finalize(answer: Answer) -> None:
+    """The final verdict, score and FSRS rating from the grader's verdict and the student's correction. A correction
+    the grader agrees with is none: stored so, it would count in the cohort's override rate."""
+    if answer.override_verdict == answer.auto_verdict:
+        answer.override_verdict = ""
+    if answer.override_verdict:
+        answer.final_verdict = answer.override_verdict
+        answer.final_score = 1.0 if answer.override_verdict == Verdict.CORRECT else 0.0
+    else:
+        answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
+    answer.rating = scheduling.rating_for(answer.final_verdict)
+
+
 def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, verdict: str) -> Answer:
     """Records the student's own verdict beside the grader's; "" undoes it. Scores use the final verdict.
 
@@ -344,17 +357,10 @@ def answer_override(*, user: AbstractBaseUser, session_id: int, position: int, v
         )
         if answer.mode != "recall" or answer.revealed:
             raise NotOverridableError("Only free-recall answers can be marked right or wrong by hand.")
-        if verdict == answer.auto_verdict:
-            verdict = ""
         score_before, verdict_before = answer.final_score, answer.final_verdict
         overridden_before = bool(answer.override_verdict)
         answer.override_verdict = verdict
-        if verdict:
-            answer.final_verdict = verdict
-            answer.final_score = 1.0 if verdict == Verdict.CORRECT else 0.0
-        else:
-            answer.final_verdict, answer.final_score = answer.auto_verdict, answer.auto_score
-        answer.rating = scheduling.rating_for(answer.final_verdict)
+        answer_finalize(answer)
         answer_rescore(
             answer=answer,
             fields=["override_verdict", "final_verdict", "final_score", "rating"],

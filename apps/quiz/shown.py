@@ -8,12 +8,12 @@ from django.db import transaction
 
 from apps.common.db import student_lock
 
-from . import scheduling
 from .aggregates import answer_rescore
 from .grading import grade
 from .models import Answer
 from .services import (
     NotOverridableError,
+    answer_finalize,
     card_state_rebuild,
     grading_card,
     item_for_answer,
@@ -41,10 +41,8 @@ def answer_check_typed(*, user: AbstractBaseUser, session_id: int, position: int
         score_before, verdict_before = answer.final_score, answer.final_verdict
         answer.revealed = False
         answer.response_key = response_key(answer.response)
-        answer.auto_verdict = answer.final_verdict = str(result.verdict)
-        answer.auto_score = answer.final_score = result.score
-        answer.feedback = result.feedback
-        answer.rating = scheduling.rating_for(answer.final_verdict)
+        answer.auto_verdict, answer.auto_score, answer.feedback = str(result.verdict), result.score, result.feedback
+        answer_finalize(answer)
         answer_rescore(
             answer=answer,
             fields=[
