@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
-from apps.common.templatetags.common_tags import percent, seconds
+import pytest
+from django.utils import timezone
+
+from apps.common.templatetags.common_tags import datetime_attr, percent, seconds
 
 
 @pytest.mark.parametrize(
@@ -25,3 +29,11 @@ def test_percent(value, digits, shown):
 @pytest.mark.parametrize(("ms", "shown"), [(None, "—"), (400, "0 s"), (12_400, "12 s"), (125_000, "2 min 5 s")])
 def test_seconds(ms, shown):
     assert seconds(ms) == shown
+
+
+def test_a_time_elements_datetime_is_to_the_second_with_the_readers_offset():
+    """Django's "c" format gave microseconds, which the HTML validator refuses in <time datetime>."""
+    moment = datetime(2026, 12, 3, 23, 30, 5, 123456, tzinfo=UTC)
+    with timezone.override(ZoneInfo("Asia/Tokyo")):
+        assert datetime_attr(moment) == "2026-12-04T08:30:05+0900"
+    assert datetime_attr(None) == ""

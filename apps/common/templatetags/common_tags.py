@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from django import template
 from django.conf import settings
 from django.template import Context
+from django.template.defaultfilters import date as date_filter
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.html import format_html
@@ -23,6 +24,13 @@ def percent(value: float | None, digits: int = 0) -> str:
     # Running float totals can end a hair below zero (-1e-16), which would print as "-0 %"; + 0.0 makes -0.0 plain 0.
     shown = round(value * 100, int(digits)) + 0.0
     return f"{shown:.{int(digits)}f}\u00a0%"  # no-break space: "83" and "%" never part at a line end
+
+
+@register.filter
+def datetime_attr(value: datetime | None) -> str:
+    """A <time datetime> value: to the second, with the offset, in the reader's time zone. Django's "c" format
+    carries microseconds, which that attribute does not allow."""
+    return date_filter(timezone.localtime(value), r"Y-m-d\TH:i:sO") if value else ""
 
 
 @register.filter
