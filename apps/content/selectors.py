@@ -5,26 +5,22 @@ import re
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
-from django.db.models import Case, Count, F, FloatField, OuterRef, Q, QuerySet, Subquery, TextField, Value, When
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextField, Value
 from django.db.models.functions import Concat, Replace
 from django.shortcuts import get_object_or_404
 
-from .models import SEARCH_CONFIG, Alias, Card, Deck, StyleRule
+from .models import SEARCH_CONFIG, Card, Deck, StyleRule
 
 # Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
 # can be escaped whole and only these become <mark> (see the `excerpt_marks` filter).
 MATCH_START, MATCH_END = "\x02", "\x03"
 # Only searches read them: pages showing many cards leave them in the database.
 SEARCH_FIELDS = ("search", "search_words")
-# An accepted answer (alias) found counts as much as a word of the short answer, which it stands beside.
-ALIAS_RANK = 0.025
 # PostgreSQL's headline drops whatever looks like an HTML tag, "<script>" in a code span too: it is given "<" as this.
 LESS_THAN = "\x01"
 _WORD = re.compile(r"[^\W_]+")
 # What makes a query more than words: a phrase in quotes, "or", a word excluded with "-".
 _OPERATORS = re.compile(r'"|(?:^|\s)-\w|\bor\b', re.IGNORECASE)
-# A word or a phrase the query excludes: "-batching", '-"fewer bits"'.
-_EXCLUDED = re.compile(r'(?:^|\s)-("[^"]*"|\w+)')
 
 
 def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
@@ -71,7 +67,7 @@ def card_get(*, slug: str, pk: int, drafts: bool = False) -> Card:
 def card_search(
     *, query: str, drafts: bool = False, any_word: bool = False, deck: Deck | None = None
 ) -> QuerySet[Card]:
-    """The cards matching `query` (in `deck`, or every deck), best first: in the question before the short answer
+    """The cards matching `query` (in `deck`, or every deck), best first: in the question, before the short answer
     or an accepted answer, before the answer, before the explanation.
 
     The query reads as a search box does (quotes for a phrase, "or", "-word"), words stemmed ("quantized" finds
@@ -82,31 +78,18 @@ def card_search(
     if any_word:
         beginnings = _beginnings(words, " | ", "simple")
         found, rank = Q(search_words=beginnings), SearchRank(F("search_words"), beginnings)
-        in_alias = Q(search=beginnings)
     else:
         stems = SearchQuery(query, search_type="websearch", config=SEARCH_CONFIG)
-        found, rank, in_alias = Q(search=stems), SearchRank(F("search"), stems), Q(search=stems)
+        found, rank = Q(search=stems), SearchRank(F("search"), stems)
         if words and not _OPERATORS.search(query):
             beginnings = _beginnings(words, " & ", "simple")
             found |= Q(search_words=beginnings)
             rank += SearchRank(F("search_words"), beginnings)
-            in_alias |= Q(search=beginnings)
     # Marks the answer's words that a typed word, or its stem, begins: whichever way the card was found.
     marked = _beginnings(words, " | ", "simple") | _beginnings(words, " | ", SEARCH_CONFIG)
     cards = Card.objects.filter(archived=False) if drafts else Card.objects.filter(archived=False, deck__published=True)
     if deck is not None:
         cards = cards.filter(deck=deck)
-    # The cards an accepted answer matches, as ids: an EXISTS beside the two index conditions would have PostgreSQL
-    # read every card, where a list of ids joins them as a third index scan.
-    by_alias = list(Alias.objects.filter(in_alias).values_list("card_id", flat=True).distinct())
-    if by_alias:
-        alias_found = Q(pk__in=by_alias)
-        if excluded := _EXCLUDED.findall(query):
-            # A word the query excludes excludes the card whose own text holds it, whatever its accepted answers.
-            held = SearchQuery(" or ".join(excluded), search_type="websearch", config=SEARCH_CONFIG)
-            alias_found &= ~Q(search=held)
-        found |= alias_found
-        rank += Case(When(pk__in=by_alias, then=Value(ALIAS_RANK)), default=0.0, output_field=FloatField())
     return (
         cards.filter(found)
         .select_related("deck")

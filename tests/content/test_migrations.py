@@ -88,3 +88,25 @@ def test_cards_saved_before_search_existed_are_found_by_their_answers_and_explan
         assert [found.pk for found in selectors.card_search(query="rounded")] == [card.pk]
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_ALIAS_TEXT = [("content", "0010_search_explanations_aliases")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_accepted_answers_written_before_they_joined_the_cards_search_find_their_cards_after():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_ALIAS_TEXT)
+    try:
+        old = executor.loader.project_state(BEFORE_ALIAS_TEXT).apps
+        deck = old.get_model("content", "Deck").objects.create(title="D", slug="d")
+        card = old.get_model("content", "Card").objects.create(
+            deck=deck, position=1, kind="flashcard", question="Q?", answer="A", question_html="<p>Q?</p>",
+            question_text="Q?", answer_html="<p>A</p>", answer_text="A",
+        )  # fmt: skip
+        old.get_model("content", "Alias").objects.create(card=card, text="Distributed data parallel")
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        assert [found.pk for found in selectors.card_search(query="distributed parallel")] == [card.pk]
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
