@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet, Window
-from django.db.models.functions import TruncDate
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet, Sum, Window
+from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -74,7 +74,32 @@ _VISIBLE = Q(deck__isnull=True) | Q(deck__published=True)
 
 
 def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSession]:
-    return list(QuizSession.objects.select_related("deck").filter(_VISIBLE, user=user).order_by("-created_at")[:limit])
+    return list(sessions_history(user=user)[:limit])
+
+
+def sessions_history(*, user: AbstractBaseUser, deck: Deck | None = None, reviews: bool = False) -> QuerySet:
+    """The user's quizzes, newest first: on `deck`, or only the reviews of due cards, or all of them."""
+    sessions = QuizSession.objects.select_related("deck").filter(_VISIBLE, user=user)
+    if reviews:
+        sessions = sessions.filter(deck__isnull=True)
+    elif deck is not None:
+        sessions = sessions.filter(deck=deck)
+    return sessions.order_by("-created_at", "-pk")
+
+
+def sessions_totals(*, sessions: QuerySet) -> dict:
+    """How many quizzes, how many answers, and their mean score (None before a first answer)."""
+    totals = sessions.order_by().aggregate(
+        quizzes=Count("pk"), answered=Coalesce(Sum("answered_count"), 0), score_sum=Sum("score_sum")
+    )
+    totals["score"] = totals.pop("score_sum") / totals["answered"] if totals["answered"] else None
+    return totals
+
+
+def session_decks(*, user: AbstractBaseUser) -> list[Deck]:
+    """The published decks the user has taken quizzes on, by title: the history's choices."""
+    taken = QuizSession.objects.filter(user=user, deck=OuterRef("pk"))
+    return list(Deck.objects.filter(Exists(taken), published=True).order_by("title").only("slug", "title"))
 
 
 @dataclass

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import views
+from . import history, views
 
 app_name = "quiz"
 
 urlpatterns = [
     path("decks/<slug:slug>/quiz/", views.start, name="start"),
     path("quiz/review/", views.review, name="review"),
+    path("quiz/history/", history.history, name="history"),
     path("quiz/<int:pk>/", views.session, name="session"),
     path("quiz/<int:pk>/finish/", views.finish, name="finish"),
     path("quiz/<int:pk>/retry/", views.retry, name="retry"),

@@ -161,6 +161,7 @@ def site(transactional_db) -> Site:
         PageSpec("quiz summary", done.get_absolute_url(), user="alice"),
         PageSpec("quiz end, asking first", f"{choice.get_absolute_url()}finish/", user="alice"),
         PageSpec("my progress", "/progress/", user="alice"),
+        PageSpec("your quizzes", "/quiz/history/", user="alice"),
         PageSpec("your account", "/accounts/account/", user="alice"),
         PageSpec("delete your account", "/accounts/account/delete/", user="carol"),
         PageSpec("cohort list, student", "/cohorts/", user="alice"),
