@@ -58,6 +58,15 @@ MITIGATE = PREVENT | _words(
     """
 )
 _MITIGATED_SPAN = 5  # words after such a word that it qualifies
+# "save" spares a resource ("saves memory") or stores a thing ("saving only weights stores parameter values"): only
+# the first makes what follows a cost, so "save" mitigates only when a resource comes next.
+_SAVE = _words("save saves saved saving")
+_RESOURCES = _words(
+    """
+    memory ram vram space storage disk time compute computation bandwidth energy power money cost costs effort
+    resources trials flops cycles
+    """
+)
 # "the same way", "identical": a denial with one of these denies that two things agree, not the words before it
 SAMENESS = _words("same identical equal equally alike consistent consistently uniform")
 GAIN = _words(
@@ -219,6 +228,9 @@ def _mitigated(tokens: list[Token], sentences: frozenset[int]) -> set[int]:
     out: set[int] = set()
     for i, token in enumerate(tokens):
         if token.norm in MITIGATE:
+            following = next((t.norm for t in tokens[i + 1 :] if t.norm not in STOPWORDS), "")
+            if token.norm in _SAVE and following not in _RESOURCES:
+                continue
             for j in range(i + 1, min(len(tokens), i + 1 + _MITIGATED_SPAN)):
                 if j in sentences or tokens[j].norm in _STOPS:
                     break

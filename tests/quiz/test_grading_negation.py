@@ -14,6 +14,7 @@ CHECKPOINTING = "What is gradient (activation) checkpointing"
 DATA_PARALLEL = "What is data parallelism"
 DYNAMIC_BATCHING = "What is dynamic batching"
 FEATURE_SKEW = "In the context of feature stores"
+KERAS = "In Keras, what is the difference"
 MODEL_PARALLEL = "What is model parallelism"
 PRUNING = "What is pruning in neural networks"
 
@@ -143,5 +144,25 @@ def test_a_denial_of_the_answers_claim_still_costs_credit(prefix, response, verd
 )
 def test_stating_plainly_what_the_answer_states_only_negatively_is_a_contradiction(response, right):
     result = grade(card(CHECKPOINTING), response)
+    assert (result.verdict is CORRECT) is right, result
+    assert ("says the opposite" in result.feedback) is not right, result
+
+
+@pytest.mark.parametrize(
+    ("response", "right"),
+    [
+        # "saving only weights stores parameter values": "saving" stores here, it spares no resource, so a denial
+        # of the parameters is a denial of what the answer affirms
+        ("weights-only keeps the architecture but no parameter values", False),
+        ("the weights-only format keeps the architecture, without any parameter values", False),
+        (
+            "a weights-only save stores the parameter values, so you have to recreate the architecture in code "
+            "before loading them, while .keras keeps architecture and optimizer state too",
+            True,
+        ),
+    ],
+)
+def test_saving_that_stores_is_no_cost_a_denial_may_contradict(response, right):
+    result = grade(card(KERAS), response)
     assert (result.verdict is CORRECT) is right, result
     assert ("says the opposite" in result.feedback) is not right, result
