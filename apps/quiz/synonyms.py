@@ -122,6 +122,8 @@ repeatedly, iteratively, repeat, iterate, loop
 cheap, cheaper, inexpensive, lower cost
 error, mistake, wrong
 seed, random state, rng
+previous, prior, earlier, older, old, past
+llm, gpt, large language model, language model
 """
 
 

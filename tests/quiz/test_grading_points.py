@@ -26,6 +26,9 @@ DP_DDP = "Compare PyTorch's DataParallel"
         # prefetching is loading data ahead of time: the ingestion the answer names (synonyms.py)
         (TF_DATA, "Prefetching."),
         (TF_DATA, "It prefetches."),
+        # everyday words for the answer's terms (synonyms.py): "earlier" for "previous", GPT for an LLM
+        (VERSIONING, "So you can go back to an earlier model."),
+        ("What is model parallelism", "when it is a big model, e.g. GPT"),
     ],
 )
 def test_one_real_point_in_a_word_or_two_is_partly_right(prefix, response):
