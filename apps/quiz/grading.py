@@ -89,6 +89,9 @@ ONE_PART_CAP = 0.7
 CONTRAST_CLAUSES = 2  # clauses giving the right things their distinguishing words, none wrong: PARTIAL
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 ELABORATION_FROM = 0.5  # coverage ratio above 1 - this: off-target words weigh less and less (_penalty)
+# Content words from which most earning nothing is another concept: three already ("serves models as a REST API",
+# two of three off target, for a registry); two are still a fragment, judged by _focused and points.py.
+OFF_TARGET_FROM = 3
 FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 
 
@@ -351,7 +354,7 @@ def _penalty(result: Coverage, index: ResponseIndex, profile: Profile) -> float:
     factor = 1.0
     # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
     # It fades out over the upper half of coverage: beside an answer mostly given, other words are elaboration.
-    if len(index.content) >= 4 and result.ratio < 1.0:
+    if len(index.content) >= OFF_TARGET_FROM and result.ratio < 1.0:
         weight = min(1.0, (1.0 - result.ratio) / ELABORATION_FROM)
         factor *= 1.0 - weight * (1.0 - min(1.0, 0.25 + 1.25 * result.precision))
     limit = max(30, 3 * profile.answer_size)

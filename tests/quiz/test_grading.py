@@ -1455,3 +1455,18 @@ def test_a_contraction_does_not_make_a_wrong_answer_partly_right():
 def test_words_elaborating_an_answer_mostly_given_do_not_count_against_it(prefix, response, verdict):
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        # three words of its own, two of them earning nothing: another concept, though one word is a synonym of
+        # a term ("serves" for "production")
+        (REGISTRY, "it serves predictions over HTTP", INCORRECT),
+        # two words, both on target, stay a fragment of the answer
+        ("What is model versioning", "rollback to previous models", PARTIAL),
+    ],
+)
+def test_a_short_answer_mostly_off_target_is_another_concept(prefix, response, verdict):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
