@@ -63,7 +63,7 @@ surrogate, proxy, approximation
 compute, computation, calculation, flop, calculate
 activation, intermediate output, feature map
 backward, backprop, backpropagation
-node, machine, server, host, computer
+node, machine, server, host
 thread, multithreading, multithreaded, threaded
 parallel, concurrent, concurrently, simultaneously
 precision, bitwidth, bit width, bit

@@ -1463,6 +1463,8 @@ def test_words_elaborating_an_answer_mostly_given_do_not_count_against_it(prefix
         # three words of its own, two of them earning nothing: another concept, though one word is a synonym of
         # a term ("serves" for "production")
         (REGISTRY, "it serves predictions over HTTP", INCORRECT),
+        # "machines" is no synonym of "computed" (the synonym table once listed "computer", which stems as "compute")
+        (FEATURE_SKEW, "the throughput difference between training and serving machines", INCORRECT),
         # two words, both on target, stay a fragment of the answer
         ("What is model versioning", "rollback to previous models", PARTIAL),
     ],
