@@ -362,3 +362,17 @@ def check_expression(
             if any(candidate.canonical in bare for candidate, _ in candidates):
                 return FormulaCheck("close", expression.shown, reference.shown)
     return FormulaCheck("none")
+
+
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def wrong_expressions(text: str, expected: frozenset[str]) -> bool:
+    """The response writes an expression over the same names as one of the answer's (`expected`, canonical forms)
+    but not that expression: "N * sum L_i" for "(1/N) sum L_i". Other names ("N x mini-batch size" beside the
+    answer's micro-batch) may be another notation, and are left be."""
+    given = find_expressions(text) - expected
+    if not given or find_expressions(text) & expected:
+        return False
+    names = [set(_IDENTIFIER.findall(form)) for form in expected]
+    return any(wanted and wanted == set(_IDENTIFIER.findall(form)) for form in given for wanted in names)

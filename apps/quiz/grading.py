@@ -29,7 +29,9 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   earn nothing. An expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so
   does a comparative of the answer between the two things a question compares, said either way round ("DDP is faster
   than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL; said
-  the other way round ("QAT is faster than PTQ") it is a fault. The answer's distinguishing words given to the
+  the other way round ("QAT is faster than PTQ") it is a fault. So does a corrective contrast agreeing with the
+  answer ("an average instead of a sum"; contrasts.py); an expression over the answer's names that is not the
+  answer's ("N * sum L_i") keeps the verdict below CORRECT. The answer's distinguishing words given to the
   right things of a comparison in two clauses, none to the wrong one, also make an answer that says nothing
   wrong PARTIAL (roles.py). Two adjustments
   follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
@@ -52,11 +54,19 @@ from typing import Protocol
 
 from .bindings import misbound
 from .comparatives import comparisons, judged, unsaid
+from .contrasts import agreeing, core_said
 from .covary import judge
 from .directions import compare, misnumbered, swapped
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
-from .formulas import check_expression, check_formulas, find_expressions, find_formulas, response_names
+from .formulas import (
+    check_expression,
+    check_formulas,
+    find_expressions,
+    find_formulas,
+    response_names,
+    wrong_expressions,
+)
 from .keyterms import (
     Coverage,
     ResponseIndex,
@@ -80,6 +90,7 @@ HEDGE_SCORE = 0.5
 FORMULA_WEIGHT = 2.0
 COMPARE_WEIGHT = 1.0  # a comparative the answer makes, said either way round: "DDP is faster" for "DP ... slower"
 COVARY_WEIGHT = 1.0  # both ends of what the answer says moves together: "lower T sharper, higher T softer"
+CORRECTIVE_WEIGHT = 1.0  # "an average instead of a sum": the answer's result against what it replaces (contrasts.py)
 EXPRESSION_WEIGHT = 1.0  # an expression (not an equation) of the answer counts as one ordinary key term
 # Coverage ratio -> score is concave: naming one real element of a long answer is already "partly right".
 COVERAGE_CURVE = 0.85
@@ -197,6 +208,8 @@ def _grade(profile: Profile, text: str) -> Grade:
             return _formula_grade(checked.outcome, checked.given, checked.expected)
     if not bonus and profile.expressions and find_expressions(text) & profile.expressions:
         bonus = EXPRESSION_WEIGHT  # an expression of the answer, in any notation: "(1/N) * sum L_i"
+    elif not formulas and profile.expressions and wrong_expressions(text, profile.expressions):
+        formula_note = "Your expression does not match the answer's."  # "N * sum L_i": never fully right
     if profile.term_mode and not profile.authored:
         # What the response names, leaving out what it rules out: "not TensorFlow but PyTorch" names PyTorch.
         named = {
@@ -278,9 +291,16 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         judged(profile.comparisons, comparisons(profile.things, text)) if profile.comparisons else ((), ())
     )
     # Both ends of what moves together ("lower T makes it sharper, higher T softer") say more than one of them.
+    corrective = agreeing(text, profile.question_norms, core_said(profile.question_norms, profile.sentences), names)
     ratio = (
         result.ratio
-        + (bonus + COVARY_WEIGHT * (agree >= 2 and not flipped) + COMPARE_WEIGHT * len(compared)) / profile.needed
+        + (
+            bonus
+            + COVARY_WEIGHT * (agree >= 2 and not flipped)
+            + COMPARE_WEIGHT * len(compared)
+            + CORRECTIVE_WEIGHT * bool(corrective)
+        )
+        / profile.needed
     )
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile)

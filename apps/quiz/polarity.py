@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import takewhile
 
+from .contrasts import core_said
 from .synonyms import groups_of
 from .targets import CLAUSE_WORDS, NEGATORS, NOT_NEGATING, PRONOUNS, RETRACTION_WORDS, RETRACTORS
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, stems_related, tokenize
@@ -353,12 +354,9 @@ def corrected(
     affirms a word of X and no word of Y (the question's own words left out: "accumulated" is no "sum"). "It is
     the sum, not the average" is left a denial where that sentence gives the mean; so is a contrast the answer
     cannot settle. The weak denial costs nothing: the student contrasts the result with the alternative."""
-    question = {stem(n) for n in question_norms} - STOPWORDS
-    scored = [(len(question & _stems(s, range(len(s)))), -n) for n, s in enumerate(answer_sentences)]
-    if not scored or max(scored)[0] == 0:
+    said = core_said(question_norms, answer_sentences)
+    if not said:
         return found
-    core = answer_sentences[-max(scored)[1]]
-    said = {s for s in _stems(core, range(len(core))) - STOPWORDS if not any(stems_related(s, q) for q in question)}
     out = []
     for scope in found:
         cue = scope.cue

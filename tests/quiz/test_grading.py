@@ -752,8 +752,11 @@ def test_expressions_of_the_answer_match_in_any_notation():
     ("response", "verdict"),
     [
         ("So the gradient is averaged instead of summed: (1/N) * sum L_i", CORRECT),
-        ("So the gradient is averaged instead of summed.", PARTIAL),
+        # the answer's result against what it replaces makes its point (contrasts.py) ...
+        ("So the gradient is averaged instead of summed.", CORRECT),
+        # ... but an expression over the answer's names that is not the answer's is never fully right
         ("So the gradient is averaged instead of summed: N * sum L_i", PARTIAL),
+        ("the mean gradient: N * sum L_i", PARTIAL),
         ("To make training faster.", INCORRECT),
     ],
 )

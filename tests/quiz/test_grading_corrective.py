@@ -39,3 +39,24 @@ def test_a_contrast_agreeing_with_the_answer_is_no_contradiction(response):
 )
 def test_a_contrast_against_the_answer_still_denies_it(response, verdicts):
     assert grade(card(DIVIDE), response).verdict in verdicts
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        # the answer's result set against what it replaces: the point of the answer, in two short words
+        "so that you get the mean gradient rather than the sum",
+        "the mean, not the sum",
+        # said of what goes wrong without it: the contrast turns round
+        "without dividing you would get the sum instead of the mean",
+        "if you do not divide, the result is a sum and not a mean",
+    ],
+)
+def test_a_corrective_contrast_agreeing_with_the_answer_makes_its_point(response):
+    result = grade(card(DIVIDE), response)
+    assert result.verdict is CORRECT, result
+
+
+def test_the_same_contrast_the_other_way_round_earns_no_more_than_its_words():
+    result = grade(card(DIVIDE), "to get the sum instead of the mean")
+    assert result.verdict is not CORRECT, result

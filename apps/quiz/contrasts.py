@@ -1,0 +1,96 @@
+"""Corrective contrasts: "X instead of Y", "X rather than Y", "X, not Y". Pure, stdlib only.
+
+A response that sets the answer's result against what it replaces ("an average instead of a sum", where the answer
+sums the gradients and divides to get the mean) states the point of the answer in a few words that key-term
+coverage values little: both are short, common words. Such a contrast agrees with the answer when the answer's
+sentence that answers the question (the one with most of the question's words) says X and not Y, and both name
+key terms of the answer; it then counts as one more key term (grading.py). In a counterfactual sentence
+("otherwise it's a sum rather than the mean") X and Y trade places: it tells what goes wrong without the answer.
+A contrast the other way round earns nothing here; whether it is wrong is left to the denials (polarity.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .synonyms import groups_of
+from .targets import NEGATORS
+from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, stems_related, tokenize
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # a colon or semicolon goes on with the sentence
+_PAIRS = {("instead", "of"), ("rather", "than")}
+_AFTER_NOT = frozenset({"but", "and"})  # "..., but not Y", "... and not Y"
+_COUNTERFACTUAL = frozenset({"otherwise", "without"})
+
+
+def _vacuous(token: Token, question_norms: frozenset[str]) -> bool:
+    norm = token.norm
+    return norm in STOPWORDS or norm in FILLER or norm in question_norms or is_generic(norm) or len(norm) < 3
+
+
+def core_said(question_norms: frozenset[str], answer_sentences: tuple[tuple[Token, ...], ...]) -> frozenset[str]:
+    """Stems of the answer's sentence with most of the question's words, the question's own left out."""
+    question = {stem(n) for n in question_norms} - STOPWORDS
+    scored = [(len(question & _stems(sentence)), -number) for number, sentence in enumerate(answer_sentences)]
+    if not scored or max(scored)[0] == 0:
+        return frozenset()
+    core = answer_sentences[-max(scored)[1]]
+    return frozenset(s for s in _stems(core) - STOPWORDS if not any(stems_related(s, q) for q in question))
+
+
+def _stems(tokens: tuple[Token, ...]) -> set[str]:
+    return {stem(t.norm) for t in tokens} | {stem(p) for t in tokens for p in t.parts if len(p) > 2}
+
+
+def _named(word_stem: str, said: frozenset[str]) -> bool:
+    return any(stems_related(word_stem, s) or groups_of(word_stem) & groups_of(s) for s in said)
+
+
+def _pairs(tokens: list[Token], question_norms: frozenset[str]) -> list[tuple[str, str]]:
+    """(X, Y) stems of each contrast in a sentence: X the last content word before the cue in its clause, Y the
+    last of the first run of content words after it ("sum" of "rather than a sum of gradients")."""
+    out = []
+    for i, token in enumerate(tokens):
+        pair = (token.norm, tokens[i + 1].norm) if i + 1 < len(tokens) else ("", "")
+        if pair in _PAIRS:
+            after = i + 2
+        elif token.norm == "not" and i > 0 and (token.boundary or tokens[i - 1].norm in _AFTER_NOT):
+            after = i + 1
+        else:
+            continue
+        x = ""
+        for j in range(i - 1, -1, -1):
+            if not _vacuous(tokens[j], question_norms) and tokens[j].norm not in _AFTER_NOT:
+                x = stem(tokens[j].norm)
+                break
+            if tokens[j].boundary:
+                break
+        y, k = "", after
+        while k < len(tokens) and _vacuous(tokens[k], question_norms) and not tokens[k].boundary:
+            k += 1
+        while k < len(tokens) and not _vacuous(tokens[k], question_norms) and (k == after or not tokens[k].boundary):
+            y, k = stem(tokens[k].norm), k + 1
+        if x and y:
+            counterfactual = any(t.norm in _COUNTERFACTUAL for t in tokens[:i]) or (
+                any(t.norm == "if" for t in tokens[:i]) and any(t.norm in NEGATORS for t in tokens[:i])
+            )
+            out.append((y, x) if counterfactual else (x, y))
+    return out
+
+
+def agreeing(
+    text: str,
+    question_norms: frozenset[str],
+    said: frozenset[str],
+    names_term: Callable[[str], bool],
+) -> tuple[str, ...]:
+    """The response's contrasts that agree with the answer (see the module), each as "X instead of Y" in stems."""
+    if not said:
+        return ()
+    out = []
+    for sentence in _SENTENCE_END.split(fold(text)[:4000]):
+        for x, y in _pairs(tokenize(sentence), question_norms):
+            if names_term(x) and names_term(y) and _named(x, said) and not _named(y, said):
+                out.append(f"{x} instead of {y}")
+    return tuple(out)
