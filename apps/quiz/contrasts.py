@@ -7,6 +7,9 @@ sentence that answers the question (the one with most of the question's words) s
 key terms of the answer; it then counts as one more key term (grading.py). In a counterfactual sentence
 ("otherwise it's a sum rather than the mean") X and Y trade places: it tells what goes wrong without the answer.
 A contrast the other way round earns nothing here; whether it is wrong is left to the denials (polarity.py).
+
+A denied sameness ("features at training time not matching those at inference", "aren't the same") says there is a
+difference: where the answer names one ("discrepancies") and not the sameness word itself, it is read as "mismatch".
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ from collections.abc import Callable
 
 from .synonyms import groups_of
 from .targets import NEGATORS
-from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, stems_related, tokenize
+from .textnorm import FILLER, STOPWORDS, Token, canon, fold, is_generic, stem, stems_related, tokenize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # a colon or semicolon goes on with the sentence
 _PAIRS = {("instead", "of"), ("rather", "than")}
 _AFTER_NOT = frozenset({"but", "and"})  # "..., but not Y", "... and not Y"
 _COUNTERFACTUAL = frozenset({"otherwise", "without"})
+_SAMENESS = frozenset(
+    {"same", "identical", "equal", "match", "matches", "matched", "matching", "consistent", "agree", "agrees"}
+    | {"align", "aligned", "aligns"}
+)
+_DENIAL_REACH = 3  # words between a negator and the sameness it denies: "don't quite match", "aren't the same"
 
 
 def _vacuous(token: Token, question_norms: frozenset[str]) -> bool:
@@ -94,3 +102,21 @@ def agreeing(
             if names_term(x) and names_term(y) and _named(x, said) and not _named(y, said):
                 out.append(f"{x} instead of {y}")
     return tuple(out)
+
+
+def restated(tokens: list[Token], names_term: Callable[[str], bool], own_word: Callable[[str], bool]) -> list[Token]:
+    """`tokens` with each denied sameness read as "mismatch" (see the module), when the answer names a difference
+    (`names_term`) and not the sameness word itself (`own_word`: "replicas aren't identical" denies a key term)."""
+    if not names_term(stem(canon("mismatch"))):
+        return tokens
+    out = list(tokens)
+    for i, token in enumerate(tokens):
+        if token.norm not in _SAMENESS or own_word(stem(token.norm)):
+            continue
+        for j in range(i - 1, max(-1, i - 1 - _DENIAL_REACH), -1):
+            if tokens[j].norm in NEGATORS:
+                out[i] = Token("mismatch", token.surface, (), token.boundary, False)
+                break
+            if tokens[j + 1].boundary:
+                break
+    return out

@@ -54,7 +54,7 @@ from typing import Protocol
 
 from .bindings import misbound
 from .comparatives import comparisons, judged, unsaid
-from .contrasts import agreeing, core_said
+from .contrasts import agreeing, core_said, restated
 from .covary import judge
 from .directions import compare, misnumbered, swapped
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
@@ -278,7 +278,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     plain = [] if profile.contrast else affirmed(tokens, found, profile.polarity.denied, own)
     if plain:
         wrong_way |= {t.norm for t in tokens if stem(t.norm) in profile.polarity.denied}
-    index = index_response([t for t in tokens if t.norm not in wrong_way], profile.known, profile.question_stems)
+    kept = restated([t for t in tokens if t.norm not in wrong_way], names, own)  # "not matching": a mismatch
+    index = index_response(kept, profile.known, profile.question_stems)
     # Words the response denies ("does not enable interoperability") earn nothing for a term the answer affirms.
     denials = denials_of(
         found, tokens, profile.question_norms, profile.polarity, names, profile.contrast, own, profile.sentences

@@ -60,3 +60,25 @@ def test_a_corrective_contrast_agreeing_with_the_answer_makes_its_point(response
 def test_the_same_contrast_the_other_way_round_earns_no_more_than_its_words():
     result = grade(card(DIVIDE), "to get the sum instead of the mean")
     assert result.verdict is not CORRECT, result
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        # a denied sameness is the difference the answer names ("discrepancies")
+        "what the model got in training does not match what it gets at inference",
+        "feature values at inference that do not agree with those in training",
+    ],
+)
+def test_a_denied_sameness_says_there_is_a_difference(response):
+    assert grade(card("In the context of feature stores"), response).verdict is CORRECT
+
+
+def test_a_denied_sameness_the_answer_affirms_is_still_a_denial():
+    response = (
+        "Every device keeps a replica of the model and takes a shard of the batch, but the replicas aren't "
+        "identical, as gradients are never synchronized."
+    )
+    result = grade(card("What is data parallelism"), response)
+    assert result.verdict is not CORRECT
+    assert "'aren't identical' says the opposite" in result.feedback
