@@ -74,7 +74,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .points import category, circular, denies_difference, miscategorised, one_point
+from .points import category, circular, denies_difference, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .roles import attributed, misattributed
@@ -304,7 +304,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         / profile.needed
     )
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
-    score = min(1.0, ratio) ** curve * _penalty(result, index, profile)
+    items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
+    score = min(1.0, ratio) ** curve * _penalty(result, index, profile, items)
     if _focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short
@@ -371,13 +372,14 @@ def _focused(result: Coverage, index: ResponseIndex) -> bool:
     return len(result.matched) >= FOCUSED_TERMS or result.matched_weight >= FOCUSED_WEIGHT
 
 
-def _penalty(result: Coverage, index: ResponseIndex, profile: Profile) -> float:
+def _penalty(result: Coverage, index: ResponseIndex, profile: Profile, items: float = 0.0) -> float:
     factor = 1.0
+    precision = max(result.precision, items)
     # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
     # It fades out over the upper half of coverage: beside an answer mostly given, other words are elaboration.
     if len(index.content) >= OFF_TARGET_FROM and result.ratio < 1.0:
         weight = min(1.0, (1.0 - result.ratio) / ELABORATION_FROM)
-        factor *= 1.0 - weight * (1.0 - min(1.0, 0.25 + 1.25 * result.precision))
+        factor *= 1.0 - weight * (1.0 - min(1.0, 0.25 + 1.25 * precision))
     limit = max(30, 3 * profile.answer_size)
     if index.length > limit:
         factor *= limit / index.length

@@ -14,6 +14,9 @@ though it is more than one point in a word or two. The genus alone beside other 
 is a format of something else; and nothing wrong may be said. Said as a kind of something else ("A type of GPU
 memory" where the answer says a grid), it is wrong, whatever word of the answer it names.
 
+A list question ("Name three techniques ...") is judged by item: a wrong item among right ones is one wrong item,
+however many words it takes ("buying a bigger GPU").
+
 A comparison question ("What is the difference between A and B?") answered with "there is no difference" or
 "they are the same thing" denies what was asked: whatever words of the answer it names, it is wrong.
 """
@@ -117,3 +120,17 @@ def circular(tokens: list[Token], question_norms: frozenset[str]) -> bool:
 def denies_difference(text: str) -> bool:
     """The response says the compared things do not differ ("There is no difference", "the same thing")."""
     return any(not _NEGATED.search(text[: match.start()]) for match in _NO_DIFFERENCE.finditer(text))
+
+
+def item_precision(tokens: list[Token], used: frozenset[str]) -> float:
+    """For a question asking for a number of items: the share of the response's items (cut at punctuation, "and"
+    and "or") with a word that earns a key term (`used`). "batching, caching and buying a bigger GPU" has two
+    right items of three, though most of its words earn nothing."""
+    items: list[set[str]] = []
+    for token in tokens:
+        if not items or token.boundary or token.norm in ("and", "or"):
+            items.append(set())
+        if token.norm not in STOPWORDS:
+            items[-1].add(stem(token.norm))
+    items = [item for item in items if item]
+    return sum(bool(item & used) for item in items) / len(items) if items else 0.0

@@ -45,6 +45,13 @@ _WHAT_IS = re.compile(
 )
 
 
+# "Name three techniques ...", "What are the four main components ...?": the answer is a list of items
+_LISTING = re.compile(
+    r"^\s*(?:name|list|give)\s+(?:two|three|four|five|\d)\b|^\s*what\s+are\s+the\s+(?:two|three|four|five|\d)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Profile:
     short_answer: str
@@ -83,6 +90,7 @@ class Profile:
     things: tuple[frozenset[str], ...]  # of a comparison, the two things' names (comparatives.py)
     comparisons: tuple[Comparison, ...]  # the answer's comparatives between them: "DP ... slower" (comparatives.py)
     genus: frozenset[str]  # what the answer says its subject is, if the question asks: "format" (points.py)
+    listing: bool = False  # the question asks for a number of items: off-target words are judged by item
 
 
 @lru_cache(maxsize=512)
@@ -156,4 +164,5 @@ def card_profile(
         things=compared,
         comparisons=comparisons(compared, answer_plain),
         genus=genus(answer_plain) if _WHAT_IS.search(question) else frozenset(),
+        listing=bool(_LISTING.search(question)),
     )

@@ -115,3 +115,17 @@ def test_naming_what_kind_of_thing_it_is_is_partly_right(response, verdict):
 def test_putting_it_in_another_kind_of_thing_is_wrong(prefix, response, verdict):
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # two right items of three: the wrong one's words are one wrong item, not most of the answer
+        ("batching; caching; hiring more engineers", PARTIAL),
+        # no item right: still wrong
+        ("more dropout, a larger learning rate and a new optimizer", INCORRECT),
+    ],
+)
+def test_a_list_question_judges_off_target_words_by_item(response, verdict):
+    result = grade(card("Name three common techniques"), response)
+    assert result.verdict is verdict, result
