@@ -124,6 +124,7 @@ error, mistake, wrong
 seed, random state, rng
 previous, prior, earlier, older, old, past
 llm, gpt, large language model, language model
+output, prediction, logit
 """
 
 

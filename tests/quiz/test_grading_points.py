@@ -129,3 +129,13 @@ def test_putting_it_in_another_kind_of_thing_is_wrong(prefix, response, verdict)
 def test_a_list_question_judges_off_target_words_by_item(response, verdict):
     result = grade(card("Name three common techniques"), response)
     assert result.verdict is verdict, result
+
+
+def test_a_models_predictions_are_its_outputs():
+    # "soft outputs (probability distributions)" in the answer; predictions and logits are what a model outputs
+    response = (
+        "Shrinking a large teacher model into a small student model, which is trained on the teacher's softened "
+        "predictions."
+    )
+    result = grade(card("What is knowledge distillation"), response)
+    assert result.verdict is CORRECT, result
