@@ -10,6 +10,8 @@ A contrast the other way round earns nothing here; whether it is wrong is left t
 
 A denied sameness ("features at training time not matching those at inference", "aren't the same") says there is a
 difference: where the answer names one ("discrepancies") and not the sameness word itself, it is read as "mismatch".
+There, a sameness stated plainly ("offline and online features always match") says the opposite of the answer,
+unless it is what should be, or is made to be ("must match", "ensures the same features"): the remedy, not a claim.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ _COUNTERFACTUAL = frozenset({"otherwise", "without"})
 _SAMENESS = frozenset(
     {"same", "identical", "equal", "match", "matches", "matched", "matching", "consistent", "agree", "agrees"}
     | {"align", "aligned", "aligns"}
+)
+# Before a sameness, these make it a goal or a remedy ("should be the same", "ensures they match"), not a claim.
+_REMEDY = frozenset(
+    {"should", "must", "need", "needs", "ensure", "ensures", "ensuring", "guarantee", "guarantees", "keep", "keeps"}
+    | {"make", "makes", "making", "so", "to", "want", "wants", "enforce", "enforces", "if", "unless", "until"}
 )
 _DENIAL_REACH = 3  # words between a negator and the sameness it denies: "don't quite match", "aren't the same"
 
@@ -120,3 +127,24 @@ def restated(tokens: list[Token], names_term: Callable[[str], bool], own_word: C
             if tokens[j + 1].boundary:
                 break
     return out
+
+
+def sameness_claims(
+    tokens: list[Token], names_term: Callable[[str], bool], own_word: Callable[[str], bool]
+) -> tuple[str, ...]:
+    """Clauses stating plainly a sameness where the answer names a difference (see the module), as written from
+    the clause's start to the sameness word."""
+    if not names_term(stem(canon("mismatch"))):
+        return ()
+    out = []
+    start = 0
+    for i, token in enumerate(tokens):
+        if token.boundary:
+            start = i
+        if token.norm not in _SAMENESS or own_word(stem(token.norm)):
+            continue
+        before = [t.norm for t in tokens[start:i]]
+        if set(before) & (NEGATORS | _REMEDY):
+            continue
+        out.append(" ".join(t.surface for t in tokens[start : i + 1]))
+    return tuple(out)

@@ -54,7 +54,7 @@ from typing import Protocol
 
 from .bindings import misbound
 from .comparatives import comparisons, judged, unsaid
-from .contrasts import agreeing, core_said, restated
+from .contrasts import agreeing, core_said, restated, sameness_claims
 from .covary import judge
 from .directions import compare, misnumbered, swapped
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
@@ -324,6 +324,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
+    swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
     contradictions = denied(tokens, denials, result) + plain
     # "QAT is faster than PTQ" where the answer has PTQ fast; once only, if a claim or denial above said it
     swaps += unsaid(against, [claim.phrase for claim, _ in reversed_] + contradictions + list(swaps))

@@ -82,3 +82,23 @@ def test_a_denied_sameness_the_answer_affirms_is_still_a_denial():
     result = grade(card("What is data parallelism"), response)
     assert result.verdict is not CORRECT
     assert "'aren't identical' says the opposite" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("response", "opposite"),
+    [
+        # a sameness stated plainly where the answer names a difference
+        ("features computed offline for training are identical to the ones computed online for inference", True),
+        # ... but not one that should be, or is made to be: the remedy
+        ("features computed offline for training and online for inference should be the same but drift apart", False),
+        (
+            "a feature store ensures the same features are computed offline and online, avoiding discrepancies at "
+            "inference",
+            False,
+        ),
+    ],
+)
+def test_a_sameness_where_the_answer_has_a_difference_says_the_opposite(response, opposite):
+    result = grade(card("In the context of feature stores"), response)
+    assert (result.verdict is CORRECT) is not opposite, result
+    assert ("says the opposite" in result.feedback) is opposite, result
