@@ -92,6 +92,7 @@ _CONTRACTED = _words("isnt arent wasnt werent doesnt dont didnt cant wont hasnt 
 _VACUOUS = _words(
     """
     true right correct case point answer idea goal reason benefit purpose main key really actually necessarily
+    anywhere anymore whatsoever ever
     needed required relevant important what all problem issue thing need needs needing require requires requiring
     """
 )

@@ -166,3 +166,17 @@ def test_saving_that_stores_is_no_cost_a_denial_may_contradict(response, right):
     result = grade(card(KERAS), response)
     assert (result.verdict is CORRECT) is right, result
     assert ("says the opposite" in result.feedback) is not right, result
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        # a word that only strengthens the denial ("anywhere", "anymore", "ever") is not what is denied
+        "everything runs in FP16 and there is no FP32 copy anywhere",
+        "it computes in FP16 and doesn't keep FP32 weights anymore",
+    ],
+)
+def test_a_denial_closed_by_an_adverb_still_denies_its_term(response):
+    result = grade(card("What is mixed precision training"), response)
+    assert result.verdict is not CORRECT, result
+    assert "says the opposite" in result.feedback, result
