@@ -21,24 +21,25 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
 - coverage: r = covered weight / weight needed for full marks, where "needed" is 40 % of the answer's key-term weight,
   capped at 4.5 (about four ordinary words), or every instructor key term (up to four). The score is min(r, 1) ** 0.85
   (** 0.75 for instructor terms), so covering part of a long answer is already "partly right", then multiplied down
-  when most of the response's own content words earn nothing (another concept, keyword stuffing; less and less as r
-  passes 0.5, where they elaborate an answer mostly given) or when it is far longer than the model answer, and cut for
-  what it says wrong (faults.py): a sibling of a versioned term the answer needs (FP32 for FP16), a claim of direction
-  the other way ("increase precision"; directions.py), splitting what the answer copies ("split the model";
-  bindings.py), a denial of what the answer affirms ("does not enable interoperability"; polarity.py), whose words
-  earn nothing. An expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and so
-  does a comparative of the answer between the two things a question compares, said either way round ("DDP is faster
-  than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL; said
-  the other way round ("QAT is faster than PTQ") it is a fault. So does a corrective contrast agreeing with the
-  answer ("an average instead of a sum"; contrasts.py); an expression over the answer's names that is not the
-  answer's ("N * sum L_i") keeps the verdict below CORRECT. The answer's distinguishing words given to the
-  right things of a comparison in two clauses, none to the wrong one, also make an answer that says nothing
-  wrong PARTIAL (roles.py). Two adjustments
-  follow the shape of the question: a fragment of two or more words, every one earning a key term (two terms, or
-  one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a word or two naming
-  one point of the answer and saying nothing wrong ("reproducibility"; points.py), or the kind of thing the answer
-  says the subject is with another word of that sentence ("a file format for models"; points.py), unless it puts
-  the subject in another kind ("A type of GPU memory" for a grid: no such credit), and a question
+  when most of the response's own content words (items, for "Name three ...") earn nothing (another concept, keyword
+  stuffing; less and less as r passes 0.5, where they elaborate an answer mostly given) or when it is far longer than
+  the model answer, and cut for what it says wrong (faults.py): a sibling of a versioned term the answer needs (FP32
+  for FP16), a claim of direction the other way ("increase precision"; directions.py), splitting what the answer
+  copies ("split the model"; bindings.py), a denial of what the answer affirms ("does not enable interoperability";
+  polarity.py), whose words earn nothing, a sameness where the answer names a difference ("features always match";
+  contrasts.py), "only X" where the answer lists X among others ("the full model keeps just the weights";
+  restrictions.py). An expression of the answer in any notation ("(1/N) * sum L_i") counts as one more key term, and
+  so does a comparative of the answer between the two things a question compares, said either way round ("DDP is
+  faster than DP" for "DP ... slower"; comparatives.py), which alone makes an answer that says nothing wrong PARTIAL;
+  said the other way round ("QAT is faster than PTQ") it is a fault. A corrective contrast agreeing with the answer
+  ("an average instead of a sum"; contrasts.py) also counts as one; an expression over the answer's names that is not
+  the answer's ("N * sum L_i") keeps the verdict below CORRECT. The answer's distinguishing words given to the right
+  things of a comparison in two clauses, none to the wrong one, also make an answer that says nothing wrong PARTIAL
+  (roles.py). Two adjustments follow the shape of the question: a fragment of two or more words, every one earning a
+  key term (two terms, or one distinctive term such as "systolic arrays"), is at least PARTIAL however short, as is a
+  word or two naming one point of the answer and saying nothing wrong ("reproducibility"; points.py), or the kind of
+  thing the answer says the subject is with another word of that sentence ("a file format for models"; points.py),
+  unless it puts the subject in another kind ("A type of GPU memory" for a grid: no such credit), and a question
   asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL.
 """
@@ -77,6 +78,7 @@ from .keyterms import (
 from .points import category, circular, denies_difference, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
+from .restrictions import restrictions
 from .roles import attributed, misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
@@ -325,6 +327,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
+    swaps += restrictions(text, profile.listed, names)  # "keeps just the weights" where it lists them with more
     contradictions = denied(tokens, denials, result) + plain
     # "QAT is faster than PTQ" where the answer has PTQ fast; once only, if a claim or denial above said it
     swaps += unsaid(against, [claim.phrase for claim, _ in reversed_] + contradictions + list(swaps))

@@ -20,6 +20,7 @@ from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, sp
 from .mathnorm import Formula
 from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
+from .restrictions import Sentence, listed_sentences
 from .roles import Roles, ownership
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
@@ -90,6 +91,7 @@ class Profile:
     things: tuple[frozenset[str], ...]  # of a comparison, the two things' names (comparatives.py)
     comparisons: tuple[Comparison, ...]  # the answer's comparatives between them: "DP ... slower" (comparatives.py)
     genus: frozenset[str]  # what the answer says its subject is, if the question asks: "format" (points.py)
+    listed: tuple[Sentence, ...] = ()  # the answer's sentences with their commas, for "only X" (restrictions.py)
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
 
 
@@ -165,4 +167,5 @@ def card_profile(
         comparisons=comparisons(compared, answer_plain),
         genus=genus(answer_plain) if _WHAT_IS.search(question) else frozenset(),
         listing=bool(_LISTING.search(question)),
+        listed=listed_sentences(answer_plain),
     )

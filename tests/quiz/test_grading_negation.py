@@ -180,3 +180,39 @@ def test_a_denial_closed_by_an_adverb_still_denies_its_term(response):
     result = grade(card("What is mixed precision training"), response)
     assert result.verdict is not CORRECT, result
     assert "says the opposite" in result.feedback, result
+
+
+@pytest.mark.parametrize(
+    ("response", "restricted"),
+    [
+        # "only X" where the answer lists X among others for the same thing: the full model stores more
+        (
+            "the full .keras model keeps just the weights; saving only weights keeps the parameter values and you "
+            "rebuild the architecture before loading",
+            True,
+        ),
+        # ... but echoing the answer's own "only weights", or restricting what the answer lists nothing beside
+        (
+            ".keras keeps architecture, weights and optimizer state; weights-only keeps only the weights, so "
+            "rebuild the architecture in code before loading.",
+            False,
+        ),
+        (
+            "The full model stores the architecture, weights, optimizer state and config; saving only the weights "
+            "keeps just the parameter values, so you rebuild the architecture first.",
+            False,
+        ),
+    ],
+)
+def test_only_x_where_the_answer_lists_x_among_others_says_the_opposite(response, restricted):
+    result = grade(card(KERAS), response)
+    assert (result.verdict is CORRECT) is not restricted, result
+    assert ("says the opposite" in result.feedback) is restricted, result
+
+
+def test_a_restriction_in_another_sense_is_no_contradiction():
+    response = (
+        "It stores only a few checkpoints and recomputes the other activations in the backward pass, trading "
+        "compute for memory"
+    )
+    assert grade(card(CHECKPOINTING), response).verdict is CORRECT
