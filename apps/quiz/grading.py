@@ -293,8 +293,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     compared, against = (
         judged(profile.comparisons, comparisons(profile.things, text)) if profile.comparisons else ((), ())
     )
-    # Both ends of what moves together ("lower T makes it sharper, higher T softer") say more than one of them.
     corrective = agreeing(text, profile.question_norms, core_said(profile.question_norms, profile.sentences), names)
+    # Both ends of what moves together ("lower T makes it sharper, higher T softer") say more than one of them.
     ratio = (
         result.ratio
         + (
