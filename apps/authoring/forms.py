@@ -215,6 +215,20 @@ class DistractorFormSet(_TextsFormSet):
 
     noun = "distractor"
 
+    def save_new(self, form, commit=True):
+        # Every row added in one save starts at the position the form offered (after the card's last distractor,
+        # 0 on a new card): tied, they sorted by id, and one could push another out of the three a question offers.
+        # A taken position moves after the last, in the order the rows were typed.
+        if not hasattr(self, "_taken"):
+            stored = self.model.objects.filter(card=self.instance).values_list("position", flat=True)
+            self._taken = set(stored) if self.instance.pk else set()
+        position = form.instance.position or 0
+        if position in self._taken:
+            position = max(self._taken) + 1
+        form.instance.position = position
+        self._taken.add(position)
+        return super().save_new(form, commit=commit)
+
     def check_texts(self, texts: list[str]) -> None:
         card = self.instance
         right = right_answers(answer=card.answer or "", short_answer=card.short_answer or "", aliases=self._accepted())

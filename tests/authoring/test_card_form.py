@@ -508,3 +508,56 @@ def test_a_new_distractor_row_comes_after_the_cards_last_distractor(client, inst
     html = client.get(reverse("admin:content_card_change", args=[card.pk])).content.decode()
     extra = re.search(r'<input[^>]*name="distractors-3-position"[^>]*>', html).group(0)
     assert 'value="3"' in extra  # not 0, which sorted it before the card's second and third
+
+
+def test_distractor_rows_added_in_one_save_get_distinct_positions_in_the_order_typed(client, instructor):
+    card = make_card(question="Which object runs a batch job?", answer="Job")
+    card_save(card=card, distractors=["Deployment", "DaemonSet", "StatefulSet"])
+    client.force_login(instructor)
+    # Three rows added at once (the admin's "Add another"), each with the position the form offered: 3.
+    rows = {
+        "distractors-TOTAL_FORMS": 3,
+        **{f"distractors-{i}-text": text for i, text in enumerate(["CronJob", "ReplicaSet", "Pod"])},
+        **{f"distractors-{i}-position": 3 for i in range(3)},
+    }
+    assert (
+        client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, **rows)).status_code == 302
+    )
+    stored = list(card.distractors.order_by("position").values_list("text", "position"))
+    assert stored == [
+        ("Deployment", 0),
+        ("DaemonSet", 1),
+        ("StatefulSet", 2),
+        ("CronJob", 3),
+        ("ReplicaSet", 4),
+        ("Pod", 5),
+    ]
+
+
+def test_positions_an_author_typed_apart_are_kept(client, instructor):
+    card = make_card(question="Which object runs a batch job?", answer="Job")
+    client.force_login(instructor)
+    rows = {**_distractors("CronJob", "Pod"), "distractors-0-position": 7, "distractors-1-position": 2}
+    assert (
+        client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, **rows)).status_code == 302
+    )
+    assert list(card.distractors.values_list("text", "position")) == [("Pod", 2), ("CronJob", 7)]
+
+
+def test_distractors_of_a_new_card_are_numbered_from_zero(client, instructor):
+    deck = make_deck()
+    client.force_login(instructor)
+    data = {
+        "deck": deck.pk, "position": "", "kind": "flashcard", "question": "Which object runs a batch job?",
+        "answer": "Job", "short_answer": "Job", "explanation": "",
+        **{f"{prefix}-{k}": v for prefix in ("aliases", "key_terms")
+           for k, v in {"TOTAL_FORMS": 0, "INITIAL_FORMS": 0, "MIN_NUM_FORMS": 0, "MAX_NUM_FORMS": 1000}.items()},
+        "distractors-INITIAL_FORMS": 0, "distractors-MIN_NUM_FORMS": 0, "distractors-MAX_NUM_FORMS": 1000,
+        "distractors-TOTAL_FORMS": 3,
+        **{f"distractors-{i}-text": text for i, text in enumerate(["CronJob", "Pod", "Service"])},
+        **{f"distractors-{i}-position": 0 for i in range(3)},
+    }  # fmt: skip
+    response = client.post(reverse("admin:content_card_add"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    card = Card.objects.get(question="Which object runs a batch job?")
+    assert list(card.distractors.values_list("text", "position")) == [("CronJob", 0), ("Pod", 1), ("Service", 2)]
