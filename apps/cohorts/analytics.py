@@ -9,12 +9,14 @@ current students. Nothing here scans or loops over answers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Literal, get_args
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.html import escape
 
@@ -23,7 +25,7 @@ from apps.quiz.models import CardState, StudentDeckStat
 from apps.quiz.scheduling import mastered_q
 from apps.quiz.selectors import archived_cards_answered
 
-from .models import Assignment, Cohort, Membership
+from .models import Assignment, Cohort, Extension, Membership
 
 INACTIVE_AFTER = timedelta(days=7)
 LOW_ACCURACY = 0.5
@@ -65,6 +67,7 @@ class Cell:
     score_sum: float = 0.0
     mastered: int = 0
     cards: int = 0
+    extended_to: date | None = None  # the student's own deadline for the deck, when they have an extension
 
     # None for a deck with no cards yet: "—", not "0 %" of nothing (and not behind on it).
     @property
@@ -113,11 +116,12 @@ def members(*, cohort: Cohort):
 
 
 def _behind(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[AssignedDeck]:
-    """The decks due within DUE_SOON whose cards the student has not all attempted. Every deck due by then,
-    overdue ones included: a deck that is late is more behind, not less; one with no cards yet is not."""
+    """The decks due within DUE_SOON whose cards the student has not all attempted, each with the student's own
+    deadline (an extension's). Every deck due by then, overdue ones included: one late is more behind, not less."""
     soon = (now + DUE_SOON).date()
     cells = zip(decks, row.cells, strict=True)
-    return [d for d, cell in cells if d.due_date and d.due_date <= soon and cell.attempted < cell.cards]
+    own = ((replace(d, due_date=c.extended_to) if c.extended_to else d, c) for d, c in cells)
+    return [d for d, cell in own if d.due_date and d.due_date <= soon and cell.attempted < cell.cards]
 
 
 def _flags(row: StudentRow, now: datetime) -> list[str]:
@@ -148,13 +152,20 @@ def cohort_matrix(
     decks = assigned_decks(cohort=cohort)
     index = {deck.deck_id: i for i, deck in enumerate(decks)}
     enrolled = members(cohort=cohort) if student_id is None else members(cohort=cohort).filter(student_id=student_id)
-    rows = {
-        m.student_id: StudentRow(
-            m.student_id, m.student.get_username(), m.joined_at, [Cell(cards=d.cards) for d in decks],
+    # Each student's extensions in the members' own query, as [{"deck": id, "due": "2026-12-12"}, ...].
+    extended = Extension.objects.filter(assignment__cohort=cohort, student_id=OuterRef("student_id"))
+    extended = ArraySubquery(extended.values(json=JSONObject(deck="assignment__deck_id", due="due_date")))
+    rows = {}
+    members_read = enrolled.select_related("student").only("student_id", "joined_at", *_STUDENT_FIELDS)
+    for m in members_read.annotate(extensions=extended):
+        cells = [Cell(cards=d.cards) for d in decks]
+        for extension in m.extensions:  # .get: a deck assigned since `decks` was read is not in this matrix
+            if (position := index.get(extension["deck"])) is not None:
+                cells[position].extended_to = date.fromisoformat(extension["due"])
+        rows[m.student_id] = StudentRow(
+            m.student_id, m.student.get_username(), m.joined_at, cells,
             full_name=m.student.get_full_name(), email=m.student.email,
-        )
-        for m in enrolled.select_related("student").only("student_id", "joined_at", *_STUDENT_FIELDS)
-    }  # fmt: skip
+        )  # fmt: skip
     # The ids just read, not the subquery again: a student who joined since would have no row.
     member_ids = list(rows)
     archived = archived_cards_answered(users=member_ids, deck_ids=list(index))

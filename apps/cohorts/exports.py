@@ -33,6 +33,8 @@ def matrix_csv(
     for deck in decks:
         # Deck titles are typed by instructors, so the header is text from users like any cell.
         header += [safe_text(f"{deck.title} {metric}") for metric in ("attempted", "accuracy", "mastered")]
+    # Last, so the columns above keep their places: each student's own deadline, an extension's if they have one.
+    header += [safe_text(f"{deck.title} due") for deck in decks]
     body = []
     for row in rows:
         line = [
@@ -46,6 +48,9 @@ def matrix_csv(
         ]
         for cell in row.cells:
             line += [_fraction(cell.attempted_share), _fraction(cell.accuracy), _fraction(cell.mastered_share)]
+        for deck, cell in zip(decks, row.cells, strict=True):
+            due = cell.extended_to or deck.due_date
+            line.append(due.isoformat() if due else "")
         body.append(line)
     # A filtered export says so in its name, so it is not taken for the whole cohort later.
     name = f"{slugify(cohort.name) or 'cohort'}-matrix{f'-{flag}' if flag else ''}.csv"

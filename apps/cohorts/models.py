@@ -77,6 +77,25 @@ class Assignment(models.Model):
         return f"{self.deck} for {self.cohort}"
 
 
+class Extension(models.Model):
+    """One student's own, later deadline for one assigned deck (Moodle's user override). Always later than the
+    assignment's due date: services drop it when that date moves past it, and when the student leaves."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="extensions")
+    student = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="extensions")
+    due_date = models.DateField()
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["assignment", "student"], name="extension_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} on {self.assignment_id}: {self.due_date}"
+
+
 class CohortCardStat(models.Model):
     """Running totals of the cohort's current students' answers on one card, for item statistics."""
 

@@ -7,8 +7,8 @@ from datetime import date
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Func, Q, QuerySet, TextField, Value
-from django.db.models.functions import Cast
+from django.db.models import Count, F, Func, OuterRef, Q, QuerySet, Subquery, TextField, Value
+from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -16,7 +16,7 @@ from apps.quiz.models import Answer
 from apps.quiz.selectors import cards_studied
 
 from .analytics import DUE_SOON
-from .models import Assignment, Cohort, Membership
+from .models import Assignment, Cohort, Extension, Membership
 
 
 def cohort_for_instructor(*, user: AbstractBaseUser, pk: int) -> Cohort:
@@ -60,6 +60,18 @@ def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
     return membership
 
 
+def assignment_for(*, cohort: Cohort, deck_id: int) -> Assignment:
+    """The cohort's assignment of the deck, else 404."""
+    assignment = Assignment.objects.select_related("deck").filter(cohort=cohort, deck_id=deck_id).first()
+    if assignment is None:
+        raise Http404("No such deck assigned to this cohort")
+    return assignment
+
+
+def extension_for(*, assignment: Assignment, student_id: int) -> Extension | None:
+    return Extension.objects.filter(assignment=assignment, student_id=student_id).first()
+
+
 def chosen_option_html() -> Func:
     """The chosen option's HTML as its question showed it (SessionItem.options, rendered and sanitised when the
     quiz was made), read in the answers' own query; NULL for a typed answer or a revealed one."""
@@ -92,10 +104,15 @@ class StudentAssignment:
     cohort: Cohort
     deck_title: str
     deck_slug: str
-    due_date: date | None
+    due_date: date | None  # the student's own: their extension's, else the cohort's
     cards: int
     attempted: int
     days_left: int | None = None  # to the due date, in the user's time zone; negative once it has passed
+    cohort_due_date: date | None = None  # the cohort's, for everyone without an extension
+
+    @property
+    def extended(self) -> bool:
+        return self.due_date != self.cohort_due_date
 
     @property
     def completion(self) -> float | None:
@@ -108,7 +125,8 @@ class StudentAssignment:
 
 
 def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[StudentAssignment]]]:
-    """The user's cohorts with their assigned decks, due dates and completion. Three queries.
+    """The user's cohorts with their assigned decks, their own due dates (an extension's, else the cohort's) and
+    completion, soonest due first. Three queries.
 
     Completion counts only the cards a deck still asks (not archived ones), as its card count does.
     """
@@ -120,22 +138,29 @@ def student_cohorts(*, user: AbstractBaseUser) -> list[tuple[Cohort, list[Studen
             cohort__in=list(cohorts), deck__published=True
         )  # not drafts: students cannot open them
         .select_related("deck")
-        .annotate(cards=Count("deck__cards", filter=Q(deck__cards__archived=False)))
-        .order_by("due_date", "deck__title")
+        .annotate(
+            cards=Count("deck__cards", filter=Q(deck__cards__archived=False)),
+            own_due=Coalesce(
+                Subquery(Extension.objects.filter(assignment=OuterRef("pk"), student=user).values("due_date")),
+                "due_date",
+            ),
+        )
+        .order_by("own_due", "deck__title")
     )
     grouped: dict[int, list[StudentAssignment]] = {pk: [] for pk in cohorts}
     today = timezone.localdate()
     for a in assignments:
-        days_left = (a.due_date - today).days if a.due_date else None
+        days_left = (a.own_due - today).days if a.own_due else None
         grouped[a.cohort_id].append(
             StudentAssignment(
                 cohorts[a.cohort_id],
                 a.deck.title,
                 a.deck.slug,
-                a.due_date,
+                a.own_due,
                 a.cards,
                 attempted.get(a.deck_id, 0),
                 days_left,
+                cohort_due_date=a.due_date,
             )
         )
     return [(cohorts[pk], items) for pk, items in grouped.items()]

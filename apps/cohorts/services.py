@@ -1,4 +1,4 @@
-"""Writes for cohorts: creating and editing, join codes, enrolment, removal, assignments."""
+"""Writes for cohorts: creating and editing, join codes, enrolment, removal, assignments, extensions."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.common.db import student_lock
 from apps.content.models import Deck
 
 from .aggregates import cohort_stats_move
-from .models import Assignment, Cohort, Membership, new_join_code
+from .models import Assignment, Cohort, Extension, Membership, new_join_code
 
 
 class CohortError(ValueError):
@@ -186,6 +186,8 @@ def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
             membership.removed_at = timezone.now()
             membership.save(update_fields=["removed_at"])
             cohort_stats_move(cohort_id=cohort.pk, user_id=student_id, joining=False)
+        # Granted to a student of the cohort: joining again starts with the cohort's deadlines, as anyone does.
+        Extension.objects.filter(assignment__cohort=cohort, student_id=student_id).delete()
     return membership
 
 
@@ -218,16 +220,60 @@ class AssignmentChange:
     created: bool
     due_before: date | None
     due: date | None
+    extensions_dropped: int = 0  # no longer later than the new due date, or with none left to extend
 
 
 def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> AssignmentChange:
     with transaction.atomic():
         before = Assignment.objects.select_for_update().filter(cohort=cohort, deck=deck).values("due_date").first()
-        Assignment.objects.update_or_create(cohort=cohort, deck=deck, defaults={"due_date": due_date})
-    return AssignmentChange(created=before is None, due_before=before and before["due_date"], due=due_date)
+        assignment, _ = Assignment.objects.update_or_create(cohort=cohort, deck=deck, defaults={"due_date": due_date})
+        stale = Extension.objects.filter(assignment=assignment)
+        if due_date is not None:
+            stale = stale.filter(due_date__lte=due_date)
+        dropped, _ = stale.delete()
+    return AssignmentChange(
+        created=before is None, due_before=before and before["due_date"], due=due_date, extensions_dropped=dropped
+    )
 
 
 def assignment_remove(*, cohort: Cohort, deck_id: int) -> bool:
     """Unassigns the deck; False (and nothing changes) if it was not assigned to the cohort."""
     deleted, _ = Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()
+    return deleted > 0
+
+
+def extension_grant(
+    *, cohort: Cohort, deck_id: int, student_id: int, due_date: date, granted_by: AbstractBaseUser
+) -> Extension:
+    """Gives one current student of the cohort a later deadline for one of its assigned decks, or moves the one
+    they have. The assignment's row is locked, so a due date changed meanwhile is the one compared with."""
+    with transaction.atomic():
+        assignment = Assignment.objects.select_for_update().select_related("deck")
+        assignment = assignment.filter(cohort=cohort, deck_id=deck_id).first()
+        if assignment is None:
+            raise CohortError(f"That deck is not assigned to {cohort.name}.")
+        # Locked as a removal locks it: a student removed meanwhile gets no extension after their others went.
+        member = Membership.objects.select_for_update().filter(cohort=cohort, student_id=student_id)
+        if list(member.values_list("removed_at", flat=True)) != [None]:
+            raise CohortError(f"Only students of {cohort.name} can have an extension.")
+        if assignment.due_date is None:
+            raise CohortError(
+                f"{assignment.deck.title} has no due date in {cohort.name}: there is no deadline to extend.",
+                field="due_date",
+            )
+        if due_date <= assignment.due_date:
+            deadline = formats.date_format(assignment.due_date, "j M Y")
+            raise CohortError(f"An extension must be later than the cohort's deadline, {deadline}.", field="due_date")
+        extension, _ = Extension.objects.update_or_create(
+            assignment=assignment,
+            student_id=student_id,
+            defaults={"due_date": due_date, "granted_by": granted_by, "granted_at": timezone.now()},
+        )
+    return extension
+
+
+def extension_remove(*, cohort: Cohort, deck_id: int, student_id: int) -> bool:
+    """The student is back on the cohort's deadline; False (and nothing changes) if they had no extension."""
+    extensions = Extension.objects.filter(assignment__cohort=cohort, assignment__deck_id=deck_id, student_id=student_id)
+    deleted, _ = extensions.delete()
     return deleted > 0

@@ -15,6 +15,12 @@ urlpatterns = [
     path("cohorts/<int:pk>/code/", views.code_regenerate, name="code"),
     path("cohorts/<int:pk>/students/<int:student_id>/", views.student_detail, name="student"),
     path("cohorts/<int:pk>/students/<int:student_id>/remove/", views.student_remove, name="student_remove"),
+    path("cohorts/<int:pk>/students/<int:student_id>/extensions/<int:deck_id>/", views.extension, name="extension"),
+    path(
+        "cohorts/<int:pk>/students/<int:student_id>/extensions/<int:deck_id>/remove/",
+        views.extension_remove,
+        name="extension_remove",
+    ),
     path("cohorts/<int:pk>/export/matrix.csv", views.export_matrix, name="export_matrix"),
     path("cohorts/<int:pk>/export/items.csv", views.export_items, name="export_items"),
     path("cohorts/<int:pk>/leave/", views.leave, name="leave"),

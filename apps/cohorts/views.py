@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,8 +18,8 @@ from apps.content.models import Deck
 from apps.quiz.selectors import card_reports_open_count
 
 from . import analytics, charts, exports, selectors, services, sorting
-from .forms import AssignmentForm, CohortForm, JoinForm, cohort_manage_form
-from .models import Cohort
+from .forms import AssignmentForm, CohortForm, ExtensionForm, JoinForm, cohort_manage_form
+from .models import Cohort, Extension
 
 PAGE_SIZE = 50
 # The dashboard's tabs (?tab=) and, per assigned deck, the matrix's sortable columns (sort=deck-<id>-<key>).
@@ -144,16 +145,69 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
     )
     decks, rows = analytics.cohort_matrix(cohort=cohort, student_id=student_id)
     row = rows[0] if rows else None
+    decks_cells = []
+    for deck, cell in zip(decks, row.cells, strict=True) if row else ():
+        # With a due date, the form that extends it for this student (ids apart: the page holds one per deck).
+        initial, auto_id = {"due_date": cell.extended_to}, f"id_deck{deck.deck_id}_%s"
+        form = ExtensionForm(cohort_due=deck.due_date, initial=initial, auto_id=auto_id) if deck.due_date else None
+        decks_cells.append((deck, cell, form))
     return render(
         request,
         "cohorts/student.html",
         {
             "cohort": cohort, "membership": membership, "answers": answers, "total": total, "row": row,
-            "decks_cells": list(zip(decks, row.cells, strict=True)) if row else [], "flags": analytics.FLAGS,
+            "decks_cells": decks_cells, "flags": analytics.FLAGS,
             "today": timezone.localdate(),
             "page_number": min(number, pages := max(1, -(-total // PAGE_SIZE))), "pages": pages,
         },
     )  # fmt: skip
+
+
+@login_required
+@require_page_or_form
+def extension(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> HttpResponse:
+    """Give one student a later deadline for one deck, or move theirs; the student page's forms post here, and
+    land here when refused."""
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    membership = selectors.membership_for(cohort=cohort, student_id=student_id)
+    assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
+    current = selectors.extension_for(assignment=assignment, student_id=student_id)
+    form = None
+    if assignment.due_date:
+        initial = {"due_date": current.due_date if current else None}
+        form = ExtensionForm(request.POST or None, cohort_due=assignment.due_date, initial=initial)
+    if request.method == "POST" and form is not None and form.is_valid():
+        try:
+            granted = services.extension_grant(
+                cohort=cohort, deck_id=deck_id, student_id=student_id,
+                due_date=form.cleaned_data["due_date"], granted_by=request.user,
+            )  # fmt: skip
+        except services.CohortError as exc:
+            form.add_error("due_date", str(exc))
+        else:
+            day = formats.date_format(granted.due_date, "j M Y")
+            who, title = membership.student.get_username(), assignment.deck.title
+            messages.success(request, f"{who} now has until {day} for {title}.")
+            return HttpResponseSeeOther(reverse("cohorts:student", args=[cohort.pk, student_id]))
+    refused = request.method == "POST" and (form is None or bool(form.errors))
+    if form is not None:
+        focus_first_error(form)
+    context = {"cohort": cohort, "membership": membership, "assignment": assignment, "current": current, "form": form}
+    return render(request, "cohorts/extension.html", context, status=422 if refused else 200)
+
+
+@login_required
+@require_POST
+def extension_remove(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> HttpResponse:
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    membership = selectors.membership_for(cohort=cohort, student_id=student_id)
+    assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
+    who, title = membership.student.get_username(), assignment.deck.title
+    if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
+        messages.success(request, f"{who} is back on the cohort's deadline for {title}.")
+    else:  # a double click, or a stale page
+        messages.info(request, f"{who} had no extension for {title}; nothing changed.")
+    return HttpResponseSeeOther(reverse("cohorts:student", args=[cohort.pk, student_id]))
 
 
 @login_required
@@ -216,7 +270,11 @@ def _manage_page(request, cohort, *, form=None, assignment_form=None, status=200
         "cohort": cohort,
         "form": form or cohort_manage_form(cohort=cohort, editor=request.user),
         "assignment_form": assignment_form or AssignmentForm(),
-        "assignments": cohort.assignments.select_related("deck"),
+        "assignments": cohort.assignments.select_related("deck").prefetch_related(
+            Prefetch(
+                "extensions", Extension.objects.select_related("student").order_by("due_date", "student__username")
+            )
+        ),
         "memberships": analytics.members(cohort=cohort).select_related("student").order_by("student__username"),
         "invite_url": invite,
         # Who may take the cohort over: shown to its owner, or to its instructors when it has none.
@@ -236,7 +294,11 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
         return _manage_page(request, cohort, assignment_form=form, status=422)
     deck = form.cleaned_data["deck"]
     change = services.assignment_set(cohort=cohort, deck=deck, due_date=form.cleaned_data["due_date"])
-    messages.success(request, _assignment_said(deck.title, change))
+    said = _assignment_said(deck.title, change)
+    if dropped := change.extensions_dropped:
+        n = f"{dropped} student{'s' if dropped > 1 else ''}"
+        said += f" {n} lost {'their extensions' if dropped > 1 else 'an extension'}: no longer later than the due date."
+    messages.success(request, said)
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 

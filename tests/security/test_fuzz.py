@@ -585,7 +585,10 @@ COHORT_FORM = form(
     name=st.sampled_from(["Summer", "  Winter  ", "x" * 120, "x" * 121]),
     instructors=st.sampled_from(["", "carol", "dave", "alice", "root", "carol, dave", "nobody", ",,,"]),
 )
-ENDPOINTS = ("create", "manage", "owner", "assignment_add", "assignment_remove", "code", "student_remove")
+ENDPOINTS = (
+    "create", "manage", "owner", "assignment_add", "assignment_remove", "code", "student_remove", "extension",
+    "extension_remove",
+)  # fmt: skip
 
 
 @fuzz(max_examples=70)
@@ -614,6 +617,11 @@ def test_cohort_management(world, data):
         path, fields = reverse("cohorts:assignment_remove", args=[cohort, deck_id]), data.draw(form())
     elif endpoint == "code":
         path, fields = reverse("cohorts:code", args=[cohort]), data.draw(form())
+    elif endpoint.startswith("extension"):
+        deck_id = data.draw(st.sampled_from([world.deck.pk, world.other_deck.pk, MISSING]))
+        args = [cohort, data.draw(st.sampled_from(student_ids)), deck_id]
+        due = st.one_of(st.dates().map(str), NASTY)
+        path, fields = reverse(f"cohorts:{endpoint}", args=args), data.draw(form(due_date=due))
     else:
         student_id = data.draw(st.sampled_from(student_ids))
         path, fields = reverse("cohorts:student_remove", args=[cohort, student_id]), data.draw(form())
@@ -887,6 +895,8 @@ def test_posts_without_a_csrf_token_are_refused_and_change_nothing(world):
         (instructor, reverse("cohorts:assignment_add", args=[cohort]), {"deck": world.other_deck.pk}),
         (instructor, reverse("cohorts:assignment_remove", args=[cohort, world.deck.pk]), {}),
         (instructor, reverse("cohorts:code", args=[cohort]), {}),
+        (instructor, reverse("cohorts:extension", args=[cohort, world.users["student"].pk, world.deck.pk]), {}),
+        (instructor, reverse("cohorts:extension_remove", args=[cohort, world.users["student"].pk, world.deck.pk]), {}),
         (instructor, reverse("cohorts:student_remove", args=[cohort, world.users["student"].pk]), {}),
         (instructor, reverse("admin:content_card_preview"), {"question": "$x$"}),
         (instructor, reverse("admin:content_deck_import"), {"confirm": "1", "key": "0" * 64}),
