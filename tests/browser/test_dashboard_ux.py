@@ -108,6 +108,29 @@ def test_a_long_wrong_option_shows_two_lines_of_itself(live_server, browser, sig
     page.context.close()
 
 
+def test_show_all_opens_a_long_wrong_option_whole_without_javascript_and_on_a_phone(
+    live_server, browser, sign_in, transactional_db
+):
+    option = ("A long explanation that goes on and on about sharding. " * 12) + "\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    page = _items_tab_after_a_pick(browser, sign_in, option)
+    phone = browser.new_context(viewport={"width": 360, "height": 800}, java_script_enabled=False).new_page()
+    phone.context.add_cookies(page.context.cookies())
+    phone.goto(page.url)
+    picked = phone.locator("table.items .wrong-option")
+    line = picked.evaluate("(el) => parseFloat(getComputedStyle(el).lineHeight)")
+    assert picked.evaluate("(el) => el.getBoundingClientRect().height") < 2.5 * line
+    expect(picked.locator("table")).to_be_hidden()
+    phone.get_by_text("Show all").click()
+    expect(phone.get_by_text("Show less")).to_be_visible()
+    expect(picked.locator("table")).to_be_visible()  # what the two lines left out
+    assert picked.evaluate("(el) => el.getBoundingClientRect().height") > 6 * line
+    assert not phone.evaluate(PAGE_SCROLLS_SIDEWAYS)
+    phone.get_by_text("Show less").click()
+    assert picked.evaluate("(el) => el.getBoundingClientRect().height") < 2.5 * line
+    phone.context.close()
+    page.context.close()
+
+
 def test_on_a_phone_a_long_cohort_name_wraps_and_the_page_does_not_scroll_sideways(
     live_server, browser, sign_in, transactional_db
 ):

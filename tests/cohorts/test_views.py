@@ -889,3 +889,45 @@ def test_a_removed_student_can_join_again_through_the_invite_link(client, instru
     assert '<button type="submit" aria-describedby="join-notice">Join Spring</button>' in client.get(invite).text
     response = client.post(invite, {"code": cohort.join_code}, follow=True)
     assert "You joined Spring." in response.content.decode()
+
+
+LONG_OPTION = "Because it regularizes: dividing each micro-batch loss by $N$ acts like a smaller learning rate. " * 2
+
+
+def test_a_long_wrong_option_or_answer_offers_its_whole_text_and_a_short_one_does_not(client, instructor, student):
+    deck = make_deck(title="Accumulation")
+    card = make_card(deck=deck, question="Why divide the loss by N?", answer="To average the gradients")
+    short = make_card(deck=deck, question="What is summed?", answer="Gradients")
+    for i in range(4):
+        make_card(deck=deck, question=f"Other {i}?", answer=f"Thing {i}")
+    card_save(card=card, distractors=[LONG_OPTION])
+    card_save(card=short, distractors=["Weights"])
+    cohort = services.cohort_create(name="Steps", instructor=instructor)
+    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    services.cohort_join(student=student, code=cohort.join_code)
+    choose(student, deck=deck, card=card, text=LONG_OPTION)
+    choose(student, deck=deck, card=short, text="Weights")
+    typed = "the optimizer takes one step per micro-batch, so the loss must be smaller for each one of them"
+    session = quiz.session_start(user=student, deck=deck, size=6, mode="recall", order="random")
+    item = session.items.get(card=card)
+    quiz.answer_submit(
+        user=student, session_id=session.pk, position=item.position, submission=quiz.Submission(response=typed)
+    )
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:dashboard", args=[cohort.pk]), {"tab": "items"}).content.decode()
+    long_cell, short_cell = _wrong_cell(html, card.pk), _wrong_cell(html, short.pk)
+    # The option stays clamped (app.css) with its count after it; "Show all" follows, and lifts the clamp.
+    option = re.search(r'<li><div class="wrong-option prose">(.*?)</div> × 1(.*?)</li>', long_cell, re.S)
+    assert option and "regularizes" in option.group(1)
+    assert re.fullmatch(
+        r'<details class="wrong-full"><summary><span class="if-closed">Show all</span>.*</summary></details>',
+        option.group(2),
+    )
+    assert "wrong-full" not in short_cell and "Weights</p></div> × 1</li>" in short_cell
+    # A typed answer is cut at 60 characters; its whole text is in its title and behind "Show all".
+    answer = re.search(
+        r"<li><span title=\"([^\"]*)\">“([^”]*)”</span> × 1<details class=\"wrong-full\">(.*?)</details></li>",
+        long_cell,
+    )
+    assert answer and answer.group(1) == typed and answer.group(2).endswith("…") and len(answer.group(2)) == 60
+    assert f"“{typed}”" in answer.group(3)

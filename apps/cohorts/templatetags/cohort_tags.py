@@ -9,6 +9,7 @@ from django.utils.safestring import SafeString
 
 from apps.cohorts.analytics import FLAG_SHORT, FLAGS
 from apps.cohorts.selectors import deadlines_near, student_cohorts
+from apps.content.plaintext import plain_text
 
 register = template.Library()
 
@@ -56,6 +57,17 @@ def flag_label(key: str) -> SafeString:
     if short is None:
         return format_html("{}", full)
     return format_html('{}<span class="visually-hidden">{}</span>', short, full.removeprefix(short))
+
+
+# About two lines of a wrong option on a 360 px phone, where it gets the screen's width: past it, or holding a table
+# (which the clamped line leaves out), an option is clamped and offers "Show all".
+CLAMPED_OPTION_CHARS = 80
+
+
+@register.filter
+def runs_long(html: str) -> bool:
+    """Whether a wrong option (its stored, sanitised HTML) may not fit the two lines the item statistics give it."""
+    return "<table" in html or len(plain_text(html)) > CLAMPED_OPTION_CHARS
 
 
 @register.filter
