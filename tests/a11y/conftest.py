@@ -105,6 +105,13 @@ def site(transactional_db) -> Site:
     cohorts.assignment_set(cohort=cohort, deck=syllabus, due_date=(now + timedelta(days=14)).date())
     for student in (alice, bob):
         cohorts.cohort_join(student=student, code=cohort.join_code)
+    cohorts.extension_grant(  # shown on the student's, the matrix's, the manage page and alice's progress
+        cohort=cohort,
+        deck_id=syllabus.pk,
+        student_id=alice.pk,
+        due_date=(now + timedelta(days=20)).date(),
+        granted_by=carol,
+    )
 
     # Answers on several days give the charts more than one bar and the item statistics a spread.
     done = quiz.session_start(
@@ -171,6 +178,7 @@ def site(transactional_db) -> Site:
         PageSpec("cohort dashboard, charts", f"{dashboard}?tab=charts", user="carol"),
         PageSpec("cohort student", f"{dashboard}students/{alice.pk}/", user="carol"),
         PageSpec("cohort manage", f"{dashboard}manage/", user="carol"),
+        PageSpec("cohort extension", f"{dashboard}students/{alice.pk}/extensions/{syllabus.pk}/", user="carol"),
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
