@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import extensions, views
 
 app_name = "cohorts"
 
@@ -15,10 +15,12 @@ urlpatterns = [
     path("cohorts/<int:pk>/code/", views.code_regenerate, name="code"),
     path("cohorts/<int:pk>/students/<int:student_id>/", views.student_detail, name="student"),
     path("cohorts/<int:pk>/students/<int:student_id>/remove/", views.student_remove, name="student_remove"),
-    path("cohorts/<int:pk>/students/<int:student_id>/extensions/<int:deck_id>/", views.extension, name="extension"),
+    path(
+        "cohorts/<int:pk>/students/<int:student_id>/extensions/<int:deck_id>/", extensions.extension, name="extension"
+    ),
     path(
         "cohorts/<int:pk>/students/<int:student_id>/extensions/<int:deck_id>/remove/",
-        views.extension_remove,
+        extensions.extension_remove,
         name="extension_remove",
     ),
     path("cohorts/<int:pk>/export/matrix.csv", views.export_matrix, name="export_matrix"),
