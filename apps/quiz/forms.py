@@ -62,6 +62,9 @@ class AnswerForm(forms.Form):
     )
     option = forms.IntegerField(required=False, min_value=0)
     reveal = forms.BooleanField(required=False)
+    # "Show answer" with an option chosen asks first (quiz.js asks in the page; without JavaScript the question
+    # comes back asking): set by the second press, which shows the answer and drops the choice.
+    reveal_confirmed = forms.BooleanField(required=False)
 
     def __init__(self, *args, item: SessionItem, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -83,10 +86,13 @@ class AnswerForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        option = data.get("option")
         if data.get("reveal"):
+            chosen = self.item.mode == "choice" and option is not None and option < len(self.item.options)
+            if chosen and not data.get("reveal_confirmed"):
+                self.add_error("reveal_confirmed", f"You chose option {option + 1}.")
             return data
         if self.item.mode == "choice":
-            option = data.get("option")
             if option is None or option >= len(self.item.options):
                 self.add_error("option", "Choose one of the options.")
         else:

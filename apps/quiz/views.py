@@ -79,7 +79,8 @@ def _differs(form: AnswerForm, answer) -> bool:
 
     A double click sends the same again, which needs no note.
     """
-    if not form.is_valid():
+    # A stale page's "Show answer" with an option chosen asks first (an error on reveal_confirmed), and is sent.
+    if not form.is_valid() and set(form.errors) != {"reveal_confirmed"}:
         return True
     sent = form.submission(time_taken_ms=None)
     if sent.reveal or answer.revealed:

@@ -247,7 +247,18 @@
   document.addEventListener("click", function (event) {
     const reveal = event.target.closest && event.target.closest("#stage [data-reveal]");
     const form = reveal && reveal.form;
-    if (!form || !form.querySelector("input[name=option]:checked") || confirming(form)) return;
+    if (!form || !form.querySelector("input[name=option]:checked")) return;
+    // The server asks too (for a page without JavaScript): a press confirmed here, or on the server's own
+    // question, says so, and is not asked about a second time.
+    if (form.querySelector("input[name=reveal_confirmed]")) return;
+    if (confirming(form)) {
+      const confirmed = document.createElement("input");
+      confirmed.type = "hidden";
+      confirmed.name = "reveal_confirmed";
+      confirmed.value = "1";
+      form.appendChild(confirmed);
+      return;
+    }
     event.preventDefault();
     askToConfirm(form, "You chose an option: “Check answer” checks it. “Show answer” again shows the answer " +
       "without checking your choice (a shown answer scores 0).", 10000);  // a longer note, read on a phone

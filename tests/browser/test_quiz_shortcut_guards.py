@@ -197,6 +197,34 @@ def test_show_answer_tapped_with_an_option_chosen_asks_first_and_a_second_tap_sh
     phone.close()
 
 
+def test_without_javascript_show_answer_with_an_option_chosen_asks_and_keeps_the_choice(
+    live_server, browser, sign_in, transactional_db
+):
+    quiz = _quiz(mode="choice", cards=5)
+    page = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False).new_page()
+    page.set_default_timeout(10_000)
+    sign_in(page, "alice", quiz.get_absolute_url())
+    page.locator(".option").nth(2).click()
+    page.get_by_role("button", name="Show answer").click()
+    ask = page.locator("#reveal-ask")
+    expect(ask).to_contain_text("You chose option 3. Show the answer without checking your choice?")
+    expect(ask).to_be_focused()
+    expect(ask).to_be_in_viewport()
+    expect(page.locator("input[name=option]").nth(2)).to_be_checked()
+    assert Answer.objects.count() == 0
+    page.get_by_role("button", name="Check my choice").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    answer = Answer.objects.get()
+    assert answer.chosen_option == 2 and not answer.revealed
+
+    page.get_by_role("link", name="Next question").click()
+    page.locator(".option").nth(0).click()
+    page.get_by_role("button", name="Show answer").click()
+    page.get_by_role("button", name="Show the answer anyway").click()
+    expect(page.locator(".verdict")).to_contain_text("Answer shown")
+    page.context.close()
+
+
 def test_enter_on_show_answer_with_an_option_chosen_asks_then_shows(live_server, page, sign_in, transactional_db):
     _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
     page.keyboard.press("2")

@@ -820,3 +820,39 @@ def test_a_refused_start_form_opens_on_the_number_of_questions(student_client, s
     assert response.status_code == 422
     # Not the top of the page: a keyboard or screen-reader user starts at the field that needs correcting.
     assert len(autofocused) == 1 and 'name="size"' in autofocused[0]
+
+
+def test_show_answer_with_an_option_chosen_asks_first_without_javascript_and_keeps_the_choice(student_client, student):
+    """Without JavaScript quiz.js cannot ask: the question comes back with the choice still checked, asking."""
+    session = _session(student, mode="choice")
+    response = _post_answer(student_client, session, option="2", reveal="1")
+    assert response.status_code == 303 and Answer.objects.count() == 0
+    html = student_client.get(response["Location"]).content.decode()
+    assert "You chose option 3." in html and "Show the answer without checking your choice?" in html
+    assert re.search(r'<input type="radio" name="option" value="2"[^>]* checked', html)
+    assert 'name="reveal_confirmed" value="1"' in html and "Show the answer anyway" in html
+    assert 'id="reveal-ask" tabindex="-1" data-focus autofocus' in html
+    assert "autofocus" not in html.split("reveal-ask")[0]  # not the options: the question by the buttons
+
+    # "Check my choice" grades the option that was kept; the confirmation's field does not get in the way.
+    _post_answer(student_client, session, option="2", reveal_confirmed="1")
+    assert Answer.objects.get().chosen_option == 2 and not Answer.objects.get().revealed
+    # Confirmed, the answer is shown, and the choice is dropped as a shown answer's is.
+    _post_answer(student_client, session, 2, option="1", reveal="1", reveal_confirmed="1")
+    shown = Answer.objects.get(item__position=2)
+    assert shown.revealed and shown.chosen_option is None
+
+
+def test_show_answer_with_an_option_chosen_asks_in_the_htmx_partial_too(student_client, student, htmx):
+    session = _session(student, mode="choice")
+    response = _post_answer(student_client, session, option="0", reveal="1", headers=htmx)
+    html = response.content.decode()
+    assert response.status_code == 422 and "<html" not in html
+    assert "You chose option 1." in html and "data-focus autofocus" not in html
+    assert Answer.objects.count() == 0
+
+
+def test_show_answer_with_nothing_chosen_does_not_ask(student_client, student):
+    session = _session(student, mode="choice")
+    _post_answer(student_client, session, reveal="1")
+    assert Answer.objects.get().revealed
