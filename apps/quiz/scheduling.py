@@ -80,8 +80,13 @@ def retrievability(state: CardState, *, now: datetime) -> float:
 
 
 def mastered_q(prefix: str = "", *, now: datetime | None = None) -> Q:
-    """Mastered: graduated to review, and retrievability still >= 0.9 (now <= mastered_until)."""
-    return Q(**{f"{prefix}state": CardState.State.REVIEW, f"{prefix}mastered_until__gte": now or Now()})
+    """Mastered: graduated to review, retrievability still >= 0.9 (now <= mastered_until), and not due now.
+
+    FSRS rounds a due date to whole days, so it can fall up to half a day before mastered_until: a card due
+    now is due, not mastered, or a deck tile, a deck page or My progress would count it as both.
+    """
+    now = now or Now()
+    return Q(**{f"{prefix}state": CardState.State.REVIEW, f"{prefix}mastered_until__gte": now, f"{prefix}due__gt": now})
 
 
 def is_mastered(state: CardState | None, *, now: datetime) -> bool:
@@ -91,4 +96,5 @@ def is_mastered(state: CardState | None, *, now: datetime) -> bool:
         and state.state == CardState.State.REVIEW
         and state.mastered_until is not None
         and state.mastered_until >= now
+        and state.due > now
     )

@@ -142,7 +142,7 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
             seen=Count("pk"),
             due_now=Count("pk", filter=Q(due__lte=now)),
             due_week=Count("pk", filter=Q(due__gt=now, due__lte=now + timedelta(days=7))),
-            mastered=Count("pk", filter=mastered_q()),
+            mastered=Count("pk", filter=mastered_q(now=now)),
             next_due=Min("due", filter=Q(due__gt=now)),
         )
     )

@@ -76,6 +76,8 @@ def make_hand_cohort() -> Cohort:
             answer(outsider, card, 0.0, response="Outsider")
     stats_rebuild()
     cohort_stats_rebuild()
+    # s1 has mastered c1 (recalled, not due until after NOW) and has let c2 slip.
     for card, until in ((c1, NOW + timedelta(days=3)), (c2, NOW - timedelta(hours=1))):
-        CardState.objects.create(user=s1, card=card, deck=deck, due=NOW, state=2, stability=5, mastered_until=until)
+        due = NOW + timedelta(days=4)
+        CardState.objects.create(user=s1, card=card, deck=deck, due=due, state=2, stability=5, mastered_until=until)
     return cohort

@@ -79,9 +79,11 @@ def test_sql_mastery_agrees_with_python_retrievability(student, fraction):
     elapsed = timedelta(days=state.stability * fraction)
     scheduling.review(state, rating=fsrs.Rating.Good, at=now - elapsed)  # graduated, reviewed `elapsed` ago
     state.save()
-    expected = scheduling.retrievability(state, now=now) >= 0.9
-    assert CardState.objects.filter(scheduling.mastered_q(), pk=state.pk).exists() == expected
-    assert expected == (fraction < 1)
+    recalled = scheduling.retrievability(state, now=now) >= 0.9
+    assert recalled == (fraction < 1)
+    expected = recalled and state.due > now  # a card due now is not mastered (FSRS rounds due dates to days)
+    assert scheduling.is_mastered(state, now=now) == expected
+    assert CardState.objects.filter(scheduling.mastered_q(now=now), pk=state.pk).exists() == expected
 
 
 @pytest.mark.django_db

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from apps.quiz import selectors, services
-from apps.quiz.models import Answer
+from apps.quiz import scheduling, selectors, services
+from apps.quiz.models import Answer, CardState
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +66,29 @@ def test_a_card_once_mastered_is_no_longer_mastered_when_its_recall_probability_
     _play(student, deck, [""], long_ago + timedelta(days=1))
     progress = selectors.progress_by_deck(user=student)[0]
     assert (progress.mastered, progress.due_now) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("due_in", "due", "mastered"),
+    [(timedelta(minutes=-1), True, False), (timedelta(0), True, False), (timedelta(seconds=1), False, True)],
+)
+def test_a_card_due_now_is_due_not_mastered_on_every_page(student, due_in, due, mastered):
+    """FSRS rounds due dates to whole days, so one can fall hours before mastered_until ends: a card due now is
+    counted due, and not also mastered, on the deck tile, the deck page, the card's history and My progress."""
+    deck = make_deck()
+    card = make_card(deck=deck)
+    _play(student, deck, [""], timezone.now() - timedelta(days=3))
+    now = timezone.now()
+    state = CardState.objects.get(user=student)
+    state.state, state.due, state.mastered_until = CardState.State.REVIEW, now + due_in, now + timedelta(hours=11)
+    state.save()
+
+    progress = selectors.progress_by_deck(user=student, now=now)[0]
+    assert (progress.due_now, progress.mastered) == (int(due), int(mastered))
+    tile = selectors.study_today(user=student, now=now).decks[deck.pk]
+    assert (tile.due, tile.mastered) == (int(due), int(mastered))
+    standing = selectors.deck_standing(user=student, cards=[card], now=now).rows[0][1]
+    assert standing.status == ("due" if due else "mastered") and standing.mastered is mastered
+    history = selectors.CardHistory(answers=[], total=1, state=state, now=now)
+    assert (history.due, history.mastered) == (due, mastered)
+    assert CardState.objects.filter(scheduling.mastered_q(now=now)).exists() is mastered
