@@ -125,11 +125,13 @@ def cards_studied(*, user: AbstractBaseUser) -> QuerySet[CardState]:
 
 
 def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeckProgress]:
-    """Per deck: cards seen, accuracy (mean final score), due now / within a week, mastered. Three queries.
+    """Per deck: cards seen, accuracy (mean final score), due now / later in the next 7 days, mastered. Three
+    queries. The 7 days are the reader's calendar days, today first, as the forecast's (reviews_forecast).
 
     Archived cards keep their answers in the accuracy but leave the counts: no quiz asks them any more.
     """
     now = now or timezone.now()
+    week_end = days_ahead_end(now=now)
     rows = {deck.pk: DeckProgress(deck=deck, cards=deck.card_count) for deck in deck_list()}
     for stat in StudentDeckStat.objects.filter(user=user, deck__published=True).only(
         "deck_id", "score_sum", "attempts"
@@ -141,7 +143,7 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
         .annotate(
             seen=Count("pk"),
             due_now=Count("pk", filter=Q(due__lte=now)),
-            due_week=Count("pk", filter=Q(due__gt=now, due__lte=now + timedelta(days=7))),
+            due_week=Count("pk", filter=Q(due__gt=now, due__lt=week_end)),
             mastered=Count("pk", filter=mastered_q(now=now)),
             next_due=Min("due", filter=Q(due__gt=now)),
         )
@@ -332,11 +334,19 @@ def activity_recent(*, user: AbstractBaseUser, now: datetime | None = None) -> A
     return activity(dict(rows), today=today)
 
 
+def days_ahead_end(*, now: datetime, days: int = 7) -> datetime:
+    """The end of the `days` calendar days from today, in the reader's time zone: "the next 7 days" of My
+    progress, for its table and its forecast alike, so that their counts agree."""
+    zone = timezone.get_current_timezone()
+    return datetime.combine(timezone.localdate(now, zone) + timedelta(days=days), datetime.min.time(), tzinfo=zone)
+
+
 def reviews_forecast(*, user: AbstractBaseUser, now: datetime | None = None, days: int = 7) -> Forecast:
     """The user's reviews falling due each day of the next week, in the reader's time zone: one query."""
     zone = timezone.get_current_timezone()
-    today = timezone.localdate(now or timezone.now(), zone)
-    end = datetime.combine(today + timedelta(days=days), datetime.min.time(), tzinfo=zone)
+    now = now or timezone.now()
+    today = timezone.localdate(now, zone)
+    end = days_ahead_end(now=now, days=days)
     rows = (
         cards_studied(user=user)
         .filter(due__lt=end)

@@ -93,7 +93,7 @@ def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
     expect(page.get_by_role("table", name="Decks assigned in Spring 2026")).to_contain_text("cards)")
     problems["my progress, after joining"] = page.evaluate(OFF_SCREEN)
     decks = page.get_by_role("table", name="Progress per deck")
-    assert {"Due later, within 7\u00a0days", "Mastered"} <= set(decks.evaluate(COLUMN_NAMES))
+    assert {"Due later, in the next 7\u00a0days", "Mastered"} <= set(decks.evaluate(COLUMN_NAMES))
     resume = page.get_by_role("link", name=f"Resume {unfinished.title}")
     if not resume.evaluate(TAPPABLE):
         problems["my progress, after joining"].append("Resume cannot be tapped without scrolling sideways")

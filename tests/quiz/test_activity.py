@@ -158,3 +158,29 @@ def test_the_forecast_days_are_the_readers_and_leave_out_archived_cards_and_draf
     assert ahead.days[0].date == date(2026, 12, 3)
     with timezone.override(UTC):
         assert [day.count for day in selectors.reviews_forecast(user=student, now=now).days][:2] == [2, 0]
+
+
+@pytest.mark.django_db
+def test_my_progress_due_later_counts_the_same_seven_calendar_days_as_the_forecast(student):
+    """The table's "Due later, in the next 7 days" was now + 7 × 24 h and the forecast 7 calendar days in the
+    reader's zone: a card due on the eighth calendar day counted in one and not the other."""
+    deck = make_deck()
+    cards = [make_card(deck=deck, question=f"Q{n}?", answer=f"A{n}") for n in range(4)]
+    tokyo = ZoneInfo("Asia/Tokyo")
+    now = datetime(2026, 12, 3, 14, 30, tzinfo=UTC)  # 23:30 on Thursday in Tokyo: the window ends Wednesday night
+    for card, due in (
+        (cards[0], now - timedelta(hours=1)),  # due now
+        (cards[1], datetime(2026, 12, 9, 23, 59, tzinfo=tokyo)),  # the seventh day's last minute
+        (cards[2], datetime(2026, 12, 10, 0, 0, tzinfo=tokyo)),  # the eighth day, though within 7 × 24 h
+        (cards[3], now + timedelta(days=8)),
+    ):
+        CardState.objects.create(user=student, card=card, deck=card.deck, due=due, reps=1)
+    with timezone.override(tokyo):
+        (progress,) = selectors.progress_by_deck(user=student, now=now)
+        ahead = selectors.reviews_forecast(user=student, now=now)
+    assert (progress.due_now, progress.due_week) == (1, 1)
+    assert ahead.total == progress.due_now + progress.due_week == 2
+    with timezone.override(UTC):  # in London the eighth Tokyo day's first minute is Wednesday's
+        (progress,) = selectors.progress_by_deck(user=student, now=now)
+        assert (progress.due_now, progress.due_week) == (1, 2)
+        assert selectors.reviews_forecast(user=student, now=now).total == 3

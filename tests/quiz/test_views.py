@@ -680,7 +680,10 @@ def test_progress_page_counts_cards_due_later_apart_from_those_due_now_and_says_
     CardState.objects.filter(card__position=2).update(due=timezone.now() + timedelta(days=2))
     html = student_client.get(reverse("quiz:progress")).content.decode()
     # "Due now 7, Due within a week 0" read as a contradiction: the second column leaves out the first's cards.
-    assert '<td data-label="Due now">1</td>' in html and '<td data-label="Due later, within 7&nbsp;days">1</td>' in html
+    assert (
+        '<td data-label="Due now">1</td>' in html
+        and '<td data-label="Due later, in the next 7&nbsp;days">1</td>' in html
+    )
     assert "Due within a week" not in html
     # What "Mastered" means was only in a title attribute, which a phone never shows.
     assert "Mastered: past the learning steps, and recalled now with at least 90 % probability (FSRS)" in html
