@@ -233,3 +233,47 @@ def test_enter_on_show_answer_with_an_option_chosen_asks_then_shows(live_server,
     expect(page.locator("[data-reveal-confirm]")).to_contain_text("You chose an option")
     page.keyboard.press("Enter")
     expect(page.locator(".verdict")).to_contain_text("Answer shown")
+
+
+RING = "(el) => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineWidth, s.boxShadow]; }"
+
+
+def _phone(browser):
+    return browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+
+
+def test_on_a_phone_nothing_is_ringed_before_a_touch_and_a_tapped_option_is_chosen_not_ringed(
+    live_server, browser, sign_in, transactional_db
+):
+    phone = _phone(browser)
+    page = phone.new_page()
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    group = page.locator("fieldset.options")
+    expect(group).to_be_focused()  # still where 1-4 and a screen reader start
+    assert group.evaluate(RING)[0] == "none"
+    page.locator(".option").nth(1).tap()
+    expect(page.locator("input[name=option]").nth(1)).to_be_checked()
+    assert page.locator(".option").nth(1).evaluate(RING)[0] == "none"
+    phone.close()
+
+
+def test_an_answer_box_focused_on_load_has_a_thin_ring_not_the_heavy_one(
+    live_server, browser, sign_in, transactional_db
+):
+    phone = _phone(browser)
+    page = phone.new_page()
+    _open_quiz(page, sign_in, _quiz(mode="recall"))
+    box = page.get_by_label("Your answer")
+    expect(box).to_be_focused()
+    assert box.evaluate(RING) == ["solid", "2px", "none"]
+    phone.close()
+
+
+def test_keyboard_users_still_get_the_full_ring_on_options(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="choice", cards=5))
+    page.keyboard.press("2")
+    style, width, shadow = page.locator(".option").nth(1).evaluate(RING)
+    assert (style, width) == ("solid", "3px") and shadow != "none"
+    page.keyboard.press("ArrowDown")
+    assert page.locator(".option").nth(2).evaluate(RING)[1] == "3px"
+    assert page.locator(".option").nth(1).evaluate(RING)[0] == "none"
