@@ -687,6 +687,7 @@ def test_progress_page_counts_cards_due_later_apart_from_those_due_now_and_says_
     assert "Due within a week" not in html
     # What "Mastered" means was only in a title attribute, which a phone never shows.
     assert "Mastered: past the learning steps, and recalled now with at least 90 % probability (FSRS)" in html
+    assert "it ends when the card is due for review again, where it counts as due, not mastered." in html
 
 
 def test_progress_page_says_when_the_next_card_comes_back(student_client, student):
