@@ -277,3 +277,11 @@ def test_keyboard_users_still_get_the_full_ring_on_options(live_server, page, si
     page.keyboard.press("ArrowDown")
     assert page.locator(".option").nth(2).evaluate(RING)[1] == "3px"
     assert page.locator(".option").nth(1).evaluate(RING)[0] == "none"
+
+
+def test_the_skip_link_brings_focus_to_the_page_without_ringing_all_of_it(live_server, page, sign_in, transactional_db):
+    _open_quiz(page, sign_in, _quiz(mode="recall"))
+    page.get_by_role("link", name="Skip to main content").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()
+    assert page.locator("main").evaluate(RING)[0] == "none"
