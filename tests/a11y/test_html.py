@@ -64,6 +64,9 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
     response = alice.get(refused["Location"])
     assert b'id="option-error"' in response.content, "a question sent back without an option should be an error"
     documents["quiz question with an error"] = response.content
+    asked = alice.get(alice.post(f"{site.choice_quiz}q/1/", {"token": token, "option": "1", "reveal": "1"})["Location"])
+    assert b'id="reveal-ask"' in asked.content, "Show answer with an option chosen should ask first"
+    documents["quiz question asking before showing the answer"] = asked.content
     documents["quiz start with errors"] = _quiz_start_with_errors(alice)
     forbidden = alice.get("/cohorts/new/")
     assert forbidden.status_code == 403
