@@ -185,6 +185,11 @@ def test_show_answer_tapped_with_an_option_chosen_asks_first_and_a_second_tap_sh
     page.locator(".option").nth(2).tap()
     reveal.tap()
     expect(page.locator("[data-reveal-confirm]")).to_contain_text("You chose an option")
+    # in a box that stands out, as the page without JavaScript asks, not in grey small print
+    assert (
+        page.locator("[data-reveal-confirm]").evaluate("(n) => getComputedStyle(n).backgroundColor")
+        != "rgba(0, 0, 0, 0)"
+    )
     page.wait_for_timeout(300)
     assert Answer.objects.count() == 0
     reveal.tap()
