@@ -494,6 +494,7 @@ ANSWER = form(
     response=RESPONSE,
     option=st.integers(-3, 70_000).map(str),
     reveal=st.sampled_from(["1", "on", "true", "0", "", "false"]),
+    reveal_confirmed=st.sampled_from(["1", "0", ""]),  # "Show answer" pressed again after it asked
 )
 OVERRIDE = form(verdict=st.sampled_from(["", "correct", "incorrect", "partial", "CORRECT"]))
 REPORT = form(message=st.one_of(VALUE, st.text(min_size=990, max_size=1010)))
