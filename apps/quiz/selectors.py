@@ -62,6 +62,15 @@ def session_unfinished(*, user: AbstractBaseUser, deck: Deck | None) -> QuizSess
     return QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).order_by("-created_at").first()
 
 
+def session_newer_open(*, session: QuizSession) -> QuizSession | None:
+    """For a quiz that ended before its last question: the student's newer quiz on the same deck (or review) still
+    open, the one that, started in another tab, ended it, or one started since. None for a quiz answered in full."""
+    if not session.finished_at or session.answered_count >= session.item_count:
+        return None
+    newer = session_unfinished(user=session.user, deck=session.deck)
+    return newer if newer is not None and newer.created_at > session.created_at else None
+
+
 def session_last_options(*, user: AbstractBaseUser, deck: Deck | None) -> dict:
     """The size, mode and order of the user's latest quiz on `deck` (None: their latest review), to offer them
     again: a student who quizzes a deck the same way each time need not set the form each time."""

@@ -47,6 +47,24 @@ def _problem(request: HttpRequest, quiz: QuizSession, problem: str, *, status: i
     return render(request, "quiz/problem.html", {"session": quiz, "problem": problem}, status=status)
 
 
+def _finished(request: HttpRequest, quiz: QuizSession, form: AnswerForm) -> HttpResponse:
+    """An answer to a quiz that ended meanwhile (ended in another tab, or by a newer quiz started there): the words
+    typed are given back, since nothing kept them, and the newer quiz is offered."""
+    typed = form.cleaned_data.get("response", "") if form.item.mode == "recall" else ""
+    if request.htmx:
+        # The refresh shows the quiz's results, which offer the newer quiz.
+        if typed:
+            messages.warning(request, f"{_PROBLEMS['finished']} Your answer was not saved; here it is: “{typed}”")
+        return _problem(request, quiz, "finished", status=409)
+    context = {
+        "session": quiz,
+        "problem": "finished",
+        "typed": typed,
+        "newer": selectors.session_newer_open(session=quiz),
+    }
+    return render(request, "quiz/problem.html", context, status=409)
+
+
 _PROBLEMS = {
     "finished": "This quiz is finished and takes no more answers.",
     "unanswered": "Answer the question before marking it right or wrong.",
@@ -142,7 +160,8 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     if item is None:
         items = selectors.session_items(session=quiz)
         missed = len(retries.missed_cards(session=quiz, items=items)[0])
-        context = {"session": quiz, "state": "summary", "items": items, "missed": missed}
+        newer = selectors.session_newer_open(session=quiz)
+        context = {"session": quiz, "state": "summary", "items": items, "missed": missed, "newer": newer}
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
     response = _render_stage(request, context)
@@ -236,7 +255,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
                 user=request.user, item=question, submission=form.submission(time_taken_ms=time_taken)
             )
         except services.SessionFinishedError:
-            return _problem(request, quiz, "finished", status=409)
+            return _finished(request, quiz, form)
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:

@@ -798,6 +798,37 @@ def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, stud
     assert "unfinished" not in student_client.get(start).content.decode()
 
 
+def test_an_answer_to_a_quiz_a_newer_one_ended_in_another_tab_is_given_back_with_the_newer_quiz(
+    student_client, student, htmx
+):
+    deck = _deck()
+    start = reverse("quiz:start", args=[deck.slug])
+    old = _session(student, deck=deck, size=3)
+    _post_answer(student_client, old, 1, response="Tool number 0")
+    # Another tab starts a new quiz on the deck, which ends this one.
+    newer = QuizSession.objects.get(
+        pk=student_client.post(start, {"size": 2, "mode": "recall", "order": "new"}).url.split("/")[2]
+    )
+    response = _post_answer(student_client, old, 2, response="My long\nthought-out answer")
+    html = response.content.decode()
+    assert response.status_code == 409 and Answer.objects.filter(session=old).count() == 1
+    assert "It ended in another tab or window, where a newer quiz on this deck is open" in html
+    assert "My long<br>thought-out answer" in html  # not lost: given back to copy
+    assert f'<a class="button" href="{newer.get_absolute_url()}">Carry on with the newer quiz</a>' in html
+    # With htmx the page reloads to the results: the words come in the message, the newer quiz on the results.
+    response = _post_answer(student_client, old, 2, headers=htmx, response="Typed in the old tab")
+    assert response.status_code == 409 and response["HX-Refresh"] == "true"
+    summary = student_client.get(old.get_absolute_url()).content.decode()
+    assert "Your answer was not saved; here it is: “Typed in the old tab”" in summary
+    assert "Your newer quiz on this deck is still open, 0 of 2 questions answered" in summary
+    assert f'<a href="{newer.get_absolute_url()}">carry on with it</a>' in summary
+    # Once the newer one is done, or for a quiz answered in full, nothing is offered.
+    for position in (1, 2):
+        _post_answer(student_client, newer, position, response="x")
+    assert "still open" not in student_client.get(old.get_absolute_url()).content.decode()
+    assert "still open" not in student_client.get(newer.get_absolute_url()).content.decode()
+
+
 def test_starting_a_new_quiz_ends_the_one_left_open_so_it_does_not_come_back_as_unfinished(
     student_client, student, other_student
 ):
