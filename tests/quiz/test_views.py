@@ -113,6 +113,8 @@ def test_a_review_question_names_its_deck_and_the_breadcrumb_says_review(student
     assert f'<p class="meta card-deck">From {session.deck.title}</p>' in html
     # and on its feedback, where the deck is as much news as on the question
     review = QuizSession.objects.get(deck=None)
+    ending = student_client.get(reverse("quiz:finish", args=[review.pk])).content.decode()
+    assert "<h1>End this review?</h1>" in ending and ">End the review</button>" in ending
     _post_answer(student_client, review, response="no idea")
     feedback = student_client.get(reverse("quiz:item", args=[review.pk, 1])).content.decode()
     assert (
