@@ -29,7 +29,8 @@ class StartForm(forms.Form):
         label="Which cards first",
         choices=QuizSession.Order.choices,
         initial=QuizSession.Order.NEW,
-        help_text="Your weakest: the cards you have missed, the lowest scored first; then the others, due ones first.",
+        help_text="Your weakest: the cards you have missed, those missed last time first, then the lowest scored; "
+        "then the others, due ones first.",
         widget=forms.RadioSelect,
     )
 

@@ -10,7 +10,7 @@ from django.db.models import Case, F, FloatField, IntegerField, OuterRef, Q, Sub
 
 from apps.content.models import Card, Deck, Distractor
 
-from .models import CardState, QuizSession, StudentCardStat
+from .models import Answer, CardState, QuizSession, StudentCardStat
 from .options import Option, Topics, options_build
 
 # What _option_for reads of a card: the quiz's cards and the pool of other answers load just these.
@@ -33,16 +33,21 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
         output_field=IntegerField(),
     )
     if order == QuizSession.Order.WEAKEST:
-        # The cards ever missed, the lowest mean score first and the most answered first among equals (a card missed
+        # The cards ever missed: those missed the last time first (a card just forgotten is weaker now than one missed
+        # often but learnt since), then the lowest mean score and the most answered among equals (a card missed
         # three times is weaker than one missed once); then the others as "due first" takes them. A card always
         # answered right is not weak: it does not push new or due cards out of a short quiz.
         stats = StudentCardStat.objects.filter(user=user, card=OuterRef("pk"))
         mean = stats.annotate(mean=F("score_sum") / F("attempts")).values("mean")[:1]
+        last = Answer.objects.filter(user=user, card=OuterRef("pk")).order_by("-answered_at", "-pk")
         cards = cards.annotate(
-            mean=Subquery(mean, output_field=FloatField()), attempts=Subquery(stats.values("attempts")[:1])
+            mean=Subquery(mean, output_field=FloatField()),
+            attempts=Subquery(stats.values("attempts")[:1]),
+            last_score=Subquery(last.values("final_score")[:1]),
         )
         weak = Q(mean__lt=1)
         return cards.order_by(
+            Case(When(weak, then=F("last_score")), default=None, output_field=FloatField()).asc(nulls_last=True),
             Case(When(weak, then=F("mean")), default=None, output_field=FloatField()).asc(nulls_last=True),
             Case(When(weak, then=F("attempts")), default=None, output_field=IntegerField()).desc(nulls_last=True),
             due_first,

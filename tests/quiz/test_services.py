@@ -173,6 +173,23 @@ def test_weakest_first_does_not_fill_a_short_quiz_with_cards_always_answered_rig
     ]  # fmt: skip
 
 
+def test_weakest_first_asks_a_card_missed_the_last_time_before_one_missed_often_but_learnt_since(student):
+    deck = _deck(3)
+    forgotten, learnt, known = deck.cards.order_by("position")
+    rounds = {forgotten: [True, True, True, False], learnt: [False, False, False, True], known: [True] * 4}
+    for round_ in range(4):
+        quiz = _start(student, deck, size=3, mode="recall", order="random")
+        for item in quiz.items.select_related("card"):
+            right = rounds[item.card][round_]
+            submission = Submission(response=item.card.answer if right else "no idea")
+            services.answer_submit(user=student, session_id=quiz.pk, position=item.position, submission=submission)
+    # By mean score alone (0.75 against 0.25) the card learnt since would come first.
+    weakest = _start(student, deck, order="weakest", size=3)
+    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
+        forgotten.pk, learnt.pk, known.pk,
+    ]  # fmt: skip
+
+
 def test_random_order_takes_the_requested_number(student):
     deck = _deck(8)
     session = _start(student, deck, order="random", size=5)
