@@ -250,7 +250,8 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
     said = _assignment_said(deck.title, change)
     if dropped := change.extensions_dropped:
         n = f"{dropped} student{'s' if dropped > 1 else ''}"
-        said += f" {n} lost {'their extensions' if dropped > 1 else 'an extension'}: no longer later than the due date."
+        why = "no longer later than the due date" if change.due else "with no due date, there is none to extend"
+        said += f" {n} lost {'their extensions' if dropped > 1 else 'an extension'}: {why}."
     messages.success(request, said)
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 

@@ -229,9 +229,11 @@ def test_moving_the_cohorts_deadline_past_an_extension_drops_it_and_says_so(clie
     response = client.post(reverse("cohorts:assignment_add", args=[world["cohort"].pk]), data, follow=True)
     assert "1 student lost an extension: no longer later than the due date." in _text(response.content.decode())
     assert list(Extension.objects.values_list("student__username", flat=True)) == ["ann"]
-    # No due date left: nothing to extend.
-    change = services.assignment_set(cohort=world["cohort"], deck=world["deck"], due_date=None)
-    assert change.extensions_dropped == 1 and not Extension.objects.exists()
+    # No due date left: nothing to extend, and the message does not speak of one.
+    response = client.post(reverse("cohorts:assignment_add", args=[world["cohort"].pk]), {"deck": world["deck"].pk})
+    said = _text(client.get(response.url).content.decode())
+    assert "1 student lost an extension: with no due date, there is none to extend." in said
+    assert "no longer later than the due date" not in said and not Extension.objects.exists()
 
 
 # --- what the student sees ---------------------------------------------------------------
