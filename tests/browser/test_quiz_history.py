@@ -1,0 +1,42 @@
+"""In a real Chromium: paging through All your quizzes with the keyboard, where HTMX swaps the results in."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from apps.quiz import services
+from apps.quiz.history import PAGE_SIZE
+from apps.quiz.models import QuizSession
+from tests.conftest import make_user
+from tests.factories import make_card, make_deck
+
+
+def test_paging_with_the_keyboard_keeps_focus_in_the_results(live_server, page, sign_in, transactional_db):
+    student = make_user("alice")
+    deck = make_deck(title="Training")
+    make_card(deck=deck, question="What is a batch?", answer="A group of examples")
+    for n in range(2 * PAGE_SIZE + 2):
+        quiz = services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+        QuizSession.objects.filter(pk=quiz.pk).update(created_at=timezone.now() - timedelta(hours=n))
+    sign_in(page, "alice", "/quiz/history/")
+    page.evaluate("window.stillTheSamePage = true")
+    page.locator("#history-older").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/quiz/history/\?page=2$"))
+    expect(page.locator("#history-older")).to_be_focused()  # the link keeps focus on its new copy
+    expect(page.locator(".htmx-settling")).to_have_count(0)  # a key pressed mid-settle is faster than anyone
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/quiz/history/\?page=3$"))
+    expect(page.locator("#results tbody tr")).to_have_count(2)
+    # The last page has no "Older": focus goes to the results' heading, not back to the top of the page.
+    expect(page.locator("#results h2")).to_be_focused()
+    expect(page.locator("#results h2")).to_have_text("Quizzes, page 3 of 3")
+    page.locator("#history-newer").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#results tbody tr")).to_have_count(PAGE_SIZE)
+    expect(page.locator("#history-newer")).to_be_focused()
+    assert page.evaluate("window.stillTheSamePage") is True
