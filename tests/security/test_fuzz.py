@@ -110,6 +110,7 @@ QUERY = form(
     flag=st.sampled_from(["", "any", "inactive", "low_accuracy", "behind", "nope"]),
     page=st.one_of(st.integers(-3, 5), st.integers(10**6, 10**30)).map(str),
     answers=st.just("shown"),
+    deck=st.sampled_from(["", "_reviews", "deck-1", "-", "_", "x" * 300]),  # All your quizzes' filter
 )
 
 
@@ -686,6 +687,7 @@ def test_dashboards_and_pages_with_any_query(world, data):
         reverse("content:card", args=[world.deck.slug, card.pk]),
         reverse("content:styles"),
         reverse("quiz:progress"),
+        reverse("quiz:history"),
         reverse("quiz:session", args=[world.session.pk]),
     ]
     path = data.draw(st.sampled_from(paths))
