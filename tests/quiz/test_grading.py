@@ -15,6 +15,9 @@ from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from apps.content.loader import parse_file
 from apps.quiz import grading
@@ -466,6 +469,54 @@ def test_grade_is_total_on_junk(response):
         assert result.feedback
         assert "could not be graded" not in result.feedback
         assert result.verdict is not CORRECT
+
+
+# Words the grader's rules turn on (restrictions, contrasts, sameness, negation, list items, formulas), spliced into
+# a card's own answer: junk alone stops early, before those rules ever run.
+_RULE_WORDS = [
+    "only",
+    "just",
+    "not",
+    "no",
+    "never",
+    "instead of",
+    "the same",
+    "identical to",
+    "anymore",
+    "ever",
+    "saves",
+    "memory",
+    "and",
+    "or",
+    ",",
+    ".",
+    ";",
+    "?",
+    "vs",
+    "than",
+    "$",
+    "$x^2$",
+    "N * sum L_i",
+    "(",
+    "é",
+    "😀",
+    "\n",
+]
+
+
+@hypothesis_settings(max_examples=400, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_grade_is_total_on_answers_with_words_spliced_in_or_cut_out(data):
+    example = data.draw(st.sampled_from(sorted(seed_cards().values(), key=lambda c: c.question)))
+    words = data.draw(st.sampled_from([example.answer, example.short_answer or example.answer])).split()
+    for _ in range(data.draw(st.integers(1, 6))):
+        at = data.draw(st.integers(0, len(words)))
+        if words and data.draw(st.booleans()):
+            del words[min(at, len(words) - 1)]
+        else:
+            words.insert(at, data.draw(st.sampled_from(_RULE_WORDS)))
+    result = grade(example, data.draw(st.sampled_from([" ", ""])).join(words))
+    assert 0.0 <= result.score <= 1.0 and "could not be graded" not in result.feedback
 
 
 @pytest.mark.parametrize("response", ["", "   ", "\n"])
