@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db.models import Count, Q
 
-from apps.cohorts.models import Cohort, Membership
+from apps.cohorts.models import Cohort, Extension, Membership
 from apps.quiz.models import Answer, CardReport, CardState, QuizSession
 
 EXPORT_FORMAT = 1  # raised when a field changes meaning, so a script reading old downloads can tell
@@ -39,17 +39,21 @@ _MEMORY = {"card__deck__slug": "deck", "card__question": "question", "state": "s
            "last_review": "last_review", "stability": "stability", "difficulty": "difficulty", "reps": "reps",
            "lapses": "lapses"}  # fmt: skip
 _COHORT = {"cohort__name": "cohort", "joined_at": "joined_at", "removed_at": "removed_at"}
+# A later deadline an instructor gave the student; who gave it is the instructor's, not theirs.
+_EXTENSION = {"assignment__cohort__name": "cohort", "assignment__deck__slug": "deck", "due_date": "due_date",
+              "granted_at": "granted_at"}  # fmt: skip
 _REPORT = {"card__deck__slug": "deck", "card__question": "question", "message": "message",
            "created_at": "created_at", "resolved_at": "resolved_at"}  # fmt: skip
 
 
 def account_export(*, user: AbstractUser) -> dict:
-    """Everything stored about `user` that is theirs, in five queries whatever the history's size."""
+    """Everything stored about `user` that is theirs, in six queries whatever the history's size."""
     lists = {
         "quizzes": (QuizSession.objects.filter(user=user).order_by("created_at", "pk"), _QUIZ),
         "answers": (Answer.objects.filter(user=user).order_by("answered_at", "pk"), _ANSWER),
         "memory": (CardState.objects.filter(user=user).order_by("due", "pk"), _MEMORY),
         "cohorts": (Membership.objects.filter(student=user).order_by("joined_at", "pk"), _COHORT),
+        "extensions": (Extension.objects.filter(student=user).order_by("due_date", "pk"), _EXTENSION),
         "card_reports": (CardReport.objects.filter(user=user).order_by("created_at", "pk"), _REPORT),
     }
     account = {

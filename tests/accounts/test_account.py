@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Cohort, CohortCardStat
@@ -117,6 +119,24 @@ def test_the_download_holds_ones_own_data_and_no_one_elses(client, student, othe
     assert [q["deck_title"] for q in data["quizzes"]] == ["Serving"]
     assert len(data["memory"]) == 2 and [c["cohort"] for c in data["cohorts"]] == ["Autumn"]
     assert "bob's secret answer" not in response.content.decode()
+
+
+def test_the_download_holds_ones_own_deadline_extensions_and_no_one_elses(
+    client, instructor, student, other_student, deck, cohort
+):
+    today = timezone.localdate()
+    cohorts.cohort_join(student=other_student, code=cohort.join_code)
+    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=today)
+    for user, days in ((student, 5), (other_student, 9)):
+        cohorts.extension_grant(
+            cohort=cohort, deck_id=deck.pk, student_id=user.pk, due_date=today + timedelta(days=days),
+            granted_by=instructor,
+        )  # fmt: skip
+    client.force_login(student)
+    extensions = json.loads(client.get(reverse("account_download")).content)["extensions"]
+    assert [(e["cohort"], e["deck"], e["due_date"]) for e in extensions] == [
+        ("Autumn", deck.slug, (today + timedelta(days=5)).isoformat())
+    ]
 
 
 def test_the_download_takes_as_many_queries_for_a_long_history_as_for_a_short_one(client, student, deck):
