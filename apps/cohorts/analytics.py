@@ -118,7 +118,9 @@ def members(*, cohort: Cohort):
 def _behind(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[AssignedDeck]:
     """The decks due within DUE_SOON whose cards the student has not all attempted, each with the student's own
     deadline (an extension's). Every deck due by then, overdue ones included: one late is more behind, not less."""
-    soon = (now + DUE_SOON).date()
+    # Due dates are calendar days: "within three days" counts them in the reader's time zone, as the student's own
+    # Today panel does in theirs, not in UTC's (a day apart for half of every day in Auckland).
+    soon = (timezone.localtime(now) + DUE_SOON).date()
     cells = zip(decks, row.cells, strict=True)
     own = ((replace(d, due_date=c.extended_to) if c.extended_to else d, c) for d, c in cells)
     return [d for d, cell in own if d.due_date and d.due_date <= soon and cell.attempted < cell.cards]

@@ -89,6 +89,17 @@ def test_behind_covers_overdue_decks_and_says_so(cohort):
     assert not any("behind" in row.flags for row in rows)
 
 
+def test_due_within_three_days_counts_the_days_of_the_readers_time_zone(cohort):
+    # 20:00 UTC is already the next day's 10:00 in Kiritimati (UTC+14): a deck due three local days on is due soon.
+    now = NOW.replace(hour=20, minute=0)
+    with timezone.override("Pacific/Kiritimati"):
+        ops = cohort.assignments.get(deck__title="Ops")
+        ops.due_date = timezone.localdate(now) + timedelta(days=3)
+        ops.save()
+        _decks, rows = analytics.cohort_matrix(cohort=cohort, now=now)
+    assert [row.username for row in rows if "behind" in row.flags] == ["s2"]
+
+
 def test_an_archived_card_counts_in_accuracy_but_not_in_attempted_or_mastered(cohort):
     s2 = Membership.objects.get(cohort=cohort, student__username="s2").student
     archived = Card.objects.get(question="Archived?")
