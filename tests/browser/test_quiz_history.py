@@ -40,3 +40,23 @@ def test_paging_with_the_keyboard_keeps_focus_in_the_results(live_server, page, 
     expect(page.locator("#results tbody tr")).to_have_count(PAGE_SIZE)
     expect(page.locator("#history-newer")).to_be_focused()
     assert page.evaluate("window.stillTheSamePage") is True
+
+
+def test_choosing_a_deck_updates_the_count_in_the_same_live_region(live_server, page, sign_in, transactional_db):
+    """A live region swapped in whole is a new one, which screen readers do not read out: the count keeps its node."""
+    student = make_user("alice")
+    for title, quizzes in (("Training", 2), ("Serving", 1)):
+        deck = make_deck(title=title)
+        make_card(deck=deck, question=f"{title}?", answer="An answer")
+        for _ in range(quizzes):
+            services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    sign_in(page, "alice", "/quiz/history/")
+    count = page.locator("#history-count")
+    expect(count).to_have_text("3 quizzes, 0 answers.")
+    count.evaluate("element => { element.dataset.before = 'yes' }")
+    page.get_by_label("Quizzes on").select_option(label="Serving")
+    expect(page).to_have_url(re.compile(r"/quiz/history/\?deck=deck-\d+$"))
+    expect(count).to_have_text("1 quiz on Serving, 0 answers.")
+    expect(count).to_have_attribute("data-before", "yes")
+    expect(count).to_have_attribute("role", "status")
+    expect(page.locator("#results tbody tr")).to_have_count(1)
