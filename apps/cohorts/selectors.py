@@ -51,6 +51,12 @@ def cohort_for_student(*, user: AbstractBaseUser, pk: int, or_left: bool = False
     return membership.cohort
 
 
+def student_extensions(*, user: AbstractBaseUser, cohort: Cohort) -> list[Extension]:
+    """The user's own later deadlines in the cohort, soonest first, with their decks: what leaving it drops."""
+    extensions = Extension.objects.filter(assignment__cohort=cohort, student_id=user.pk)
+    return list(extensions.select_related("assignment__deck").order_by("due_date", "assignment__deck__title"))
+
+
 def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
     """The student's current membership, else 404: once removed, none of their answers are the cohort's to see."""
     memberships = Membership.objects.select_related("student").filter(removed_at__isnull=True)

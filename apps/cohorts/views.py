@@ -317,7 +317,8 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """
     cohort = selectors.cohort_for_student(user=request.user, pk=pk, or_left=request.method == "POST")
     if request.method != "POST":
-        return render(request, "cohorts/leave.html", {"cohort": cohort})
+        extensions = selectors.student_extensions(user=request.user, cohort=cohort)
+        return render(request, "cohorts/leave.html", {"cohort": cohort, "extensions": extensions})
     services.cohort_remove_student(cohort=cohort, student_id=request.user.pk)
     messages.success(request, f"You left {cohort.name}. Its instructors no longer see your progress.")
     return HttpResponseSeeOther(reverse("cohorts:list"))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import formats, timezone
 
 from apps.cohorts import services
 from apps.cohorts.models import Assignment, CohortCardStat
@@ -57,3 +61,19 @@ def test_only_a_student_of_the_cohort_can_leave_it(student, other_student, instr
         client.force_login(user)
         assert client.get(leave).status_code == 404 and client.post(leave).status_code == 404
     assert spring.memberships.get(student=student).removed_at is None
+
+
+def test_leaving_says_which_extended_deadlines_it_drops(client, instructor, student, spring):
+    client.force_login(student)
+    leave = reverse("cohorts:leave", args=[spring.pk])
+    assert "later deadline" not in client.get(leave).content.decode()
+    assignment = Assignment.objects.get(cohort=spring)
+    today = timezone.localdate()
+    services.assignment_set(cohort=spring, deck=assignment.deck, due_date=today)
+    extended = today + timedelta(days=7)
+    services.extension_grant(
+        cohort=spring, deck_id=assignment.deck_id, student_id=student.pk, due_date=extended, granted_by=instructor
+    )
+    asked = " ".join(re.sub(r"<[^>]+>", " ", client.get(leave).content.decode()).split())
+    day = formats.date_format(extended, "j M Y")
+    assert f"Your later deadline for Serving ( {day} ) is dropped: joining again puts you on the cohort’s" in asked
