@@ -13,8 +13,8 @@ from apps.common.http import render_page_or_partial
 from . import selectors
 
 PAGE_SIZE = 25
-# The filter's value for the reviews of due cards across decks, which have no deck (a slug has no underscore).
-REVIEWS = "_reviews"
+# The filter's value for the reviews of due cards across decks, which have no deck: "~" is in no slug.
+REVIEWS = "~reviews"
 
 
 @require_safe

@@ -110,7 +110,7 @@ QUERY = form(
     flag=st.sampled_from(["", "any", "inactive", "low_accuracy", "behind", "nope"]),
     page=st.one_of(st.integers(-3, 5), st.integers(10**6, 10**30)).map(str),
     answers=st.just("shown"),
-    deck=st.sampled_from(["", "_reviews", "deck-1", "-", "_", "x" * 300]),  # All your quizzes' filter
+    deck=st.sampled_from(["", "~reviews", "_reviews", "deck-1", "-", "_", "x" * 300]),  # All your quizzes' filter
 )
 
 
