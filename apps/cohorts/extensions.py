@@ -29,7 +29,9 @@ def extension(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> H
     form = None
     if assignment.due_date:
         initial = {"due_date": current.due_date if current else None}
-        form = ExtensionForm(request.POST or None, cohort_due=assignment.due_date, initial=initial)
+        # Bound on any POST, an empty one too: it is refused with its error, not shown as a blank form.
+        data = request.POST if request.method == "POST" else None
+        form = ExtensionForm(data, cohort_due=assignment.due_date, initial=initial)
     if request.method == "POST" and form is not None and form.is_valid():
         try:
             granted = services.extension_grant(

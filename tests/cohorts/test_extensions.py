@@ -158,6 +158,9 @@ def test_bad_input_is_a_form_error_never_a_500(client, world, instructor):
         response = client.post(_url(world), {"due_date": value})
         assert response.status_code == 422, value
         assert 'class="errorlist"' in response.content.decode()
+    # A form sent with no field at all (a tampered one) is refused alike, not shown again as if never sent.
+    response = client.post(_url(world), {})
+    assert response.status_code == 422 and 'class="errorlist"' in response.content.decode()
     assert not Extension.objects.exists()
 
 
