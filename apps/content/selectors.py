@@ -96,23 +96,25 @@ def card_search(
         .only("pk", "position", "kind", "question_html", "deck__slug", "deck__title", "deck__published")
         .annotate(
             rank=rank,
-            excerpt=SearchHeadline(
-                Replace(
-                    Concat("answer_text", Value(" "), "explanation_text", output_field=TextField()),
-                    Value("<"),
-                    Value(LESS_THAN),
-                ),
-                marked,
-                config="simple",
-                start_sel=MATCH_START,
-                stop_sel=MATCH_END,
-                max_words=28,
-                min_words=12,
-                max_fragments=2,
-                fragment_delimiter=" … ",
-            ),
+            excerpt=_excerpt(Concat("answer_text", Value(" "), "explanation_text", output_field=TextField()), marked),
+            # A card found by an accepted answer alone says which, beside the answer's excerpt.
+            alias_excerpt=_excerpt(Replace("alias_text", Value("\n"), Value(" · ")), marked),
         )
         .order_by("-rank", "deck__title", "position")
+    )
+
+
+def _excerpt(text, marked: SearchQuery) -> SearchHeadline:
+    return SearchHeadline(
+        Replace(text, Value("<"), Value(LESS_THAN)),
+        marked,
+        config="simple",
+        start_sel=MATCH_START,
+        stop_sel=MATCH_END,
+        max_words=28,
+        min_words=12,
+        max_fragments=2,
+        fragment_delimiter=" … ",
     )
 
 

@@ -215,7 +215,15 @@ def test_a_cards_accepted_answers_and_explanation_find_it_too(client, serving):
     card = serving.cards.get(question="What is a CronJob?")
     card.explanation = "Unlike a *Deployment*, it runs to completion and stops."
     card_save(card=card, aliases=["Scheduled job", "K8s cron"])
-    assert _titles(client.get(SEARCH, {"q": "k8s"})) == ["<p>What is a CronJob?</p>"]
+    found = client.get(SEARCH, {"q": "k8s"})
+    assert _titles(found) == ["<p>What is a CronJob?</p>"]
+    # Found by an accepted answer alone, the result says which, behind the same toggle as the answer's words.
+    assert re.search(
+        r"<summary>Where the answer matches.*?</summary>\s*"
+        r"<p>Accepted answer: Scheduled job · <mark>K8s</mark> cron</p>",
+        found.content.decode(),
+        re.S,
+    )
     assert _titles(client.get(SEARCH, {"q": "schedul"})) == ["<p>What is a CronJob?</p>"]
     html = client.get(SEARCH, {"q": "deployment"}).content.decode()
     assert _titles(client.get(SEARCH, {"q": "deployment"})) == ["<p>What is a CronJob?</p>"]
