@@ -276,8 +276,8 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
         report = answers_regrade(card=card, apply=True)
         if report.changed:
             said = (
-                f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} of "
-                f"{report.students} student{pluralize(report.students)} changed; their scores and reviews follow."
+                f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} changed, "
+                f"from {report.students} student{pluralize(report.students)}; their scores and reviews follow."
             )
             LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
         else:

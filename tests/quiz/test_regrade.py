@@ -95,10 +95,25 @@ def test_the_admin_page_shows_what_would_change_then_regrades_on_confirmation(cl
     assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"  # looking changes nothing
     response = client.post(url, follow=True)
     said = [str(m) for m in response.context["messages"]]
-    assert said == ["Graded 3 answers again: 3 of 3 students changed; their scores and reviews follow."]
+    assert said == ["Graded 3 answers again: 3 changed, from 3 students; their scores and reviews follow."]
     assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "correct"
     assert "graded against an earlier version" not in client.get(change).content.decode()
     assert "would be graded as they are: nothing to change" in client.get(url).content.decode()
     client.force_login(student)
     assert client.post(url).status_code in (302, 403)  # not staff: the admin's sign-in, not a regrade
     assert client.put(url).status_code in (302, 405)
+
+
+def test_the_message_counts_answers_and_students_apart(client, instructor):
+    """One student who answered the mis-keyed card in two quizzes: two answers changed, from one student."""
+    card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
+                     answer="Deployment", short_answer="Deployment")  # fmt: skip
+    ann = make_user("ann")
+    _answer(ann, card, "CronJob")
+    _answer(ann, card, "cronjob")
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=instructor, note="The answer was wrong")
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_regrade", args=[card.pk]), follow=True)
+    said = [str(m) for m in response.context["messages"]]
+    assert said == ["Graded 2 answers again: 2 changed, from 1 student; their scores and reviews follow."]
