@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max, Prefetch, QuerySet
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from apps.common.db import name_lock, rollback_dry_run
 from apps.content.answers import normal_text
@@ -278,7 +279,7 @@ def deck_import(
         written = []
         for item in data["cards"]:
             card = existing.get(item["uid"])
-            label = f"#{item['position']} {' '.join(item['question'].split())[:70]}"
+            label = f"#{item['position']} {Truncator(' '.join(item['question'].split())).chars(70)}"
             wanted = {k: item[k] for k in ("kind", "position", "archived", *CARD_TEXT_FIELDS, *CARD_LIST_FIELDS)}
             if card is None:
                 report.created.append(label)

@@ -273,6 +273,15 @@ def test_imported_cards_are_rendered_and_versioned_as_a_save_would(instructor):
     assert moved.position == 3 and moved.versions.count() == 1 and moved.current_version.number == 1
 
 
+def test_the_dry_run_marks_a_shortened_question_with_an_ellipsis(client, instructor):
+    client.force_login(instructor)
+    long = "Which distributed computing framework is most commonly used for training large models on one node?"
+    page = _upload(client, _export([_card(1, question=long), _card(2)]))
+    text = " ".join(page.content.decode().split())
+    assert "#1 Which distributed computing framework is most commonly used for train…" in text
+    assert "#2 Question 2: what is" in text
+
+
 def test_a_file_the_deck_already_matches_says_there_is_nothing_to_import(client, instructor):
     client.force_login(instructor)
     data = _export([_card(1), _card(2)], title="Kubernetes basics")
