@@ -236,10 +236,11 @@ def assignment_set(*, cohort: Cohort, deck: Deck, due_date: date | None) -> Assi
     )
 
 
-def assignment_remove(*, cohort: Cohort, deck_id: int) -> bool:
-    """Unassigns the deck; False (and nothing changes) if it was not assigned to the cohort."""
-    deleted, _ = Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()
-    return deleted > 0
+def assignment_remove(*, cohort: Cohort, deck_id: int) -> int | None:
+    """Unassigns the deck, ending its students' extensions: how many ended, or None (and nothing changes) if it was
+    not assigned to the cohort."""
+    deleted, per_model = Assignment.objects.filter(cohort=cohort, deck_id=deck_id).delete()
+    return per_model.get(Extension._meta.label, 0) if deleted else None
 
 
 def extension_grant(

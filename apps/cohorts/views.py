@@ -249,11 +249,14 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
     change = services.assignment_set(cohort=cohort, deck=deck, due_date=form.cleaned_data["due_date"])
     said = _assignment_said(deck.title, change)
     if dropped := change.extensions_dropped:
-        n = f"{dropped} student{'s' if dropped > 1 else ''}"
         why = "no longer later than the due date" if change.due else "with no due date, there is none to extend"
-        said += f" {n} lost {'their extensions' if dropped > 1 else 'an extension'}: {why}."
+        said += f" {_extensions_lost(dropped)}: {why}."
     messages.success(request, said)
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
+
+
+def _extensions_lost(count: int) -> str:
+    return f"{count} student{'s' if count > 1 else ''} lost {'their extensions' if count > 1 else 'an extension'}"
 
 
 def _assignment_said(title: str, change: services.AssignmentChange) -> str:
@@ -279,12 +282,16 @@ def _assignment_said(title: str, change: services.AssignmentChange) -> str:
 @require_POST
 def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    if services.assignment_remove(cohort=cohort, deck_id=deck_id):
-        messages.success(request, "Assignment removed; students' answers are kept.")
-    else:
+    deck = Deck.objects.filter(pk=deck_id).values_list("title", flat=True).first()
+    ended = services.assignment_remove(cohort=cohort, deck_id=deck_id)
+    if ended is None:
         # A double click, or a stale page: say so rather than claim a removal that did not happen.
-        deck = Deck.objects.filter(pk=deck_id).values_list("title", flat=True).first()
         messages.info(request, f"{deck or 'That deck'} was not assigned to {cohort.name}; nothing changed.")
+    else:
+        said = f"{deck} is no longer assigned to {cohort.name}; students' answers are kept."
+        if ended:
+            said += f" {_extensions_lost(ended)}."
+        messages.success(request, said)
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 

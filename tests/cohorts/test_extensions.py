@@ -208,9 +208,15 @@ def test_one_extension_per_student_and_assignment_is_a_database_rule(world, inst
         )
 
 
-def test_unassigning_the_deck_removes_its_extensions(world, instructor):
+def test_unassigning_the_deck_removes_its_extensions_and_says_how_many(client, world, instructor):
     _grant(world, instructor, 5)
-    services.assignment_remove(cohort=world["cohort"], deck_id=world["deck"].pk)
+    _grant(world, instructor, 6, student=world["classmate"])
+    client.force_login(instructor)
+    response = client.post(
+        reverse("cohorts:assignment_remove", args=[world["cohort"].pk, world["deck"].pk]), follow=True
+    )
+    said = "Serving is no longer assigned to Spring; students' answers are kept. 2 students lost their extensions."
+    assert said in _text(response.content.decode())
     assert not Extension.objects.exists()
 
 

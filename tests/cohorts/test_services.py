@@ -81,9 +81,9 @@ def test_assignments_set_update_and_remove(instructor):
         datetime.date(2027, 1, 15),
     )
     assert list(Assignment.objects.values_list("deck", "due_date")) == [(deck.pk, datetime.date(2027, 1, 15))]
-    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is True
+    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) == 0  # no extensions ended
     assert not Assignment.objects.exists()
-    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is False  # not assigned: nothing to remove
+    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is None  # not assigned: nothing to remove
 
 
 def test_instructors_can_be_added_by_name_but_only_instructors(instructor, student):

@@ -781,18 +781,18 @@ def _messages(html: str) -> list[str]:
 
 
 def test_unassigning_a_deck_that_is_not_assigned_says_so_and_changes_nothing(client, hand):
-    """A second click on Unassign (or a stale page) is not told "Assignment removed" a second time."""
+    """A second click on Unassign (or a stale page) is not told "no longer assigned" a second time."""
     ops = Assignment.objects.get(cohort=hand, deck__title="Ops")
     url = reverse("cohorts:assignment_remove", args=[hand.pk, ops.deck_id])
     response = client.post(url, follow=True)
     assert response.redirect_chain == [(reverse("cohorts:manage", args=[hand.pk]), 303)]
-    assert _messages(response.content.decode()) == ["Assignment removed; students' answers are kept."]
+    assert _messages(response.content.decode()) == ["Ops is no longer assigned to Hand; students' answers are kept."]
     before = list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date"))
     for deck_id, named in ((ops.deck_id, "Ops"), (987654, "That deck")):
         response = client.post(reverse("cohorts:assignment_remove", args=[hand.pk, deck_id]), follow=True)
         html = response.content.decode()
         assert _messages(html) == [f"{named} was not assigned to Hand; nothing changed."]
-        assert "Assignment removed" not in html
+        assert "no longer assigned" not in html
     assert list(Assignment.objects.order_by("pk").values_list("cohort_id", "deck_id", "due_date")) == before
 
 
