@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.html import format_html
 
 from .models import CardReport
@@ -106,6 +106,9 @@ class CardReportAdmin(admin.ModelAdmin):
         verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({answer.auto_score:.0%})"
         if answer.override_verdict:
             verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"
+        if answer.mode == "choice" and not answer.revealed:
+            # Its feedback speaks to the quiz page ("the right answer is marked below"); the option chosen says it.
+            return format_html("{} — {}, a multiple-choice option", answer.said, verdicts)
         return format_html("{} — {}<br><span class='help'>{}</span>", answer.said, verdicts, answer.feedback)
 
     @admin.display(description="Dealt with")
@@ -113,7 +116,8 @@ class CardReportAdmin(admin.ModelAdmin):
         if report.resolved_at is None:
             return "Not yet"
         by = f" by {report.resolved_by}" if report.resolved_by else ""
-        return f"{timezone.localtime(report.resolved_at):%d %b %Y, %H:%M}{by}"
+        # Named in its zone, as the admin's other times are.
+        return f"{formats.date_format(timezone.localtime(report.resolved_at), 'DATETIME_FORMAT')}{by}"
 
     def save_model(self, request, obj, form, change) -> None:
         reports = CardReport.objects.filter(pk=obj.pk)

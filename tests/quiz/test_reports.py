@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.quiz import services
 from apps.quiz.models import CardReport
@@ -123,6 +123,9 @@ def test_instructors_see_open_reports_with_the_answer_and_mark_them_dealt_with(s
     assert response.status_code == 302
     report.refresh_from_db()
     assert report.resolved_at is not None and report.resolved_by.username == "carol"
+    detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
+    when = formats.date_format(timezone.localtime(report.resolved_at), "DATETIME_FORMAT")
+    assert when.endswith(" UTC") and f"{when} by carol" in detail  # the time names its zone, as "Created at" does
     assert (
         "Which object"
         not in client.get(reverse("admin:quiz_cardreport_changelist"), {"status": "open"}).content.decode()
@@ -213,3 +216,22 @@ def test_a_reported_card_shows_its_open_reports_above_its_form(student_client, a
     assert f'<a href="{reverse("admin:quiz_cardreport_change", args=[report.pk])}">Open the report' in html
     CardReport.objects.update(resolved_at=timezone.now())
     assert "Open reports from students" not in client.get(change).content.decode()
+
+
+def test_a_report_on_a_wrong_option_shows_the_option_without_the_quiz_pages_wording(student):
+    deck = make_deck(title="Objects")
+    for n, name in enumerate(("Job", "CronJob", "DaemonSet", "Deployment", "StatefulSet")):
+        make_card(deck=deck, question=f"Which object is number {n}?", answer=name, short_answer=name)
+    session = services.session_start(user=student, deck=deck, size=1, mode="choice", order="new")
+    item = session.items.get(position=1)
+    wrong = (item.correct_option + 1) % 4
+    services.answer_submit(
+        user=student, session_id=session.pk, position=1, submission=services.Submission(option=wrong)
+    )
+    client = Client()
+    client.force_login(student)
+    client.post(_report_url(session), {"message": REPORT})
+    client.force_login(make_instructor("carol"))
+    detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
+    assert f"{item.options[wrong]['text']} — graded incorrect (0%), a multiple-choice option" in detail
+    assert "marked below" not in detail  # nothing is, on this page
