@@ -44,4 +44,6 @@ def utf8_text(raw: bytes, *, name: str) -> str:
         else:
             advice = "save it as UTF-8"
         message = f"the byte 0x{byte:02X}{legacy} is not UTF-8 text: the file is in another encoding; {advice}"
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order mark, not a "ÿ" typed on line 1
+            message = f"the file is UTF-16 text (as Excel's “Unicode Text” saves it), not UTF-8; {advice}"
         raise NotUTF8Error(line=line, message=message) from None

@@ -138,6 +138,19 @@ def test_a_windows_1252_csv_uploaded_in_the_admin_is_refused_at_its_line(deck, c
     assert Card.objects.get(short_answer="ratio").explanation == "Because."
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_utf16_file_is_named_as_such_not_as_a_stray_byte(deck, tmp_path, encoding):
+    """Excel's "Unicode Text" is UTF-16 with a byte-order mark (and tabs): its first byte is no letter typed."""
+    text = _as_excel_saves(_ascii_rows()).decode("utf-8-sig")
+    raw = ("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding)
+    message = _refused(tmp_path, raw, "unicode.csv")
+    assert (
+        "line 1: the file is UTF-16 text (as Excel's “Unicode Text” saves it), not UTF-8; save it as CSV UTF-8"
+        in message
+    )
+    assert "the byte 0x" not in message
+
+
 def test_a_bad_byte_on_a_later_line_of_a_multi_line_cell_is_named_by_its_own_line(deck, tmp_path):
     rows = _ascii_rows()
     rows[3][rows[0].index("explanation")] = "First line,\nsecond line – with a dash."
