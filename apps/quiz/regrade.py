@@ -55,13 +55,19 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
             student_lock(*sorted(set(typed.values_list("user_id", flat=True))))
             typed = typed.select_for_update(of=("self",))
         grades: dict[str, Grade] = {}
-        checked, changed = 0, []
+        checked, changed, restated = 0, [], []
         for answer in typed.order_by("answered_at", "pk"):
             checked += 1
             if answer.response not in grades:  # many students type the same words
                 grades[answer.response] = grade(gradable, answer.response)
             result = grades[answer.response]
             if str(result.verdict) == answer.auto_verdict and result.score == answer.auto_score:
+                # The verdict stands, now the corrected card's: its feedback and version say so, and the card's form
+                # stops offering to regrade answers that regrading would leave as they are.
+                version = card.current_version_id or answer.card_version_id
+                if apply and (answer.card_version_id, answer.feedback) != (version, result.feedback):
+                    answer.card_version_id, answer.feedback = version, result.feedback
+                    restated.append(answer)
                 continue
             before = Regraded(answer=answer, verdict_before=answer.final_verdict, score_before=answer.final_score)
             overridden_before = bool(answer.override_verdict)
@@ -81,6 +87,7 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
                     overridden_before=overridden_before,
                 )  # fmt: skip
         if apply:
+            Answer.objects.bulk_update(restated, ["card_version", "feedback"], batch_size=500)
             for user in get_user_model().objects.filter(pk__in={row.answer.user_id for row in changed}):
                 card_state_rebuild(user=user, card=card)
     return RegradeReport(checked=checked, changed=changed)

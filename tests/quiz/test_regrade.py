@@ -104,6 +104,32 @@ def test_the_admin_page_shows_what_would_change_then_regrades_on_confirmation(cl
     assert client.put(url).status_code in (302, 405)
 
 
+def test_answers_whose_verdict_stands_are_then_the_corrected_cards_and_the_form_stops_offering_a_regrade(
+    client, instructor
+):
+    card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
+                     answer="Deployment", short_answer="Deployment")  # fmt: skip
+    wrong = _answer(make_user("ann"), card, "CronJob")  # right, marked wrong: the regrade changes it
+    stays = _answer(make_user("dan"), card, "StatefulSet")  # wrong against either version
+    assert "Deployment" in stays.feedback
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=instructor, note="The answer was wrong")
+    client.force_login(instructor)
+    change = reverse("admin:content_card_change", args=[card.pk])
+    assert "2 typed answers were graded against an earlier version" in client.get(change).content.decode()
+    dans = StudentCardStat.objects.filter(user=stays.user).values_list("attempts", "score_sum", "overrides")
+    before = dans.get()
+    report = answers_regrade(card=card, apply=True)
+    assert [row.answer.pk for row in report.changed] == [wrong.pk]
+    stays.refresh_from_db()
+    assert (stays.final_verdict, stays.final_score) == ("incorrect", 0.0)
+    # Its feedback names the corrected answer, beside which its feedback page now shows it.
+    assert stays.card_version_id == card.current_version_id
+    assert "CronJob" in stays.feedback and "Deployment" not in stays.feedback
+    assert dans.get() == before  # his figures stay as they were
+    assert "graded against an earlier version" not in client.get(change).content.decode()
+
+
 def test_the_message_counts_answers_and_students_apart(client, instructor):
     """One student who answered the mis-keyed card in two quizzes: two answers changed, from one student."""
     card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
