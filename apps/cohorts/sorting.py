@@ -56,4 +56,7 @@ def matrix_sort(*, raw: str | None, decks: list[AssignedDeck]) -> MatrixSort:
 
 
 def sort_rows(*, rows: list[StudentRow], sort: MatrixSort) -> list[StudentRow]:
-    return sorted(rows, key=sort.value, reverse=sort.descending)
+    # Students level on the column (every one without a flag, say) in name order, whichever way it sorts: sorted()
+    # keeps ties in the order given, reversed or not, and the rows come in the order they joined.
+    by_name = sorted(rows, key=_SORTS["name"])
+    return sorted(by_name, key=sort.value, reverse=sort.descending)

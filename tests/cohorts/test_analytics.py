@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from datetime import date, timedelta
 
@@ -140,6 +141,18 @@ def test_matrix_sorting(cohort):
     assert names("-flags")[0] == "s2"
     assert names("-name") == ["s3", "s2", "s1"]
     assert names("deck-999999-accuracy") == names("name") == ["s1", "s2", "s3"]
+
+
+def test_students_level_on_a_column_are_listed_by_name_either_way_it_sorts(cohort):
+    for username in ("zed", "amy"):  # joined in this order, and level on every column: no answers, one flag
+        Membership.objects.create(cohort=cohort, student=make_user(username), joined_at=NOW - timedelta(hours=1))
+    decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    for raw in ("flags", "-flags", "accuracy", "-accuracy", f"deck-{decks[0].deck_id}-attempted", "-activity"):
+        sort = sorting.matrix_sort(raw=raw, decks=decks)
+        ordered = sorting.sort_rows(rows=rows, sort=sort)
+        level = [(a.username, b.username) for a, b in itertools.pairwise(ordered) if sort.value(a) == sort.value(b)]
+        assert ("amy", "zed") in level or ("amy", "s3") in level, raw
+        assert all(first < second for first, second in level), (raw, level)
 
 
 def test_only_known_sorts_sort_the_items():
