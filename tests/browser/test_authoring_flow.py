@@ -97,6 +97,20 @@ def test_the_preview_looks_like_the_card_page_not_the_admin(live_server, browser
     assert preview == expected
 
 
+def test_a_long_deck_title_keeps_the_deck_choice_beside_the_preview_not_under_it(
+    live_server, browser, sign_in, transactional_db
+):
+    from tests.factories import make_card, make_deck
+
+    make_instructor("carol")
+    card = make_card(deck=make_deck(title="Deep Learning Frameworks and Production Syllabus, Second Edition"))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", f"/admin/content/card/{card.pk}/change/", login="/admin/login/")
+    choice, preview = page.locator("#id_deck").bounding_box(), page.locator(".authoring-preview").bounding_box()
+    assert choice["x"] + choice["width"] <= preview["x"], f"the deck's select runs under the preview: {choice}"
+    page.context.close()
+
+
 PHONE = {"width": 360, "height": 800}
 LONG_DISTRACTOR = "Saving weights also stores the optimizer state, so training resumes exactly where it stopped. " * 2
 
