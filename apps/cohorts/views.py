@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.http import urlencode
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.forms import focus_first_error
@@ -164,6 +165,7 @@ def student_detail(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
 
 
 @login_required
+@never_cache  # every student's name and email: no shared cache, and no copy left in the browser's, as account_download
 @require_safe
 def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
@@ -172,6 +174,7 @@ def export_matrix(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@never_cache
 @require_safe
 def export_items(request: HttpRequest, pk: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)

@@ -338,6 +338,9 @@ def test_matrix_csv_has_the_same_numbers_as_the_page(client, instructor):
     response = client.get(reverse("cohorts:export_matrix", args=[cohort.pk]))
     assert response["Content-Type"].startswith("text/csv")
     assert response.content.startswith(codecs.BOM_UTF8)  # or Excel reads the UTF-8 in a legacy code page
+    # Students' names and emails: kept by no shared cache, nor in the browser's once downloaded.
+    for export in ("cohorts:export_matrix", "cohorts:export_items"):
+        assert "no-store" in client.get(reverse(export, args=[cohort.pk]))["Cache-Control"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header, body = rows[0], rows[1:]
     assert header[:7] == ["student", "name", "email", "joined_utc", "last_activity_utc", "accuracy", "flags"]
