@@ -143,3 +143,26 @@ def test_on_a_phone_the_card_form_s_distractors_stack_within_the_screen_each_fie
     for box in (row.locator("textarea"), page.locator("#id_answer")):
         assert box.evaluate("(t) => t.scrollHeight <= t.clientHeight + 1"), f"{box} hides part of its text"
     page.context.close()
+
+
+def test_on_a_phone_the_regrade_page_scrolls_its_table_not_the_page(live_server, browser, sign_in, transactional_db):
+    from apps.content.services import card_save
+    from tests.factories import make_card, make_deck
+
+    carol = make_instructor("carol")
+    card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
+                     answer="Deployment", short_answer="Deployment")  # fmt: skip
+    student = make_user("alice")
+    session = services.session_start(user=student, deck=card.deck, size=1, mode="recall", order="new")
+    services.answer_submit(user=student, session_id=session.pk, position=1, submission=services.Submission("CronJob"))
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=carol, note="The answer was wrong")
+    page = browser.new_context(viewport=PHONE).new_page()
+    sign_in(page, "carol", f"/admin/content/card/{card.pk}/regrade/", login="/admin/login/")
+    expect(page.get_by_role("button", name="Regrade 1 answer")).to_be_visible()
+    assert not page.evaluate("() => document.documentElement.scrollWidth > window.innerWidth")
+    box = page.get_by_role("group", name="Answers graded otherwise")
+    after = box.get_by_role("cell", name="Correct, 100 %")
+    after.scroll_into_view_if_needed()
+    expect(after).to_be_in_viewport()
+    page.context.close()
