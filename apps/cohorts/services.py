@@ -179,7 +179,8 @@ def cohort_join(*, student: AbstractBaseUser, code: str) -> Membership:
     return membership
 
 
-def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
+def cohort_remove_student(*, cohort: Cohort, student_id: int) -> int:
+    """Takes the student out of the cohort (their answers stay theirs): how many of their extensions ended with it."""
     with transaction.atomic():
         membership = Membership.objects.select_for_update().get(cohort=cohort, student_id=student_id)
         if membership.removed_at is None:
@@ -187,8 +188,8 @@ def cohort_remove_student(*, cohort: Cohort, student_id: int) -> Membership:
             membership.save(update_fields=["removed_at"])
             cohort_stats_move(cohort_id=cohort.pk, user_id=student_id, joining=False)
         # Granted to a student of the cohort: joining again starts with the cohort's deadlines, as anyone does.
-        Extension.objects.filter(assignment__cohort=cohort, student_id=student_id).delete()
-    return membership
+        ended, _ = Extension.objects.filter(assignment__cohort=cohort, student_id=student_id).delete()
+    return ended
 
 
 def cohorts_leave_all(*, student_id: int) -> None:

@@ -313,8 +313,9 @@ def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     # A student removed already is not in the cohort: 404 (a double click), and nothing moves twice.
     membership = selectors.membership_for(cohort=cohort, student_id=student_id)
-    services.cohort_remove_student(cohort=cohort, student_id=student_id)
-    messages.success(request, f"{membership.student.get_username()} was removed. Their answers are kept.")
+    ended = services.cohort_remove_student(cohort=cohort, student_id=student_id)
+    also = f", and their {ended} extensions ended" if ended > 1 else ", and their extension ended" if ended else ""
+    messages.success(request, f"{membership.student.get_username()} was removed{also}. Their answers are kept.")
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 

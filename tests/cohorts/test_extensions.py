@@ -224,10 +224,20 @@ def test_a_student_who_leaves_loses_their_extensions_and_rejoins_on_the_cohorts_
     student, classmate = world["personas"]["cohort_student"], world["classmate"]
     _grant(world, instructor, 5)
     _grant(world, instructor, 6, student=classmate)
-    services.cohort_remove_student(cohort=world["cohort"], student_id=student.pk)
+    assert services.cohort_remove_student(cohort=world["cohort"], student_id=student.pk) == 1
     assert list(Extension.objects.values_list("student__username", flat=True)) == ["ann"]
     services.cohort_join(student=student, code=world["cohort"].join_code)
     assert not Extension.objects.filter(student=student).exists()
+
+
+def test_removing_a_student_says_their_extension_ended(client, world, instructor):
+    student, classmate = world["personas"]["cohort_student"], world["classmate"]
+    _grant(world, instructor, 5)
+    client.force_login(instructor)
+    for who, said in ((student, "was removed, and their extension ended."), (classmate, "was removed. Their")):
+        url = reverse("cohorts:student_remove", args=[world["cohort"].pk, who.pk])
+        response = client.post(url, follow=True)
+        assert f"{who.get_username()} {said}" in _text(response.content.decode())
 
 
 def test_moving_the_cohorts_deadline_past_an_extension_drops_it_and_says_so(client, world, instructor, today):
