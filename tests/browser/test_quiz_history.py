@@ -24,10 +24,10 @@ def test_paging_with_the_keyboard_keeps_focus_in_the_results(live_server, page, 
         QuizSession.objects.filter(pk=quiz.pk).update(created_at=timezone.now() - timedelta(hours=n))
     sign_in(page, "alice", "/quiz/history/")
     page.evaluate("window.stillTheSamePage = true")
-    page.locator("#history-older").focus()
+    page.locator("#history-next").focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/quiz/history/\?page=2$"))
-    expect(page.locator("#history-older")).to_be_focused()  # the link keeps focus on its new copy
+    expect(page.locator("#history-next")).to_be_focused()  # the link keeps focus on its new copy
     expect(page.locator(".htmx-settling")).to_have_count(0)  # a key pressed mid-settle is faster than anyone
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/quiz/history/\?page=3$"))
@@ -35,10 +35,10 @@ def test_paging_with_the_keyboard_keeps_focus_in_the_results(live_server, page, 
     # The last page has no "Older": focus goes to the results' heading, not back to the top of the page.
     expect(page.locator("#results h2")).to_be_focused()
     expect(page.locator("#results h2")).to_have_text("Quizzes, page 3 of 3")
-    page.locator("#history-newer").focus()
+    page.locator("#history-previous").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#results tbody tr")).to_have_count(PAGE_SIZE)
-    expect(page.locator("#history-newer")).to_be_focused()
+    expect(page.locator("#history-previous")).to_be_focused()
     assert page.evaluate("window.stillTheSamePage") is True
 
 
