@@ -103,6 +103,17 @@ def test_a_backup_is_readable_by_its_owner_only(tmp_path):
     assert dump.parent.stat().st_mode & 0o777 == 0o700
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_never_replaces_an_existing_file_unless_told_to(tmp_path):
+    dump = tmp_path / "kept.dump"
+    dump.write_bytes(b"last week's backup")
+    with pytest.raises(CommandError, match=r"kept.dump exists; choose another file, or add --force to replace it"):
+        call_command("backup_db", "--output", str(dump), verbosity=0)
+    assert dump.read_bytes() == b"last week's backup"
+    call_command("backup_db", "--output", str(dump), "--force", verbosity=0)
+    assert dump.read_bytes().startswith(b"PGDMP")  # pg_dump's custom format
+
+
 @pytest.mark.django_db
 def test_restore_refuses_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="no such backup file"):

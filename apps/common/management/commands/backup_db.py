@@ -15,11 +15,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--output", "-o", type=Path)
+        parser.add_argument("--force", action="store_true", help="Replace the output file if it exists.")
 
-    def handle(self, *args, output: Path | None, **options):
+    def handle(self, *args, output: Path | None, force: bool, **options):
         if output is None:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             output = Path(settings.BASE_DIR) / "var" / "backups" / f"mlcourse-{stamp}.dump"
+        # A path typed again (yesterday's command from the shell history) must not replace the backup it names.
+        if output.exists() and not force:
+            raise CommandError(f"{output} exists; choose another file, or add --force to replace it.")
         output.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
             pg_dump = tool("pg_dump")
