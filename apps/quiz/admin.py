@@ -58,7 +58,7 @@ class CardReportForm(forms.ModelForm):
 @admin.register(CardReport)
 class CardReportAdmin(admin.ModelAdmin):
     form = CardReportForm
-    list_display = ("created_at", "card_question", "card__deck", "user", "excerpt", "status")
+    list_display = ("created_at", "card_question", "deck", "student", "excerpt", "status")
     list_display_links = ("created_at", "excerpt")
     list_filter = (OpenFilter, "card__deck")
     list_select_related = ("card__deck", "user")
@@ -78,6 +78,10 @@ class CardReportAdmin(admin.ModelAdmin):
     def card_question(self, report: CardReport) -> str:
         return _excerpt(report.card.question, 70)
 
+    @admin.display(description="Deck", ordering="card__deck__title")
+    def deck(self, report: CardReport) -> str:
+        return report.card.deck.title
+
     @admin.display(description="Report")
     def excerpt(self, report: CardReport) -> str:
         return _excerpt(report.message, 90)
@@ -91,7 +95,7 @@ class CardReportAdmin(admin.ModelAdmin):
         change = reverse("admin:content_card_change", args=[report.card_id])
         return format_html('<a href="{}">{}</a> ({})', change, report.card.question, report.card.deck)
 
-    @admin.display(description="Student")
+    @admin.display(description="Student", ordering="user__username")
     def student(self, report: CardReport) -> str:
         # The user name as text, not the admin's link to the user, which instructors may not open (a 403). Not their
         # name or email either: every instructor reads every report, and those are shown only to a student's own

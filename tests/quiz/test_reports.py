@@ -115,6 +115,10 @@ def test_instructors_see_open_reports_with_the_answer_and_mark_them_dealt_with(s
     client.force_login(make_instructor("carol"))
     listing = client.get(reverse("admin:quiz_cardreport_changelist"), {"status": "open"}).content.decode()
     assert "Which object runs a batch job?" in listing and "alice" in listing and ">Open<" in listing
+    # Columns named as people say them, each sortable: not Django's "Card deck" and "User".
+    headers = re.findall(r'<div class="text">(?:<a [^>]*>|<span>)([^<]+)<', listing)
+    assert headers == ["Created at", "Card", "Deck", "Student", "Report", "Status"]
+    assert 'class="sortable column-deck"' in listing and 'class="sortable column-student"' in listing
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
     assert "a CronJob — graded incorrect (0%)" in detail and REPORT in detail
     response = client.post(
