@@ -81,6 +81,13 @@ def _preview(data) -> dict:
         return rendered.html
 
     sent, _ = inline_texts_sent(data, "distractors")
+    # Past its limit a text previews cut short, and saving will refuse it: said at once, not only on saving.
+    preview["too_long"] = [
+        f"{field.verbose_name.capitalize()}: {len(text):,} characters, over the limit of {field.max_length:,}; "
+        "saving will refuse it."
+        for name in PREVIEW_FIELDS
+        if len(text := str(data.get(name, ""))) > (field := Card._meta.get_field(name)).max_length
+    ]
     try:
         for name in PREVIEW_FIELDS:
             preview[f"{name}_html"] = typeset(str(data.get(name, "")))

@@ -59,6 +59,16 @@ def test_preview_renders_every_field_as_students_see_them(client, instructor, ht
     assert "<em>Because</em>" in html
 
 
+def test_a_text_over_its_limit_is_said_in_the_preview_not_only_on_saving(client, instructor, htmx):
+    client.force_login(instructor)
+    answer = "word " * 4_001  # 20,005 characters
+    html = client.post(
+        reverse("admin:content_card_preview"), {"question": "Q?", "answer": answer, "short_answer": "x" * 301}, **htmx
+    ).content.decode()
+    assert "Answer: 20,005 characters, over the limit of 20,000; saving will refuse it." in html
+    assert "Short answer: 301 characters, over the limit of 300" in html and "Question:" not in html
+
+
 def test_preview_shows_the_distractors_being_typed_and_leaves_out_deleted_ones(client, instructor, htmx):
     client.force_login(instructor)
     data = {
