@@ -17,6 +17,7 @@ from django.utils.http import urlencode
 
 from apps.accounts.forms import AdminSignInForm
 from apps.common.csvexport import BOM
+from apps.common.templatetags.common_tags import percent
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm
 from apps.content.services import card_version_record, decks_publish
 from apps.quiz.models import Answer
@@ -137,7 +138,7 @@ class CardAdmin(RenderedFormAdmin):
 
     @admin.display(description="Accuracy", ordering="_accuracy")
     def accuracy(self, card: Card) -> str:
-        return "—" if card._accuracy is None else f"{card._accuracy:.0%}"
+        return percent(card._accuracy)
 
     def get_changeform_initial_data(self, request):
         initial = super().get_changeform_initial_data(request)
@@ -322,7 +323,7 @@ class DeckAdmin(RenderedFormAdmin):
 
     @admin.display(description="Accuracy", ordering="_accuracy")
     def accuracy(self, deck: Deck) -> str:
-        return "—" if deck._accuracy is None else f"{deck._accuracy:.0%}"
+        return percent(deck._accuracy)
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return request.user.is_superuser

@@ -8,6 +8,8 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
 
+from apps.common.templatetags.common_tags import percent
+
 from .models import CardReport
 from .reports import card_reports_reopen, card_reports_resolve
 
@@ -107,7 +109,7 @@ class CardReportAdmin(admin.ModelAdmin):
         answer = report.answer
         if answer is None:
             return "—"
-        verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({answer.auto_score:.0%})"
+        verdicts = f"graded {answer.get_auto_verdict_display().lower()} ({percent(answer.auto_score)})"
         if answer.override_verdict:
             verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"
         if answer.mode == "choice" and not answer.revealed:

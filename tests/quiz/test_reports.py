@@ -120,7 +120,7 @@ def test_instructors_see_open_reports_with_the_answer_and_mark_them_dealt_with(s
     assert headers == ["Created at", "Card", "Deck", "Student", "Report", "Status"]
     assert 'class="sortable column-deck"' in listing and 'class="sortable column-student"' in listing
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
-    assert "a CronJob — graded incorrect (0%)" in detail and REPORT in detail
+    assert "a CronJob — graded incorrect (0\u00a0%)" in detail and REPORT in detail
     response = client.post(
         reverse("admin:quiz_cardreport_changelist"), {"action": "resolve", "_selected_action": [report.pk]}
     )
@@ -166,7 +166,7 @@ def test_a_report_on_an_answer_shown_after_typing_shows_the_instructor_what_was_
     client = Client()
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
-    assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0%)" in detail
+    assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0\u00a0%)" in detail
     # The card's own form says it the same way, beside the fields that fix the card.
     card_id = CardReport.objects.get().card_id
     form = client.get(reverse("admin:content_card_change", args=[card_id])).content.decode()
@@ -237,5 +237,5 @@ def test_a_report_on_a_wrong_option_shows_the_option_without_the_quiz_pages_word
     client.post(_report_url(session), {"message": REPORT})
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
-    assert f"{item.options[wrong]['text']} — graded incorrect (0%), a multiple-choice option" in detail
+    assert f"{item.options[wrong]['text']} — graded incorrect (0\u00a0%), a multiple-choice option" in detail
     assert "marked below" not in detail  # nothing is, on this page
