@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -117,6 +119,10 @@ def test_the_card_page_shows_a_readable_diff_between_versions(client, instructor
     # The first version lists its content, escaped: a question's "<fastest>" is text, not a tag.
     assert "<dt>Question</dt><dd><ins>Which unit is &lt;fastest&gt;?</ins></dd>" in first
     assert "Revert to version 1" in first and "Revert to version 2" not in html
+    # Reverting takes a second step, which says what it does to unsaved edits.
+    step = re.search(r'<details class="revert">\s*<summary>Revert to version 1…</summary>(.*?)</details>', first, re.S)
+    assert step and "Unsaved changes in the form above are lost." in step.group(1)
+    assert '<button type="submit" class="button">Revert to version 1</button>' in step.group(1)
 
 
 @pytest.mark.django_db(transaction=True)
