@@ -138,10 +138,33 @@ def stem(word: str) -> str:
     return w
 
 
+# Words whose stems extend one another but which name different things: an agent noun is the device, not
+# the act ("accelerator", "processor"), and the light stemmer cuts "transfer" to a prefix of "transform".
+# Each line: two word families, "|" between them; no stem of one side matches a stem of the other.
+_APART = """
+accelerator, accelerators | accelerate, accelerated, accelerating, acceleration
+processor, processors | process, processes, processed, processing
+product, products | production, produce, produced, producing
+transfer, transfers, transferred, transferring | transform, transformed, transforming, transformation, transformer
+repeatable, repeatability | repeat, repeated, repeating
+adaptive, adaptively | adapt, adapted, adapting, adaptation
+"""
+
+
+def _apart() -> frozenset[tuple[str, str]]:
+    pairs: set[tuple[str, str]] = set()
+    for line in filter(None, map(str.strip, _APART.splitlines())):
+        left, right = ({stem(word.strip()) for word in side.split(",")} for side in line.split("|"))
+        pairs.update((a, b) for a in left for b in right if a != b)
+        pairs.update((b, a) for a in left for b in right if a != b)
+    return frozenset(pairs)
+
+
 def stems_related(a: str, b: str) -> bool:
     """Same stem, or one a short extension of the other ("replica"/"replicat", "aggreg"/"aggregat").
 
-    An extension holding a digit is a version, another term: "float" is not "float16".
+    An extension holding a digit is a version, another term: "float" is not "float16"; words listed apart
+    (_APART) are other words however alike their stems: "accelerator" is not "accelerate".
     """
     if a == b:
         return True
@@ -151,7 +174,11 @@ def stems_related(a: str, b: str) -> bool:
         and len(long_) - len(short) <= 3
         and long_.startswith(short)
         and not any(c.isdigit() for c in long_[len(short) :])
+        and (short, long_) not in _APART_STEMS
     )
+
+
+_APART_STEMS = _apart()
 
 
 def _words(text: str) -> frozenset[str]:

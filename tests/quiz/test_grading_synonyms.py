@@ -1,0 +1,83 @@
+"""Golden tests: words whose stems extend one another but name different things (an accelerator is no
+acceleration, a product no production) earn no credit for each other, directly or through the synonym table,
+while the table's real synonyms still do."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import GradingCard, Verdict, grade
+from apps.quiz.synonyms import _SINGLE
+from apps.quiz.textnorm import stem, stems_related
+
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+HARDWARE = GradingCard(
+    "What hardware makes deep learning training practical?",
+    "An accelerator, which runs thousands of multiply-adds at once.",
+    "",
+    "free",
+)
+STAGE = GradingCard(
+    "Where does a validated model go after the registry's staging stage?",
+    "To production, where it serves live traffic.",
+    "",
+    "free",
+)
+CHIP = GradingCard("Besides the GPU, which chip sits in every training machine?", "A processor.", "", "free")
+EXPORT = GradingCard("What does an ONNX export let you do with a model?", "Transfer it between frameworks.", "", "free")
+SCALING = GradingCard(
+    "What does a preprocessing step do to raw features?",
+    "It transforms them, for example scaling to unit variance.",
+    "",
+    "free",
+)
+
+
+@pytest.mark.parametrize(
+    ("example", "response", "verdict"),
+    [
+        (HARDWARE, "An accelerator.", PARTIAL),
+        (HARDWARE, "A GPU.", PARTIAL),  # a synonym of the device
+        (HARDWARE, "Something that accelerates it.", INCORRECT),  # speed, not the device
+        (STAGE, "To production.", PARTIAL),
+        (STAGE, "To deployment.", PARTIAL),  # a synonym of serving in production
+        (STAGE, "Into the product.", INCORRECT),  # a product is no production
+        (CHIP, "A processor.", CORRECT),
+        (CHIP, "The chip made of silicon.", CORRECT),  # a synonym of the processor
+        (CHIP, "A process.", INCORRECT),  # a running program, not the chip
+        (EXPORT, "Transfer it.", CORRECT),
+        (EXPORT, "Port it.", CORRECT),  # a synonym of moving it across
+        (EXPORT, "Transform it.", INCORRECT),  # changing it is not moving it
+        (SCALING, "It transforms them.", PARTIAL),
+        (SCALING, "It transfers them.", INCORRECT),
+    ],
+)
+def test_a_word_whose_stem_extends_another_is_not_its_synonym(example, response, verdict):
+    assert grade(example, response).verdict is verdict
+
+
+def test_a_product_of_two_numbers_is_no_production():
+    example = GradingCard("What does a systolic cell compute each cycle?", "A product of two numbers.", "", "free")
+    assert grade(example, "A product of two numbers.").verdict is CORRECT
+    assert grade(example, "It multiplies two numbers.").verdict is CORRECT
+    result = grade(example, "A production of two numbers.")
+    assert result.verdict is PARTIAL
+    assert result.missing == ("product",)
+
+
+# Members of the synonym table whose stems extend one another in different groups, and which are the same word
+# all the same (an evaluation evaluates, a multiplier multiplies); every other such pair must be listed apart.
+SAME_WORD = {("evalu", "evaluat"), ("multip", "multipli"), ("multipli", "multiplic")}
+
+
+def test_every_stem_collision_in_the_synonym_table_is_decided():
+    keys = sorted(_SINGLE)
+    undecided = [
+        (a, b)
+        for i, a in enumerate(keys)
+        for b in keys[i + 1 :]
+        if stems_related(a, b) and not _SINGLE[a] & _SINGLE[b] and (a, b) not in SAME_WORD
+    ]
+    assert undecided == []
+    assert stems_related(stem("evaluation"), stem("evaluate"))
+    assert stems_related(stem("replicas"), stem("replicate"))
