@@ -25,6 +25,8 @@ SYNONYM_CREDIT = 0.75
 TYPO_CREDIT = 0.85
 HEAD_CREDIT = 0.5
 _NUMBER = re.compile(r"[\d.]+")
+# "N times", "2 times": the multiplication sign written out, notation like "N x", not a word of the answer's.
+_FACTOR = re.compile(r"[\d.]+|[a-z]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'$])")
 _PAREN = re.compile(r"\(([^()]*)\)")
 # Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
@@ -253,8 +255,12 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
     )
     content = [
         s
-        for s, t in zip(plain, tokens, strict=True)
-        if t.norm not in FILLER and not is_generic(t.norm) and len(t.norm) > 2 and not _NUMBER.fullmatch(t.norm)
+        for i, (s, t) in enumerate(zip(plain, tokens, strict=True))
+        if t.norm not in FILLER
+        and not is_generic(t.norm)
+        and len(t.norm) > 2
+        and not _NUMBER.fullmatch(t.norm)
+        and not (t.norm == "times" and i and _FACTOR.fullmatch(tokens[i - 1].norm))
     ]
     spelled = {s: t.norm for s, t in zip(plain, tokens, strict=True)}
     return ResponseIndex(
