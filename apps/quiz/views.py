@@ -266,21 +266,35 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
 
 
-@login_required
-@never_cache
-@require_page_or_form
-def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
-    quiz = selectors.session_get(user=request.user, pk=pk)
-    question = selectors.session_item(session=quiz, position=position)
-    if request.method != "POST":
-        # Only signing in sends a GET here: "I was right" pressed while signed out comes back after the sign-in
-        # page to this address (its `next`). The feedback has the buttons, to press again; a 405 was a dead end.
-        return redirect("quiz:item", quiz.pk, position)
-    if not hasattr(question, "answer"):
-        return _problem(request, quiz, "unanswered", status=409)
+def _under_feedback(view):
+    """The actions under a question's feedback ("I was right", "Check what I typed", a report): a POST about the
+    user's own answered question, given as (request, quiz, question).
+
+    Only signing in sends a GET here: a button pressed while signed out comes back after the sign-in page to this
+    address (its `next`), and goes on to the feedback, which has the button to press again; a 405 was a dead end.
+    """
+
+    @login_required
+    @never_cache
+    @require_page_or_form
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+        quiz = selectors.session_get(user=request.user, pk=pk)
+        question = selectors.session_item(session=quiz, position=position)
+        if request.method != "POST":
+            return redirect("quiz:item", quiz.pk, position)
+        if not hasattr(question, "answer"):
+            return _problem(request, quiz, "unanswered", status=409)
+        return view(request, quiz, question)
+
+    return wrapped
+
+
+@_under_feedback
+def override(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     try:
         answer = services.answer_override(
-            user=request.user, session_id=quiz.pk, position=position, verdict=request.POST.get("verdict", "")
+            user=request.user, session_id=quiz.pk, position=question.position, verdict=request.POST.get("verdict", "")
         )
     except services.NotOverridableError:
         return _problem(request, quiz, "fixed", status=409)
@@ -291,36 +305,20 @@ def override(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     return _feedback(request, quiz, question)
 
 
-@login_required
-@never_cache
-@require_page_or_form
-def check_typed(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+@_under_feedback
+def check_typed(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     """ "Check what I typed" under a shown answer: grades the words typed before "Show answer" was pressed."""
-    quiz = selectors.session_get(user=request.user, pk=pk)
-    question = selectors.session_item(session=quiz, position=position)
-    if request.method != "POST":  # back from signing in, as for an override: the feedback holds the button
-        return redirect("quiz:item", quiz.pk, position)
-    if not hasattr(question, "answer"):
-        return _problem(request, quiz, "unanswered", status=409)
     try:
-        question.answer = shown.answer_check_typed(user=request.user, session_id=quiz.pk, position=position)
+        question.answer = shown.answer_check_typed(user=request.user, session_id=quiz.pk, position=question.position)
     except services.NotOverridableError:
         return _problem(request, quiz, "unchecked", status=409)
     quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
 
 
-@login_required
-@never_cache
-@require_page_or_form
-def report(request: HttpRequest, pk: int, position: int) -> HttpResponse:
+@_under_feedback
+def report(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     """A student's report of a problem with the card of a question they answered, sent from its feedback."""
-    quiz = selectors.session_get(user=request.user, pk=pk)
-    question = selectors.session_item(session=quiz, position=position)
-    if request.method != "POST":  # back from signing in, as for an override: the feedback holds the form
-        return redirect("quiz:item", quiz.pk, position)
-    if not hasattr(question, "answer"):
-        return _problem(request, quiz, "unanswered", status=409)
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
     message = request.POST.get("message", "")
     try:
@@ -336,7 +334,7 @@ def report(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     }[outcome]
     if not request.htmx:
         messages.success(request, note)
-        return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, position]))
+        return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
     return _render_stage(request, {**context, "report_note": note})
 
 
