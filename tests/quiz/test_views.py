@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from apps.quiz import services
 from apps.quiz.forms import question_token
-from apps.quiz.models import Answer, CardState, QuizSession
+from apps.quiz.models import Answer, CardReport, CardState, QuizSession
 from tests.conftest import PASSWORD
 from tests.factories import make_card, make_deck
 
@@ -900,3 +900,18 @@ def test_show_answer_with_nothing_chosen_does_not_ask(student_client, student):
     session = _session(student, mode="choice")
     _post_answer(student_client, session, reveal="1")
     assert Answer.objects.get().revealed
+
+
+@pytest.mark.parametrize("action", ["quiz:override", "quiz:check_typed", "quiz:report"])
+def test_each_action_under_the_feedback_refuses_an_unanswered_question_and_a_get_goes_on_to_the_question(
+    student_client, student, other_student, action
+):
+    session = _session(student)
+    url = reverse(action, args=[session.pk, 1])
+    # A GET comes only from signing in: on to the question, whose feedback has the button to press again.
+    assert student_client.get(url)["Location"] == reverse("quiz:item", args=[session.pk, 1])
+    response = student_client.post(url, {"verdict": "correct", "message": "Typo"})
+    assert response.status_code == 409 and "Answer the question first" in response.content.decode()
+    assert not Answer.objects.exists() and not CardReport.objects.exists()
+    # Another student's quiz is not found, whatever the action.
+    assert student_client.post(reverse(action, args=[_session(other_student).pk, 1])).status_code == 404
