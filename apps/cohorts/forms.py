@@ -82,22 +82,19 @@ class AssignmentForm(forms.Form):
 
 
 class ExtensionForm(forms.Form):
-    """One student's later deadline for one deck: after the cohort's `cohort_due`, at most five years ahead."""
+    """One student's later deadline for one deck, at most five years ahead. That it is after the cohort's
+    `cohort_due` is extension_grant's rule, checked against the assignment as locked then."""
 
     due_date = forms.DateField(label="Extended to", widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, cohort_due: date, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.cohort_due = cohort_due
-        # The browser's date picker offers only these; clean_due_date refuses the rest without it.
+        # The browser's date picker offers only these.
         first, latest = cohort_due + timedelta(days=1), due_date_range()[1]
         self.fields["due_date"].widget.attrs.update(min=first.isoformat(), max=latest.isoformat())
 
     def clean_due_date(self) -> date:
         due, latest = self.cleaned_data["due_date"], due_date_range()[1]
-        if due <= self.cohort_due:
-            shown = formats.date_format(self.cohort_due, "j M Y")
-            raise forms.ValidationError(f"Choose a date after the cohort's deadline, {shown}: an extension is later.")
         if due > latest:
             raise forms.ValidationError(
                 f"Choose a date at most five years ahead, by {formats.date_format(latest, 'j M Y')}."

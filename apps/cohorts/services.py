@@ -265,7 +265,9 @@ def extension_grant(
             )
         if due_date <= assignment.due_date:
             deadline = formats.date_format(assignment.due_date, "j M Y")
-            raise CohortError(f"An extension must be later than the cohort's deadline, {deadline}.", field="due_date")
+            raise CohortError(
+                f"Choose a date after the cohort's deadline, {deadline}: an extension is later.", field="due_date"
+            )
         extension, _ = Extension.objects.update_or_create(
             assignment=assignment,
             student_id=student_id,
