@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.template.defaultfilters import pluralize
 
@@ -16,7 +16,8 @@ def drafts_warn_assigned(request: HttpRequest, *, decks: list[Deck]) -> None:
     assignments = (
         Assignment.objects.filter(deck__in=decks)
         .select_related("deck", "cohort")
-        .annotate(students=Count("cohort__memberships"))
+        # Its current students: not those removed, or who left, whom the cohort no longer shows the deck.
+        .annotate(students=Count("cohort__memberships", filter=Q(cohort__memberships__removed_at__isnull=True)))
         .order_by("deck__title", "cohort__name")
     )
     cohorts: dict[str, list[str]] = {}

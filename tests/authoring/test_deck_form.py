@@ -7,6 +7,7 @@ import re
 from django.urls import reverse
 
 from apps.content.models import Deck
+from tests.conftest import make_user
 from tests.factories import make_deck
 
 
@@ -65,6 +66,9 @@ def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, ins
     autumn = cohorts.cohort_create(name="Autumn", instructor=instructor)
     cohorts.cohort_join(student=student, code=spring.join_code)
     cohorts.cohort_join(student=other_student, code=spring.join_code)
+    gone = make_user("gone")  # removed: no longer a student the deck is taken from
+    cohorts.cohort_join(student=gone, code=spring.join_code)
+    cohorts.cohort_remove_student(cohort=spring, student_id=gone.pk)
     for cohort in (spring, autumn):
         cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
     client.force_login(instructor)
