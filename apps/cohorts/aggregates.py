@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 
 from apps.common.db import student_lock
+from apps.quiz.aggregates import Rescored
 from apps.quiz.models import Answer, Verdict
 
 # Every statement here locks the rows it changes in one order, so two of them (two students' answers,
@@ -43,27 +44,35 @@ ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
     count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
 
-_RESPONSE = """
-INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
-SELECT m.cohort_id, %(card)s, %(mode)s, %(key)s, %(delta)s, %(sample)s, %(sample_html)s
-FROM cohorts_membership m WHERE m.student_id = %(user)s AND m.removed_at IS NULL
-ORDER BY m.cohort_id
-ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
-    count = cohorts_cohortresponsestat.count + EXCLUDED.count
-"""
-
-# The rows are locked by the sorted SELECT ... FOR UPDATE (locking follows the sort), then updated.
+# Rescored answers to one card move its totals (one row of changes a student) and, where an answer became right or
+# wrong, its response counts (one row a student and response), summed over each cohort's current students. The card
+# rows are locked by the sorted SELECT ... FOR UPDATE (locking follows the sort), then updated.
 _RESCORE_CARD = """
-WITH locked AS MATERIALIZED (
-    SELECT s.id FROM cohorts_cohortcardstat s
-    WHERE s.card_id = %(card)s AND s.cohort_id IN (
-        SELECT cohort_id FROM cohorts_membership WHERE student_id = %(user)s AND removed_at IS NULL
-    )
+WITH d AS (
+    SELECT m.cohort_id, sum(d.delta) AS delta, sum(d.overrides) AS overrides
+    FROM unnest(%(users)s::bigint[], %(deltas)s::float8[], %(overrides)s::int[]) AS d(user_id, delta, overrides)
+    JOIN cohorts_membership m ON m.student_id = d.user_id AND m.removed_at IS NULL
+    GROUP BY m.cohort_id
+), locked AS MATERIALIZED (
+    SELECT s.id, d.delta, d.overrides FROM cohorts_cohortcardstat s JOIN d ON d.cohort_id = s.cohort_id
+    WHERE s.card_id = %(card)s
     ORDER BY s.cohort_id
     FOR UPDATE OF s
 )
-UPDATE cohorts_cohortcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
-WHERE id IN (SELECT id FROM locked)
+UPDATE cohorts_cohortcardstat s SET score_sum = s.score_sum + locked.delta, overrides = s.overrides + locked.overrides
+FROM locked WHERE s.id = locked.id
+"""
+
+_RESCORE_RESPONSES = """
+INSERT INTO cohorts_cohortresponsestat (cohort_id, card_id, mode, response_key, count, sample, sample_html)
+SELECT m.cohort_id, %(card)s, d.mode, d.response_key, sum(d.delta), min(d.sample), min(d.sample_html)
+FROM unnest(%(users)s::bigint[], %(modes)s::text[], %(keys)s::text[], %(deltas)s::int[], %(samples)s::text[],
+            %(samples_html)s::text[]) AS d(user_id, mode, response_key, delta, sample, sample_html)
+JOIN cohorts_membership m ON m.student_id = d.user_id AND m.removed_at IS NULL
+GROUP BY m.cohort_id, d.mode, d.response_key
+ORDER BY m.cohort_id, d.mode, d.response_key
+ON CONFLICT (cohort_id, card_id, mode, response_key) DO UPDATE SET
+    count = cohorts_cohortresponsestat.count + EXCLUDED.count
 """
 
 # Joining (sign +1) or leaving (sign -1) moves one student's whole history in or out of a cohort.
@@ -150,16 +159,29 @@ def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs)
         cursor.execute(_ANSWER, params)
 
 
-def on_answer_rescored(sender, *, answer: Answer, score_delta: float, overrides_delta: int, wrong_before: bool, **kw):
-    params = {
-        "user": answer.user_id, "card": answer.card_id, "delta": score_delta, "overrides": overrides_delta,
-        "mode": answer.mode, "key": answer.response_key, "sample": answer.response, "sample_html": _shown_html(answer),
-    }  # fmt: skip
-    wrong_after = _is_wrong(answer)
+def on_answers_rescored(sender, *, card_id: int, rescored: list[Rescored], **kwargs) -> None:
+    moves: dict[int, tuple[float, int]] = {}
+    responses: dict[tuple[int, str, str], list] = {}
+    for row in rescored:
+        answer = row.answer
+        delta, overrides = moves.get(answer.user_id, (0.0, 0))
+        moves[answer.user_id] = (delta + row.score_delta, overrides + row.overrides_delta)
+        wrong_after = _is_wrong(answer)
+        if answer.response_key and row.wrong_before != wrong_after:
+            key = (answer.user_id, answer.mode, answer.response_key)
+            response = responses.setdefault(key, [0, answer.response, _shown_html(answer)])
+            response[0] += 1 if wrong_after else -1
+    cards = {"card": card_id, "users": list(moves), "deltas": [d for d, _ in moves.values()],
+             "overrides": [o for _, o in moves.values()]}  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(_RESCORE_CARD, params)
-        if answer.response_key and wrong_before != wrong_after:
-            cursor.execute(_RESPONSE, {**params, "delta": 1 if wrong_after else -1})
+        cursor.execute(_RESCORE_CARD, cards)
+        if responses:
+            keys = list(responses)
+            cursor.execute(_RESCORE_RESPONSES, {
+                "card": card_id, "users": [k[0] for k in keys], "modes": [k[1] for k in keys],
+                "keys": [k[2] for k in keys], "deltas": [responses[k][0] for k in keys],
+                "samples": [responses[k][1] for k in keys], "samples_html": [responses[k][2] for k in keys],
+            })  # fmt: skip
 
 
 def cohort_stats_move(*, cohort_id: int, user_id: int, joining: bool) -> None:

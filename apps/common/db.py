@@ -42,6 +42,30 @@ def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> boo
     return True
 
 
+_ROWS_UPDATE = sql.SQL("UPDATE {table} SET {sets} FROM unnest({arrays}) AS d({columns}) WHERE {table}.{key} = d.{key}")
+
+
+def rows_update(objs: list[models.Model], fields: list[str]) -> None:
+    """bulk_update in one statement of one array a field: Django's CASE WHEN for each row and field takes seconds
+    of Python for a few thousand rows (a regrade), this a few milliseconds."""
+    if not objs:
+        return
+    meta = objs[0]._meta
+    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+    statement = _ROWS_UPDATE.format(
+        table=sql.Identifier(meta.db_table),
+        key=sql.Identifier(meta.pk.column),
+        sets=sql.SQL(", ").join(sql.SQL("{0} = d.{0}").format(sql.Identifier(f.column)) for f in columns[1:]),
+        arrays=sql.SQL(", ").join(
+            sql.SQL("{}::{}[]").format(sql.Placeholder(), sql.SQL(f.db_type(connection))) for f in columns
+        ),
+        columns=sql.SQL(", ").join(sql.Identifier(f.column) for f in columns),
+    )
+    values = [[f.get_db_prep_save(getattr(obj, f.attname), connection) for obj in objs] for f in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(statement, values)
+
+
 def student_lock(*user_ids: int) -> None:
     """Serialises these students' writes to answers and totals until the transaction ends.
 

@@ -7,10 +7,14 @@ raw answers (the tests compare the two), for repair after a bulk change.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import connection, transaction
 
+from apps.common.db import rows_update
+
 from .models import Answer, Verdict
-from .signals import answer_recorded, answer_rescored
+from .signals import answer_recorded, answers_rescored
 
 # One statement: the card totals, then the deck totals from what the card upsert returned
 # (a first answer adds a card; the deck's sum of card means moves by this card's change of mean).
@@ -42,15 +46,21 @@ WITH card AS (
 SELECT attempts FROM card
 """
 
-_CARD_ADJUST = """
-UPDATE quiz_studentcardstat SET score_sum = score_sum + %(delta)s, overrides = overrides + %(overrides)s
-WHERE user_id = %(user)s AND card_id = %(card)s
-RETURNING attempts, deck_id
-"""
-
-_DECK_ADJUST = """
-UPDATE quiz_studentdeckstat SET score_sum = score_sum + %(delta)s, mean_sum = mean_sum + %(delta)s / %(attempts)s
-WHERE user_id = %(user)s AND deck_id = %(deck)s
+# Moves students' totals of one card, and so of its deck, by a change of score and overrides: one row a student.
+_CARDS_ADJUST = """
+WITH d AS (
+    SELECT * FROM unnest(%(users)s::bigint[], %(deltas)s::float8[], %(overrides)s::int[])
+        AS d(user_id, delta, overrides)
+), card AS (
+    UPDATE quiz_studentcardstat s SET score_sum = s.score_sum + d.delta, overrides = s.overrides + d.overrides
+    FROM d WHERE s.card_id = %(card)s AND s.user_id = d.user_id
+    RETURNING s.user_id, s.deck_id, s.attempts, d.delta
+), deck AS (
+    UPDATE quiz_studentdeckstat s
+    SET score_sum = s.score_sum + card.delta, mean_sum = s.mean_sum + card.delta / card.attempts
+    FROM card WHERE s.user_id = card.user_id AND s.deck_id = card.deck_id
+)
+SELECT user_id FROM card
 """
 
 
@@ -92,37 +102,6 @@ def stats_record_answer(*, answer: Answer, deck_id: int) -> None:
     answer_recorded.send(sender=Answer, answer=answer, first_on_card=attempts == 1)
 
 
-def stats_record_override(
-    *, answer: Answer, score_before: float, verdict_before: str, overridden_before: bool, counted_before: bool = True
-) -> None:
-    """Moves the running totals by an override's change of final score, then tells other apps' totals.
-
-    `counted_before`: False when the answer had no response key before (a shown answer, checked after all), so
-    it was among nobody's wrong answers whatever its verdict.
-    """
-    delta = answer.final_score - score_before
-    overrides = int(bool(answer.override_verdict)) - int(overridden_before)
-    wrong_before = counted_before and verdict_before != Verdict.CORRECT
-    if not delta and not overrides and counted_before:
-        return
-    params = {"user": answer.user_id, "card": answer.card_id, "delta": delta, "overrides": overrides}
-    with connection.cursor() as cursor:
-        cursor.execute(_CARD_ADJUST, params)
-        row = cursor.fetchone()
-        if row is None:  # totals missing (e.g. answers bulk-loaded): rebuild this student's from scratch
-            stats_rebuild(user_ids=[answer.user_id])
-        else:
-            attempts, deck_id = row
-            cursor.execute(_DECK_ADJUST, {**params, "attempts": attempts, "deck": deck_id})
-    answer_rescored.send(
-        sender=Answer,
-        answer=answer,
-        score_delta=delta,
-        overrides_delta=overrides,
-        wrong_before=wrong_before,
-    )
-
-
 def stats_rebuild(*, user_ids: list[int] | None = None) -> None:
     """Recomputes the running totals from the raw answers, for these students or (None) everyone."""
     with transaction.atomic(), connection.cursor() as cursor:
@@ -132,31 +111,69 @@ def stats_rebuild(*, user_ids: list[int] | None = None) -> None:
 
 # Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
 # below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
-RESCORE_SESSION = """
-UPDATE quiz_quizsession
-SET score_sum = (SELECT coalesce(sum(final_score), 0) FROM quiz_answer WHERE session_id = %(session)s)
-WHERE id = %(session)s
+RESCORE_SESSIONS = """
+UPDATE quiz_quizsession s SET score_sum = t.total
+FROM (
+    SELECT session_id, coalesce(sum(final_score), 0) AS total FROM quiz_answer
+    WHERE session_id = ANY(%(sessions)s) GROUP BY session_id
+) t
+WHERE s.id = t.session_id
 """
 
 
-def answer_rescore(
-    *,
-    answer: Answer,
-    fields: list[str],
-    score_before: float,
-    verdict_before: str,
-    overridden_before: bool,
-    counted_before: bool = True,
-) -> None:
-    """Saves the `fields` of an answer whose final verdict or score changed (an override, a check after "Show
-    answer", a regrade), then moves its quiz's score and the running totals with it (see stats_record_override)."""
-    answer.save(update_fields=fields)
+@dataclass(frozen=True)
+class Rescored:
+    """An answer (as it is now) whose final verdict or score changed (an override, a check after "Show answer", a
+    regrade), with what they were. `counted_before`: False when it had no response key before (a shown answer,
+    checked after all), so it was among nobody's wrong answers whatever its verdict."""
+
+    answer: Answer
+    verdict_before: str
+    score_before: float
+    overridden_before: bool
+    counted_before: bool = True
+
+    @property
+    def score_delta(self) -> float:
+        return self.answer.final_score - self.score_before
+
+    @property
+    def overrides_delta(self) -> int:
+        return int(bool(self.answer.override_verdict)) - int(self.overridden_before)
+
+    @property
+    def wrong_before(self) -> bool:
+        return self.counted_before and self.verdict_before != Verdict.CORRECT
+
+    @property
+    def moves(self) -> bool:
+        return bool(self.score_delta or self.overrides_delta or not self.counted_before)
+
+
+def answers_rescore(*, card_id: int, rescored: list[Rescored], fields: list[str]) -> None:
+    """Saves the `fields` of answers to one card whose final verdict or score changed, then moves their quizzes'
+    scores and the running totals with them, and tells other apps' totals: a constant number of statements, however
+    many answers (a regrade changes thousands). The caller holds the students' locks."""
+    if not rescored:
+        return
+    rows_update([row.answer for row in rescored], fields)
     with connection.cursor() as cursor:
-        cursor.execute(RESCORE_SESSION, {"session": answer.session_id})
-    stats_record_override(
-        answer=answer,
-        score_before=score_before,
-        verdict_before=verdict_before,
-        overridden_before=overridden_before,
-        counted_before=counted_before,
-    )
+        cursor.execute(RESCORE_SESSIONS, {"sessions": sorted({row.answer.session_id for row in rescored})})
+    if not (moving := [row for row in rescored if row.moves]):
+        return
+    moves: dict[int, tuple[float, int]] = {}
+    for row in moving:
+        delta, overrides = moves.get(row.answer.user_id, (0.0, 0))
+        moves[row.answer.user_id] = (delta + row.score_delta, overrides + row.overrides_delta)
+    params = {
+        "card": card_id,
+        "users": list(moves),
+        "deltas": [delta for delta, _ in moves.values()],
+        "overrides": [overrides for _, overrides in moves.values()],
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_CARDS_ADJUST, params)
+        moved = {user_id for (user_id,) in cursor.fetchall()}
+    if missing := sorted(set(moves) - moved):  # totals missing (answers bulk-loaded): rebuilt from scratch
+        stats_rebuild(user_ids=missing)
+    answers_rescored.send(sender=Answer, card_id=card_id, rescored=moving)

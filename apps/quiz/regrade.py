@@ -5,32 +5,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from apps.common.db import student_lock
+from apps.common.db import rows_update, student_lock
 from apps.content.models import Card
 
-from .aggregates import answer_rescore
+from .aggregates import Rescored, answers_rescore
 from .grading import Grade, grade
 from .models import Answer
-from .services import answer_finalize, card_state_rebuild, grading_card
+from .services import answer_finalize, card_states_rebuild, grading_card
 
 # Shown on the confirmation page; the rest are counted.
 LISTED_CHANGES = 200
 
 
 @dataclass(frozen=True)
-class Regraded:
-    answer: Answer  # as it will be (or is, once applied)
-    verdict_before: str
-    score_before: float
-
-
-@dataclass(frozen=True)
 class RegradeReport:
     checked: int  # free-recall answers typed to the card
-    changed: list[Regraded]  # those the grader now grades otherwise (a student's correction may still stand)
+    changed: list[Rescored]  # those the grader now grades otherwise (a student's correction may still stand)
 
     @property
     def students(self) -> int:
@@ -69,25 +61,15 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
                     answer.card_version_id, answer.feedback = version, result.feedback
                     restated.append(answer)
                 continue
-            before = Regraded(answer=answer, verdict_before=answer.final_verdict, score_before=answer.final_score)
-            overridden_before = bool(answer.override_verdict)
+            before = Rescored(answer, answer.final_verdict, answer.final_score, bool(answer.override_verdict))
             answer.auto_verdict, answer.auto_score, answer.feedback = str(result.verdict), result.score, result.feedback
             answer_finalize(answer)
             answer.card_version_id = card.current_version_id or answer.card_version_id
             changed.append(before)
-            if apply:
-                answer_rescore(
-                    answer=answer,
-                    fields=[
-                        "auto_verdict", "auto_score", "feedback", "override_verdict", "final_verdict", "final_score",
-                        "rating", "card_version",
-                    ],
-                    score_before=before.score_before,
-                    verdict_before=before.verdict_before,
-                    overridden_before=overridden_before,
-                )  # fmt: skip
         if apply:
-            Answer.objects.bulk_update(restated, ["card_version", "feedback"], batch_size=500)
-            for user in get_user_model().objects.filter(pk__in={row.answer.user_id for row in changed}):
-                card_state_rebuild(user=user, card=card)
+            rows_update(restated, ["card_version", "feedback"])
+            fields = ["auto_verdict", "auto_score", "feedback", "override_verdict", "final_verdict", "final_score",
+                      "rating", "card_version"]  # fmt: skip
+            answers_rescore(card_id=card.pk, rescored=changed, fields=fields)
+            card_states_rebuild(user_ids=sorted({row.answer.user_id for row in changed}), card=card)
     return RegradeReport(checked=checked, changed=changed)

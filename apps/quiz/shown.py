@@ -8,7 +8,7 @@ from django.db import transaction
 
 from apps.common.db import student_lock
 
-from .aggregates import answer_rescore
+from .aggregates import Rescored, answers_rescore
 from .grading import grade
 from .models import Answer
 from .services import (
@@ -38,27 +38,13 @@ def answer_check_typed(*, user: AbstractBaseUser, session_id: int, position: int
             raise NotOverridableError("Only an answer typed before “Show answer” can be checked.")
         card = grading_card(item.card, aliases=item.alias_texts, key_terms=item.key_term_texts)
         result = grade(card, answer.response)
-        score_before, verdict_before = answer.final_score, answer.final_verdict
+        before = Rescored(answer, answer.final_verdict, answer.final_score, False, counted_before=False)
         answer.revealed = False
         answer.response_key = response_key(answer.response)
         answer.auto_verdict, answer.auto_score, answer.feedback = str(result.verdict), result.score, result.feedback
         answer_finalize(answer)
-        answer_rescore(
-            answer=answer,
-            fields=[
-                "revealed",
-                "response_key",
-                "auto_verdict",
-                "final_verdict",
-                "auto_score",
-                "final_score",
-                "feedback",
-                "rating",
-            ],
-            score_before=score_before,
-            verdict_before=verdict_before,
-            overridden_before=False,
-            counted_before=False,
-        )
+        fields = ["revealed", "response_key", "auto_verdict", "final_verdict", "auto_score", "final_score", "feedback",
+                  "rating"]  # fmt: skip
+        answers_rescore(card_id=answer.card_id, rescored=[before], fields=fields)
         card_state_rebuild(user=user, card=answer.card)
     return answer

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.aggregates import cohort_stats_rebuild
-from apps.cohorts.models import CohortCardStat
+from apps.cohorts.models import CohortCardStat, CohortResponseStat
 from apps.content.services import card_save
 from apps.quiz import services
 from apps.quiz.aggregates import stats_rebuild
-from apps.quiz.models import Answer, QuizSession, StudentCardStat
+from apps.quiz.models import Answer, CardState, QuizSession, StudentCardStat
 from apps.quiz.regrade import answers_regrade
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
@@ -143,3 +145,41 @@ def test_the_message_counts_answers_and_students_apart(client, instructor):
     response = client.post(reverse("admin:content_card_regrade", args=[card.pk]), follow=True)
     said = [str(m) for m in response.context["messages"]]
     assert said == ["Graded 2 answers again: 2 changed, from 1 student; their scores and reviews follow."]
+
+
+def _mis_keyed(instructor, students: int):
+    """A card keyed "Deployment" that `students` students of one cohort answered "CronJob", then corrected."""
+    card = make_card(deck=make_deck(title=f"Kubernetes {students}"), question="Which object runs Jobs on a schedule?",
+                     answer="Deployment", short_answer="Deployment")  # fmt: skip
+    cohort = cohorts.cohort_create(name=f"Cohort {students}", instructor=instructor)
+    for n in range(students):
+        user = make_user(f"s{students}-{n}")
+        cohorts.cohort_join(student=user, code=cohort.join_code)
+        _answer(user, card, "CronJob" if n % 3 else "cron job", override="correct" if n == 1 else "")
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=instructor, note="The answer was wrong")
+    return card
+
+
+def _response_counts():
+    return sorted(CohortResponseStat.objects.filter(count__gt=0).values_list("cohort_id", "response_key", "count"))
+
+
+def test_applying_a_regrade_costs_the_same_queries_for_three_answers_or_thirty(instructor, django_assert_num_queries):
+    """An admin action on a card thousands answered must not run a few queries per answer (it took seconds)."""
+    small, large = _mis_keyed(instructor, 3), _mis_keyed(instructor, 30)
+    with CaptureQueriesContext(connection) as three:
+        assert len(answers_regrade(card=small, apply=True).changed) == 3
+    with django_assert_num_queries(len(three.captured_queries)):
+        report = answers_regrade(card=large, apply=True)
+    assert len(report.changed) == 30 and report.students == 30
+    fixed = Answer.objects.filter(card=large)
+    assert set(fixed.values_list("final_verdict", "final_score", "override_verdict")) == {("correct", 1.0, "")}
+    assert {state.reps for state in CardState.objects.filter(card=large)} == {1}
+    assert set(QuizSession.objects.filter(answers__card=large).values_list("score_sum", flat=True)) == {1.0}
+    # The totals moved exactly as a rebuild from the answers would have them, wrong-answer counts included.
+    after = _totals(), _response_counts()
+    assert not [row for row in _response_counts() if row[1] in ("cronjob", "cron job")]
+    stats_rebuild()
+    cohort_stats_rebuild()
+    assert (_totals(), _response_counts()) == after
