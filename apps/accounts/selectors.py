@@ -37,7 +37,7 @@ _ANSWER = {"session_id": "quiz", "item__position": "position", "card__deck__slug
            "time_taken_ms": "time_taken_ms", "answered_at": "answered_at"}  # fmt: skip
 _MEMORY = {"card__deck__slug": "deck", "card__question": "question", "state": "state", "due": "due",
            "last_review": "last_review", "stability": "stability", "difficulty": "difficulty", "reps": "reps",
-           "lapses": "lapses"}  # fmt: skip
+           "lapses": "lapses", "set_aside_at": "set_aside_at"}  # fmt: skip
 _COHORT = {"cohort__name": "cohort", "joined_at": "joined_at", "removed_at": "removed_at"}
 # A later deadline an instructor gave the student; who gave it is the instructor's, not theirs.
 _EXTENSION = {"assignment__cohort__name": "cohort", "assignment__deck__slug": "deck", "due_date": "due_date",

@@ -198,6 +198,8 @@ class CardState(models.Model):
     # Retrievability is >= 0.9 exactly until last_review + stability days (FSRS's definition of
     # stability), so "mastered now" is a plain, indexable comparison. Null unless in review.
     mastered_until = models.DateTimeField(null=True, blank=True)
+    # Set aside by the student (Anki's "suspend"): asked in no quiz and counted due nowhere until brought back.
+    set_aside_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -6,7 +6,7 @@ import random
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, F, FloatField, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from apps.content.models import Card, Deck, Distractor
 
@@ -18,9 +18,15 @@ _OPTION_FIELDS = ("id", "deck_id", "kind", "question", "short_answer", "short_an
 
 
 def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: datetime, rng: random.Random):
-    """A new quiz's cards in the order asked: a deck's by `order`, or every deck's cards due now."""
-    due = CardState.objects.filter(user=user, card=OuterRef("pk")).values("due")[:1]
-    cards = Card.objects.filter(archived=False).annotate(state_due=Subquery(due)).only("position", *_OPTION_FIELDS)
+    """A new quiz's cards in the order asked: a deck's by `order`, or every deck's cards due now. Cards the user set
+    aside are not asked."""
+    mine = CardState.objects.filter(user=user, card=OuterRef("pk"))
+    cards = (
+        Card.objects.filter(archived=False)
+        .exclude(Exists(mine.filter(set_aside_at__isnull=False)))
+        .annotate(state_due=Subquery(mine.values("due")[:1]))
+        .only("position", *_OPTION_FIELDS)
+    )
     if deck is None:  # a review: of the decks students see
         return cards.filter(state_due__lte=now, deck__published=True).order_by("state_due", "deck_id", "position")
     cards = cards.filter(deck=deck)

@@ -12,8 +12,9 @@ from apps.content.models import Card
 
 from .aggregates import Rescored, answers_rescore
 from .grading import Grade, grade
+from .memory import card_states_rebuild
 from .models import Answer
-from .services import answer_finalize, card_states_rebuild, grading_card
+from .services import answer_finalize, grading_card
 
 # Shown on the confirmation page; the rest are counted.
 LISTED_CHANGES = 200

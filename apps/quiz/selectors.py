@@ -121,6 +121,7 @@ class DeckProgress:
     due_week: int = 0
     mastered: int = 0
     next_due: datetime | None = None  # the soonest card due after now
+    aside: int = 0  # set aside by the student
 
     @property
     def new(self) -> int:
@@ -131,6 +132,10 @@ def cards_studied(*, user: AbstractBaseUser) -> QuerySet[CardState]:
     """The user's memory states of cards still in quizzes, of published decks (a state exists once a card is
     answered)."""
     return CardState.objects.filter(user=user, card__archived=False, card__deck__published=True)
+
+
+# A card the student set aside (memory.card_set_aside) is due nowhere and comes back for no review.
+KEPT = Q(set_aside_at__isnull=True)
 
 
 def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> list[DeckProgress]:
@@ -151,16 +156,17 @@ def progress_by_deck(*, user: AbstractBaseUser, now: datetime | None = None) -> 
         .values("deck")
         .annotate(
             seen=Count("pk"),
-            due_now=Count("pk", filter=Q(due__lte=now)),
-            due_week=Count("pk", filter=Q(due__gt=now, due__lt=week_end)),
+            due_now=Count("pk", filter=Q(due__lte=now) & KEPT),
+            due_week=Count("pk", filter=Q(due__gt=now, due__lt=week_end) & KEPT),
             mastered=Count("pk", filter=mastered_q(now=now)),
-            next_due=Min("due", filter=Q(due__gt=now)),
+            next_due=Min("due", filter=Q(due__gt=now) & KEPT),
+            aside=Count("pk", filter=~KEPT),
         )
     )
     for row in states:
         progress = rows[row["deck"]]
         progress.seen, progress.due_now, progress.due_week = row["seen"], row["due_now"], row["due_week"]
-        progress.mastered, progress.next_due = row["mastered"], row["next_due"]
+        progress.mastered, progress.next_due, progress.aside = row["mastered"], row["next_due"], row["aside"]
     return list(rows.values())
 
 
@@ -183,20 +189,23 @@ def review_outlook(*, user: AbstractBaseUser, now: datetime | None = None) -> di
     """Cards due now, and when the next one falls due (None when none is scheduled). One query."""
     now = now or timezone.now()
     # Aliases other than "due": an aggregate named like the field would shadow it in the filters.
-    row = cards_studied(user=user).aggregate(
-        due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now))
+    row = (
+        cards_studied(user=user)
+        .filter(KEPT)
+        .aggregate(due_now=Count("pk", filter=Q(due__lte=now)), next_due=Min("due", filter=Q(due__gt=now)))
     )
     return {"due": row["due_now"], "next": row["next_due"]}
 
 
 def deck_study_counts(*, user: AbstractBaseUser, deck: Deck, now: datetime | None = None) -> dict[str, int]:
-    """How many of the deck's cards are new to the user and how many are due. One query."""
+    """How many of the deck's cards are new to the user, due, and set aside. One query."""
     now = now or timezone.now()
     mine = CardState.objects.filter(user=user, card=OuterRef("pk"))
     return Card.objects.filter(deck=deck, archived=False).aggregate(
         total=Count("pk"),
         new=Count("pk", filter=~Exists(mine)),
-        due=Count("pk", filter=Exists(mine.filter(due__lte=now))),
+        due=Count("pk", filter=Exists(mine.filter(KEPT, due__lte=now))),
+        aside=Count("pk", filter=Exists(mine.filter(~KEPT))),
     )
 
 
@@ -228,9 +237,9 @@ def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today
         .values("deck_id", "deck__title")
         .annotate(
             seen=Count("pk"),
-            due_now=Count("pk", filter=Q(due__lte=now)),
+            due_now=Count("pk", filter=Q(due__lte=now) & KEPT),
             mastered=Count("pk", filter=mastered_q(now=now)),
-            next_due=Min("due", filter=Q(due__gt=now)),
+            next_due=Min("due", filter=Q(due__gt=now) & KEPT),
         )
         .order_by()
     )
@@ -261,7 +270,7 @@ class CardHistory:
 
     @property
     def due(self) -> bool:
-        return self.state is not None and self.state.due <= self.now
+        return self.state is not None and self.state.set_aside_at is None and self.state.due <= self.now
 
     @property
     def mastered(self) -> bool:
@@ -280,7 +289,9 @@ def card_history(*, user: AbstractBaseUser, card: Card, limit: int = 5) -> CardH
         .annotate(total=Window(Count("pk")))
         .order_by("-answered_at", "-pk")[:limit]
     )  # fmt: skip
-    state = CardState.objects.filter(user=user, card=card).only("due", "state", "mastered_until").first()
+    state = (
+        CardState.objects.filter(user=user, card=card).only("due", "state", "mastered_until", "set_aside_at").first()
+    )
     total = answers[0].total if answers else 0
     return CardHistory(answers=answers, total=total, state=state, now=timezone.now())
 
@@ -292,11 +303,14 @@ class CardStanding:
     due: datetime | None  # None: never answered
     mastered: bool
     now: datetime
+    aside: bool = False
 
     @property
     def status(self) -> str:
         if self.due is None:
             return "new"
+        if self.aside:
+            return "aside"
         if self.due <= self.now:
             return "due"
         return "mastered" if self.mastered else "learning"
@@ -317,14 +331,15 @@ def deck_standing(*, user: AbstractBaseUser, cards: list[Card], now: datetime | 
     states = {
         state.card_id: state
         for state in CardState.objects.filter(user=user, card__in=[card.pk for card in cards]).only(
-            "card_id", "due", "state", "mastered_until"
+            "card_id", "due", "state", "mastered_until", "set_aside_at"
         )
     }
     rows = []
     for card in cards:
         state = states.get(card.pk)
         mastered = is_mastered(state, now=now)
-        rows.append((card, CardStanding(due=state.due if state else None, mastered=mastered, now=now)))
+        aside = state is not None and state.set_aside_at is not None
+        rows.append((card, CardStanding(due=state.due if state else None, mastered=mastered, now=now, aside=aside)))
     return DeckStanding(rows=rows)
 
 
@@ -358,7 +373,7 @@ def reviews_forecast(*, user: AbstractBaseUser, now: datetime | None = None, day
     end = days_ahead_end(now=now, days=days)
     rows = (
         cards_studied(user=user)
-        .filter(due__lt=end)
+        .filter(KEPT, due__lt=end)
         .annotate(day=TruncDate("due", tzinfo=zone))
         .values("day")
         .annotate(count=Count("pk"))

@@ -13,13 +13,14 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 
-from apps.common.db import insert_unless_exists, rows_update, student_lock
+from apps.common.db import insert_unless_exists, student_lock
 from apps.content.models import Alias, Card, Deck, KeyTerm
 from apps.content.services import card_version_record
 
 from . import scheduling
 from .aggregates import Rescored, answers_rescore, stats_rebuild, stats_record_answer
 from .grading import GradingCard, grade
+from .memory import card_state_rebuild
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .picking import cards_to_ask, choice_options
 from .textnorm import fold
@@ -63,9 +64,11 @@ def session_start(
     rng = random.Random(seed)  # noqa: S311 - shuffling quiz options, not security
     cards = list(cards_to_ask(user=user, deck=deck, order=order, now=now, rng=rng)[:size])
     if not cards:
-        raise NothingToStudyError(
-            "No cards are due for review right now." if deck is None else "This deck has no cards."
-        )
+        if deck is None:
+            raise NothingToStudyError("No cards are due for review right now.")
+        if Card.objects.filter(deck=deck, archived=False).exists():
+            raise NothingToStudyError("You have set aside every card of this deck: bring some back to quiz it.")
+        raise NothingToStudyError("This deck has no cards.")
     return session_create(
         user=user, deck=deck, cards=cards, mode=mode, order=order, size=size, rng=rng, seed=seed, now=now
     )
@@ -310,34 +313,6 @@ def sessions_end_unfinished(
     """
     open_ones = QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).exclude(pk=keep)
     return open_ones.update(finished_at=now or timezone.now())
-
-
-def card_state_rebuild(*, user: AbstractBaseUser, card: Card) -> CardState:
-    """Replays every answer of `user` on `card`, e.g. after an override changed a rating.
-
-    The caller holds the student's lock (apps.common.db.student_lock).
-    """
-    return card_states_rebuild(user_ids=[user.pk], card=card)[0]
-
-
-_REPLAYED = ["state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "mastered_until"]
-
-
-def card_states_rebuild(*, user_ids: list[int], card: Card) -> list[CardState]:
-    """card_state_rebuild for several students at once (a regrade): three queries, however many. The caller holds
-    their locks."""
-    states = {state.user_id: state for state in CardState.objects.filter(user_id__in=user_ids, card=card)}
-    reviews: dict[int, list[tuple[int, datetime]]] = {user_id: [] for user_id in user_ids}
-    answers = Answer.objects.filter(user_id__in=user_ids, card=card).order_by("answered_at", "pk")
-    for user_id, rating, at in answers.values_list("user_id", "rating", "answered_at"):
-        reviews[user_id].append((rating, at))
-    now = timezone.now()
-    for user_id in user_ids:
-        state = states.setdefault(user_id, CardState(user_id=user_id, card=card, deck_id=card.deck_id, due=now))
-        scheduling.replay(state, reviews[user_id])
-    CardState.objects.bulk_create([state for state in states.values() if state.pk is None])
-    rows_update([state for state in states.values() if state.pk is not None], _REPLAYED)
-    return [states[user_id] for user_id in user_ids]
 
 
 def answer_finalize(answer: Answer) -> None:

@@ -10,11 +10,11 @@ from apps.common.db import student_lock
 
 from .aggregates import Rescored, answers_rescore
 from .grading import grade
+from .memory import card_state_rebuild
 from .models import Answer
 from .services import (
     NotOverridableError,
     answer_finalize,
-    card_state_rebuild,
     grading_card,
     item_for_answer,
     response_key,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import history, views
+from . import history, setaside, views
 
 app_name = "quiz"
 
@@ -16,4 +16,6 @@ urlpatterns = [
     path("quiz/<int:pk>/q/<int:position>/check/", views.check_typed, name="check_typed"),
     path("quiz/<int:pk>/q/<int:position>/report/", views.report, name="report"),
     path("progress/", views.progress, name="progress"),
+    path("progress/set-aside/", setaside.set_aside_list, name="set_aside_list"),
+    path("cards/<int:pk>/set-aside/", setaside.set_aside, name="set_aside"),
 ]

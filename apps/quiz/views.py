@@ -387,6 +387,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         # Nothing to forecast before a first answer: the page says so once, in its first line.
         "forecast": selectors.reviews_forecast(user=request.user) if any(deck.seen for deck in decks) else None,
         "due": sum(deck.due_now for deck in decks),
+        "aside": sum(deck.aside for deck in decks),
         # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
         "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),
     }

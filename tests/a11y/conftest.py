@@ -90,6 +90,7 @@ def _answer_all(user, session, *, now, wrong_recall: int = 1, wrong_choice: int 
 def site(transactional_db) -> Site:
     from apps.cohorts import services as cohorts
     from apps.content.models import Card, Deck
+    from apps.quiz import memory
     from apps.quiz import services as quiz
     from apps.quiz.models import QuizSession, SessionItem
 
@@ -141,6 +142,8 @@ def site(transactional_db) -> Site:
     choice = quiz.session_start(user=alice, deck=flashcards, size=3, mode="choice", order="random")
     shown = quiz.Submission(response="scale the loss", reveal=True)  # typed, then "Show answer"
     quiz.answer_submit(user=alice, session_id=recall.pk, position=2, submission=shown)
+    # Listed on "cards set aside", and so marked on the flashcards' deck page.
+    memory.card_set_aside(user=alice, card_id=wrong_choice.card_id, aside=True)
 
     dashboard = f"/cohorts/{cohort.pk}/"
     pages = [
@@ -169,6 +172,7 @@ def site(transactional_db) -> Site:
         PageSpec("quiz end, asking first", f"{choice.get_absolute_url()}finish/", user="alice"),
         PageSpec("my progress", "/progress/", user="alice"),
         PageSpec("your quizzes", "/quiz/history/", user="alice"),
+        PageSpec("cards set aside", "/progress/set-aside/", user="alice"),
         PageSpec("your account", "/accounts/account/", user="alice"),
         PageSpec("delete your account", "/accounts/account/delete/", user="carol"),
         PageSpec("cohort list, student", "/cohorts/", user="alice"),

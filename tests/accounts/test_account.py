@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Cohort, CohortCardStat
+from apps.quiz import memory
 from apps.quiz import services as quiz
-from apps.quiz.models import Answer, QuizSession
+from apps.quiz.models import Answer, CardState, QuizSession
 from tests.conftest import PASSWORD, make_instructor, make_user
 from tests.factories import make_card, make_deck
 
@@ -105,6 +106,8 @@ def test_a_refused_email_is_a_form_error_and_changes_nothing(client, student, ot
 def test_the_download_holds_ones_own_data_and_no_one_elses(client, student, other_student, deck, cohort):
     _answer_all(student, deck, "a Job")
     _answer_all(other_student, deck, "bob's secret answer")
+    aside = CardState.objects.filter(user=student).earliest("pk")
+    memory.card_set_aside(user=student, card_id=aside.card_id, aside=True)
     client.force_login(student)
     response = client.get(reverse("account_download"))
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
@@ -118,6 +121,7 @@ def test_the_download_holds_ones_own_data_and_no_one_elses(client, student, othe
     assert data["answers"][0]["final_verdict"] == "correct" and data["answers"][1]["final_verdict"] == "incorrect"
     assert [q["deck_title"] for q in data["quizzes"]] == ["Serving"]
     assert len(data["memory"]) == 2 and [c["cohort"] for c in data["cohorts"]] == ["Autumn"]
+    assert sorted(bool(card["set_aside_at"]) for card in data["memory"]) == [False, True]  # one card set aside
     assert "bob's secret answer" not in response.content.decode()
 
 

@@ -44,7 +44,7 @@ def test_progress_counts_seen_accuracy_and_due_cards_and_leaves_archived_cards_o
     assert (mine.cards, mine.seen, mine.new, mine.due_now) == (3, 2, 1, 2)
     assert mine.accuracy == pytest.approx(sum(scores) / 3)  # its answers still stand
     assert selectors.review_outlook(user=student)["due"] == 2
-    assert selectors.deck_study_counts(user=student, deck=deck) == {"total": 3, "new": 1, "due": 2}
+    assert selectors.deck_study_counts(user=student, deck=deck) == {"total": 3, "new": 1, "due": 2, "aside": 0}
 
 
 def test_a_card_recalled_twice_is_mastered_and_due_within_the_week_not_now(student):

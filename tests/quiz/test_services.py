@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from apps.content.models import Card, Deck, Distractor
 from apps.content.services import card_save
-from apps.quiz import scheduling, services, shown
+from apps.quiz import memory, scheduling, services, shown
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem, StudentCardStat
 from apps.quiz.services import Submission
 from tests.factories import make_card, make_deck
@@ -513,7 +513,7 @@ def test_state_rebuild_replays_answers_across_sessions(student):
         submission=Submission(response="wrong"),
     )
     incremental = CardState.objects.get(user=student, card=card)
-    rebuilt = services.card_state_rebuild(user=student, card=Card.objects.get(pk=card.pk))
+    rebuilt = memory.card_state_rebuild(user=student, card=Card.objects.get(pk=card.pk))
     assert (rebuilt.reps, rebuilt.stability, rebuilt.due) == (incremental.reps, incremental.stability, incremental.due)
 
 
@@ -533,7 +533,7 @@ def test_an_answer_timed_before_the_cards_last_review_is_applied_at_that_review(
     assert answer.answered_at == at == Answer.objects.get(pk=answer.pk).answered_at
     stored = CardState.objects.get(user=student, card=card)
     assert stored.last_review == at and stored.reps == 2
-    rebuilt = services.card_state_rebuild(user=student, card=card)
+    rebuilt = memory.card_state_rebuild(user=student, card=card)
     fields = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
     assert [getattr(stored, f) for f in fields] == [getattr(rebuilt, f) for f in fields]
 

@@ -1,0 +1,59 @@
+"""Setting a card aside from one's quizzes and reviews (Anki's "suspend"), from the card's page, and the list of the
+cards set aside, from which each comes back."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
+from apps.content.models import Card
+from apps.content.selectors import sees_drafts
+
+from . import memory, selectors
+from .models import CardState
+
+PAGE_SIZE = 50
+
+
+@login_required
+@never_cache
+@require_page_or_form
+def set_aside(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST aside=1 sets the card aside, aside=0 brings it back; `from=list` goes back to the list afterwards."""
+    cards = Card.objects.select_related("deck")
+    card = get_object_or_404(cards if sees_drafts(request.user) else cards.filter(deck__published=True), pk=pk)
+    back = reverse("quiz:set_aside_list") if request.POST.get("from") == "list" else card.get_absolute_url()
+    if request.method != "POST":  # signing in sends a GET here: the page the button was on has it again
+        return redirect(back)
+    if request.POST.get("aside") not in ("0", "1"):
+        raise BadRequest("A form this site did not send.")
+    aside = request.POST["aside"] == "1"
+    try:
+        memory.card_set_aside(user=request.user, card_id=card.pk, aside=aside)
+    except CardState.DoesNotExist:
+        raise Http404("You have not answered this card: it is set aside from nothing.") from None
+    note = (
+        "Set aside: it is asked in none of your quizzes and reviews until you bring it back."
+        if aside
+        else "Brought back: it is asked again, and comes back for review as its schedule says."
+    )
+    if request.htmx:
+        history = selectors.card_history(user=request.user, card=card)
+        return render(request, "quiz/_card_history.html", {"history": history, "card": card, "note": note})
+    messages.success(request, note)
+    return HttpResponseSeeOther(back)
+
+
+@require_safe
+@login_required
+def set_aside_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(memory.cards_set_aside(user=request.user), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render_page_or_partial(request, "quiz/set_aside.html", "results", {"page": page})

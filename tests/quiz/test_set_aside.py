@@ -1,0 +1,145 @@
+"""Setting a card aside from one's quizzes and reviews (Anki's "suspend") and bringing it back: what it leaves out,
+the card page's button with and without htmx, and the list of cards set aside."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.quiz import memory, selectors, services
+from apps.quiz.models import CardState
+from apps.quiz.picking import cards_to_ask
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+LIST = reverse("quiz:set_aside_list")
+
+
+def _answered(user, deck, *, days_ago: float = 30) -> list:
+    """Every card of `deck` answered by `user`, `days_ago` days back, so that all are due again now."""
+    quiz = services.session_start(user=user, deck=deck, size=10, mode="recall", order="new")
+    for item in quiz.items.select_related("card"):
+        submission = services.Submission(response=item.card.answer)
+        services.answer_submit(user=user, session_id=quiz.pk, position=item.position, submission=submission)
+    CardState.objects.filter(user=user).update(due=timezone.now() - timedelta(days=days_ago))
+    return [item.card for item in quiz.items.select_related("card").order_by("position")]
+
+
+@pytest.fixture
+def deck():
+    deck = make_deck(title="Serving")
+    for n in range(3):
+        make_card(deck=deck, question=f"Serving question {n}?", answer=f"Answer {n}")
+    return deck
+
+
+def _post(client, card, aside: str, **extra):
+    return client.post(reverse("quiz:set_aside", args=[card.pk]), {"aside": aside, **extra}, **extra.pop("headers", {}))
+
+
+def test_a_card_set_aside_is_asked_in_no_quiz_and_due_nowhere_until_brought_back(student, other_student, deck):
+    first, second, third = _answered(student, deck)
+    _answered(other_student, deck)
+    memory.card_set_aside(user=student, card_id=second.pk, aside=True)
+    now = timezone.now()
+    for order in ("new", "due", "random", "weakest"):
+        asked = list(cards_to_ask(user=student, deck=deck, order=order, now=now, rng=random.Random(1)))
+        assert second not in asked and {first, third} <= set(asked), order
+    review = services.session_start(user=student, deck=None, size=10, mode="recall", order="due")
+    assert set(review.items.values_list("card_id", flat=True)) == {first.pk, third.pk}
+    assert selectors.review_outlook(user=student)["due"] == 2
+    (row,) = [p for p in selectors.progress_by_deck(user=student) if p.deck == deck]
+    assert (row.seen, row.due_now, row.aside) == (3, 2, 1)  # still seen: answered, and its answers count
+    assert selectors.deck_study_counts(user=student, deck=deck) == {"total": 3, "new": 0, "due": 2, "aside": 1}
+    assert selectors.study_today(user=student).due == 2
+    assert sum(day.count for day in selectors.reviews_forecast(user=student).days) == 2
+    standing = dict(selectors.deck_standing(user=student, cards=[first, second]).rows)
+    assert (standing[first].status, standing[second].status) == ("due", "aside")
+    assert not selectors.card_history(user=student, card=second).due
+    # Another student's copy of the card is theirs: due as ever.
+    assert selectors.review_outlook(user=other_student)["due"] == 3
+
+    memory.card_set_aside(user=student, card_id=second.pk, aside=False)
+    assert selectors.review_outlook(user=student)["due"] == 3  # its schedule had it due: due at once
+    assert selectors.card_history(user=student, card=second).due
+
+
+def test_setting_aside_twice_keeps_the_first_date_and_a_card_never_answered_has_nothing_to_set_aside(student, deck):
+    card, *_ = _answered(student, deck)
+    first = memory.card_set_aside(user=student, card_id=card.pk, aside=True, now=timezone.now() - timedelta(days=2))
+    again = memory.card_set_aside(user=student, card_id=card.pk, aside=True)
+    assert again.set_aside_at == first.set_aside_at
+    with pytest.raises(CardState.DoesNotExist):
+        memory.card_set_aside(user=student, card_id=make_card(deck=deck).pk, aside=True)
+
+
+def test_a_deck_whose_every_card_is_set_aside_says_so_rather_than_that_it_has_none(student, deck):
+    for card in _answered(student, deck):
+        memory.card_set_aside(user=student, card_id=card.pk, aside=True)
+    with pytest.raises(services.NothingToStudyError, match="set aside every card of this deck"):
+        services.session_start(user=student, deck=deck, size=10, mode="recall", order="new")
+
+
+def test_the_card_page_sets_aside_and_brings_back_without_javascript(student_client, student, deck):
+    card, *_ = _answered(student, deck)
+    page = student_client.get(card.get_absolute_url()).content.decode()
+    assert "Set aside</button>" in page
+    response = _post(student_client, card, "1")
+    assert response.status_code == 303 and response["Location"] == card.get_absolute_url()
+    page = student_client.get(card.get_absolute_url()).content.decode()
+    assert "Set aside: it is asked in none of your quizzes" in page and "Bring it back</button>" in page
+    assert CardState.objects.get(user=student, card=card).set_aside_at is not None
+    # From the list, back to the list.
+    response = _post(student_client, card, "0", **{"from": "list"})
+    assert response.status_code == 303 and response["Location"] == LIST
+    assert CardState.objects.get(user=student, card=card).set_aside_at is None
+
+
+def test_with_htmx_the_answers_section_is_swapped_with_its_note(student_client, student, deck, htmx):
+    card, *_ = _answered(student, deck)
+    response = _post(student_client, card, "1", headers=htmx)
+    html = response.content.decode()
+    assert response.status_code == 200 and html.lstrip().startswith('<section class="card-history" id="card-history"')
+    assert "Set aside: it is asked in none" in html and "Bring it back" in html and "<html" not in html
+
+
+def test_bad_requests_change_nothing(student_client, student, other_student, deck):
+    card, *_ = _answered(student, deck)
+    never = make_card(deck=deck, question="Never answered?")
+    assert _post(student_client, card, "yes").status_code == 400
+    assert _post(student_client, never, "1").status_code == 404
+    draft = make_card(deck=make_deck(title="Draft", published=False))
+    assert _post(student_client, draft, "1").status_code == 404
+    # A GET (from signing in) goes back to the card; a stranger is asked to sign in.
+    assert student_client.get(reverse("quiz:set_aside", args=[card.pk]))["Location"] == card.get_absolute_url()
+    stranger = Client()
+    response = _post(stranger, card, "1")
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    # Bob, who never answered the card, sets nothing of Alice's aside.
+    stranger.force_login(other_student)
+    assert _post(stranger, card, "1").status_code == 404
+    assert not CardState.objects.filter(set_aside_at__isnull=False).exists()
+
+
+def test_the_list_holds_the_students_own_cards_set_aside_latest_first(
+    student_client, student, other_student, deck, django_assert_num_queries
+):
+    assert "No card is set aside" in student_client.get(LIST).content.decode()
+    first, second, third = _answered(student, deck)
+    _answered(other_student, deck)
+    memory.card_set_aside(user=student, card_id=first.pk, aside=True, now=timezone.now() - timedelta(days=1))
+    memory.card_set_aside(user=student, card_id=third.pk, aside=True)
+    memory.card_set_aside(user=other_student, card_id=second.pk, aside=True)
+    with django_assert_num_queries(4):  # session, user, count, the page of cards with their decks
+        html = student_client.get(LIST).content.decode()
+    assert html.index("Serving question 2?") < html.index("Serving question 0?")
+    assert "Serving question 1?" not in html  # Bob's
+    progress = student_client.get(reverse("quiz:progress")).content.decode()
+    assert f'<a href="{LIST}">2 cards set aside</a>' in progress
+    start = student_client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
+    assert f'<a href="{LIST}">2 set aside</a>, not asked' in start
