@@ -102,6 +102,50 @@ class ExtensionForm(forms.Form):
         return due
 
 
+class _StudentsField(forms.TypedMultipleChoiceField):
+    def valid_value(self, value) -> bool:
+        return True  # ExtensionsGrantForm.clean_students checks each, to say who is refused and why
+
+
+class ExtensionsGrantForm(ExtensionForm):
+    """The same later deadline for several students at once: the cohort's current students without an extension
+    on the deck (`offered`: id, user name, full name). `extended` (id: user name) are those with one already, to
+    name them if a stale page offers them."""
+
+    students = _StudentsField(
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": "Choose at least one student.",
+            "invalid_choice": "Choose among the students listed.",
+        },
+    )
+    field_order = ("students", "due_date")
+
+    def __init__(
+        self, *args, offered: list[tuple[int, str, str]], extended: dict[int, str], cohort_name: str, **kwargs
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["students"].choices = [
+            (pk, f"{username} · {full_name}" if full_name else username) for pk, username, full_name in offered
+        ]
+        self.offered = {pk: username for pk, username, _ in offered}
+        self.extended, self.cohort_name = extended, cohort_name
+
+    def clean_students(self) -> list[int]:
+        chosen = list(dict.fromkeys(self.cleaned_data["students"]))
+        if had := sorted(self.extended[pk] for pk in chosen if pk in self.extended):
+            verb = "has" if len(had) == 1 else "have"
+            raise forms.ValidationError(f"{', '.join(had)} {verb} an extension already: change it in the list above.")
+        if any(pk not in self.offered for pk in chosen):
+            # Not named: it may be someone who never was in the cohort.
+            raise forms.ValidationError(
+                "Choose among the students listed: one you chose is not (or no longer) a student of "
+                f"{self.cohort_name}."
+            )
+        return chosen
+
+
 class JoinForm(forms.Form):
     code = forms.CharField(
         label="Join code",

@@ -57,9 +57,12 @@ def student_extensions(*, user: AbstractBaseUser, cohort: Cohort) -> list[Extens
     return list(extensions.select_related("assignment__deck").order_by("due_date", "assignment__deck__title"))
 
 
-def membership_for(*, cohort: Cohort, student_id: int) -> Membership:
-    """The student's current membership, else 404: once removed, none of their answers are the cohort's to see."""
-    memberships = Membership.objects.select_related("student").filter(removed_at__isnull=True)
+def membership_for(*, cohort: Cohort, student_id: int, or_removed: bool = False) -> Membership:
+    """The student's current membership, else 404: once removed, none of their answers are the cohort's to see.
+    With or_removed, a removed student's too (to name them in saying they are gone); never in it, still 404."""
+    memberships = Membership.objects.select_related("student")
+    if not or_removed:
+        memberships = memberships.filter(removed_at__isnull=True)
     membership = memberships.filter(cohort=cohort, student_id=student_id).first()
     if membership is None:
         raise Http404("No such student in this cohort")
@@ -76,6 +79,24 @@ def assignment_for(*, cohort: Cohort, deck_id: int) -> Assignment:
 
 def extension_for(*, assignment: Assignment, student_id: int) -> Extension | None:
     return Extension.objects.filter(assignment=assignment, student_id=student_id).first()
+
+
+def assignment_extensions(*, assignment: Assignment) -> list[Extension]:
+    """The extensions on the assignment of its cohort's current students, by user name, with who granted each."""
+    current = Membership.objects.filter(cohort_id=assignment.cohort_id, removed_at__isnull=True)
+    extensions = Extension.objects.filter(assignment=assignment, student__in=current.values("student_id"))
+    return list(extensions.select_related("student", "granted_by").order_by("student__username"))
+
+
+def students_unextended(*, assignment: Assignment) -> list[tuple[int, str, str]]:
+    """The cohort's current students with no extension on the assignment, by user name: (id, user name, full
+    name), what the form granting several at once offers."""
+    memberships = Membership.objects.filter(cohort_id=assignment.cohort_id, removed_at__isnull=True)
+    memberships = memberships.exclude(student__extensions__assignment=assignment).select_related("student")
+    return [
+        (m.student_id, m.student.get_username(), m.student.get_full_name())
+        for m in memberships.order_by("student__username")
+    ]
 
 
 def chosen_option_html() -> Func:

@@ -281,3 +281,36 @@ def extension_remove(*, cohort: Cohort, deck_id: int, student_id: int) -> bool:
     extensions = Extension.objects.filter(assignment__cohort=cohort, assignment__deck_id=deck_id, student_id=student_id)
     deleted, _ = extensions.delete()
     return deleted > 0
+
+
+class ExtensionsRefusedError(CohortError):
+    """A grant to several students that extension_grant refused for some of them, so for none: each refusal by the
+    student it was about."""
+
+    def __init__(self, refusals: dict[int, CohortError]) -> None:
+        super().__init__(" ".join(dict.fromkeys(str(exc) for exc in refusals.values())))
+        self.refusals = refusals
+
+
+def extensions_grant(
+    *, cohort: Cohort, deck_id: int, student_ids: Sequence[int], due_date: date, granted_by: AbstractBaseUser
+) -> list[Extension]:
+    """Gives each student the same later deadline for one assigned deck, each by extension_grant's rules, all or
+    none: one refused, none is granted, and every refusal is told (not only the first), so the instructor fixes the
+    choice once."""
+    refusals: dict[int, CohortError] = {}
+    granted = []
+    with transaction.atomic():
+        # In one order, so two grants to overlapping students lock their memberships without deadlocking.
+        for student_id in sorted(set(student_ids)):
+            try:
+                granted.append(
+                    extension_grant(
+                        cohort=cohort, deck_id=deck_id, student_id=student_id, due_date=due_date, granted_by=granted_by
+                    )
+                )
+            except CohortError as exc:
+                refusals[student_id] = exc
+        if refusals:
+            raise ExtensionsRefusedError(refusals)
+    return granted

@@ -12,6 +12,21 @@ urlpatterns = [
     path("cohorts/<int:pk>/owner/", views.owner_set, name="owner"),
     path("cohorts/<int:pk>/assignments/", views.assignment_add, name="assignment_add"),
     path("cohorts/<int:pk>/assignments/<int:deck_id>/remove/", views.assignment_remove, name="assignment_remove"),
+    path(
+        "cohorts/<int:pk>/assignments/<int:deck_id>/extensions/",
+        extensions.assignment_extensions,
+        name="assignment_extensions",
+    ),
+    path(
+        "cohorts/<int:pk>/assignments/<int:deck_id>/extensions/<int:student_id>/",
+        extensions.assignment_extension_change,
+        name="assignment_extension_change",
+    ),
+    path(
+        "cohorts/<int:pk>/assignments/<int:deck_id>/extensions/<int:student_id>/remove/",
+        extensions.assignment_extension_remove,
+        name="assignment_extension_remove",
+    ),
     path("cohorts/<int:pk>/code/", views.code_regenerate, name="code"),
     path("cohorts/<int:pk>/students/<int:student_id>/", views.student_detail, name="student"),
     path("cohorts/<int:pk>/students/<int:student_id>/remove/", views.student_remove, name="student_remove"),

@@ -301,7 +301,7 @@ def test_a_due_date_shows_its_year_unless_it_is_this_year(client, hand):
         ops.due_date = due
         ops.save()
         html = client.get(url).content.decode()
-        assert _matrix_headers(html)[4] == f"Ops {shown}"
+        assert _matrix_headers(html)[4] == f"Ops {shown} · extensions of Ops"
         assert f'<time datetime="{due.isoformat()}">' in html
     # An overdue deck is "behind" too, and the flag says so.
     ops.due_date = date(2020, 1, 1)
