@@ -183,6 +183,7 @@ def site(transactional_db) -> Site:
         PageSpec("cohort student", f"{dashboard}students/{alice.pk}/", user="carol"),
         PageSpec("cohort manage", f"{dashboard}manage/", user="carol"),
         PageSpec("cohort extension", f"{dashboard}students/{alice.pk}/extensions/{syllabus.pk}/", user="carol"),
+        PageSpec("cohort deck extensions", f"{dashboard}assignments/{syllabus.pk}/extensions/", user="carol"),
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
