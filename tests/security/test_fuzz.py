@@ -589,7 +589,7 @@ COHORT_FORM = form(
 )
 ENDPOINTS = (
     "create", "manage", "owner", "assignment_add", "assignment_remove", "code", "student_remove", "extension",
-    "extension_remove",
+    "extension_remove", "assignment_extensions", "assignment_extension_change", "assignment_extension_remove",
 )  # fmt: skip
 
 
@@ -619,6 +619,14 @@ def test_cohort_management(world, data):
         path, fields = reverse("cohorts:assignment_remove", args=[cohort, deck_id]), data.draw(form())
     elif endpoint == "code":
         path, fields = reverse("cohorts:code", args=[cohort]), data.draw(form())
+    elif endpoint.startswith("assignment_extension"):
+        deck_id = data.draw(st.sampled_from([world.deck.pk, world.other_deck.pk, MISSING]))
+        args = [cohort, deck_id] + (
+            [] if endpoint == "assignment_extensions" else [data.draw(st.sampled_from(student_ids))]
+        )
+        chosen = st.lists(st.one_of(st.sampled_from([str(pk) for pk in student_ids]), NASTY), max_size=4)
+        due = st.one_of(st.dates().map(str), NASTY)
+        path, fields = reverse(f"cohorts:{endpoint}", args=args), data.draw(form(students=chosen, due_date=due))
     elif endpoint.startswith("extension"):
         deck_id = data.draw(st.sampled_from([world.deck.pk, world.other_deck.pk, MISSING]))
         args = [cohort, data.draw(st.sampled_from(student_ids)), deck_id]
