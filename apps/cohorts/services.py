@@ -301,7 +301,8 @@ def extensions_grant(
     refusals: dict[int, CohortError] = {}
     granted = []
     with transaction.atomic():
-        # In one order, so two grants to overlapping students lock their memberships without deadlocking.
+        # The first grant locks the assignment's row: grants on one deck queue behind each other, whatever the
+        # students. In id order, the memberships are locked in one order, whatever order the form sent them in.
         for student_id in sorted(set(student_ids)):
             try:
                 granted.append(
