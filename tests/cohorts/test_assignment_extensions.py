@@ -204,6 +204,17 @@ def test_granting_several_students_at_once_without_javascript(client, world, stu
     assert [(e.student, e.due_date, e.granted_by) for e in granted] == [(ann, later, carol), (ben, later, carol)]
 
 
+def test_a_grant_to_many_names_three_and_counts_the_others(client, world, student):
+    extra = [make_user(name) for name in ("cy", "di")]
+    for user in extra:
+        services.cohort_join(student=user, code=world["cohort"].join_code)
+    client.force_login(world["cohort"].owner)
+    chosen = [student.pk, world["ann"].pk, world["ben"].pk, *(user.pk for user in extra)]
+    response = client.post(_page(world), {"students": chosen, "due_date": _later(2)}, follow=True)
+    assert "alice, ann, ben and 2 others now have until" in _text(response.content.decode())
+    assert Extension.objects.count() == 5
+
+
 def test_granting_with_htmx_swaps_the_panel_and_says_so(client, world, htmx):
     client.force_login(world["cohort"].owner)
     response = client.post(_page(world), {"students": [world["ann"].pk], "due_date": _later(4)}, **htmx)
