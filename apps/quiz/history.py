@@ -26,12 +26,15 @@ def history(request: HttpRequest) -> HttpResponse:
     if chosen and chosen != REVIEWS and deck is None:
         raise Http404("You have taken no quiz on that deck.")
     sessions = selectors.sessions_history(user=request.user, deck=deck, reviews=chosen == REVIEWS)
+    totals = selectors.sessions_totals(sessions=sessions)
+    paginator = Paginator(sessions, PAGE_SIZE)
+    paginator.count = totals["quizzes"]  # counted with the totals: not again
     context = {
         "decks": decks,
         "chosen": chosen,
         "deck": deck,
         "reviews": REVIEWS,
-        "totals": selectors.sessions_totals(sessions=sessions),
-        "page": Paginator(sessions, PAGE_SIZE).get_page(request.GET.get("page")),
+        "totals": totals,
+        "page": paginator.get_page(request.GET.get("page")),
     }
     return render_page_or_partial(request, "quiz/history.html", "results", context)
