@@ -110,7 +110,15 @@ _BRITISH = tuple(
 
 @lru_cache(maxsize=16384)
 def stem(word: str) -> str:
-    """A deliberately light stemmer: plural, -ing/-ed/-ation/-ment/-er..., British -ise spellings."""
+    """A deliberately light stemmer: plural, -ing/-ed/-ation/-ment/-er..., British -ise spellings.
+
+    A word listed apart (_APART) whose suffixes the stemmer would cut down to the other family's stem keeps them:
+    "transformer" stays "transformer", not "transform".
+    """
+    return _KEPT.get(word) or _stem(word)
+
+
+def _stem(word: str) -> str:
     w = word
     if len(w) <= 3 or any(c.isdigit() for c in w):
         return w
@@ -138,23 +146,49 @@ def stem(word: str) -> str:
     return w
 
 
-# Words whose stems extend one another but which name different things: an agent noun is the device, not
-# the act ("accelerator", "processor"), and the light stemmer cuts "transfer" to a prefix of "transform".
-# Each line: two word families, "|" between them; no stem of one side matches a stem of the other.
+# Words whose stems extend one another, or are one stem, but which name different things: an agent noun is the
+# device, not the act ("accelerator", "processor", "transformer"), an adjective no instance of the noun
+# ("productive" is not "product"), and the light stemmer cuts "transfer" to a prefix of "transform".
+# Each line: two word families, "|" between them; no stem of one side matches a stem of the other. Where the
+# stemmer would give both sides one stem, the left side's words keep their endings (see `stem`).
 _APART = """
 accelerator, accelerators | accelerate, accelerated, accelerating, acceleration
 processor, processors | process, processes, processed, processing
 product, products | production, produce, produced, producing
-transfer, transfers, transferred, transferring | transform, transformed, transforming, transformation, transformer
+transfer, transfers, transferred, transferring | transform, transformed, transforming, transformation
+transformer, transformers | transform, transforms, transformed, transforming, transformation
+productive, productively, productivity | product, products
 repeatable, repeatability | repeat, repeated, repeating
 adaptive, adaptively | adapt, adapted, adapting, adaptation
 """
 
 
+def _families() -> list[tuple[list[str], list[str]]]:
+    out = []
+    for line in filter(None, map(str.strip, _APART.splitlines())):
+        left, right = ([word.strip() for word in side.split(",")] for side in line.split("|"))
+        out.append((left, right))
+    return out
+
+
+def _kept() -> dict[str, str]:
+    """Left-side words the stemmer would merge into the right side's stem, each kept as its singular."""
+    kept: dict[str, str] = {}
+    for left, right in _families():
+        theirs = {_stem(word) for word in right}
+        for word in left:
+            if _stem(word) in theirs:
+                kept[word] = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    return kept
+
+
+_KEPT = _kept()
+
+
 def _apart() -> frozenset[tuple[str, str]]:
     pairs: set[tuple[str, str]] = set()
-    for line in filter(None, map(str.strip, _APART.splitlines())):
-        left, right = ({stem(word.strip()) for word in side.split(",")} for side in line.split("|"))
+    for sides in _families():
+        left, right = ({stem(word) for word in side} for side in sides)
         pairs.update((a, b) for a in left for b in right if a != b)
         pairs.update((b, a) for a in left for b in right if a != b)
     return frozenset(pairs)
@@ -179,6 +213,11 @@ def stems_related(a: str, b: str) -> bool:
 
 
 _APART_STEMS = _apart()
+
+
+def listed_apart(a: str, b: str) -> bool:
+    """Two words, or stems, of families listed apart (_APART): neither is a misspelling of the other either."""
+    return (a, b) in _APART_STEMS or (stem(a), stem(b)) in _APART_STEMS
 
 
 def _words(text: str) -> frozenset[str]:

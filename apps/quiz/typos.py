@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rapidfuzz.distance import OSA
 
+from .textnorm import listed_apart
+
 
 def typo_budget(word: str) -> int:
     return 0 if len(word) <= 3 else 1 if len(word) <= 8 else 2
@@ -11,7 +13,7 @@ def typo_budget(word: str) -> int:
 
 def is_typo(candidate: str, target: str) -> bool:
     """`candidate` reads as a misspelling of `target` rather than another word built from it."""
-    if candidate == target or not candidate or candidate[0] != target[0]:
+    if candidate == target or not candidate or candidate[0] != target[0] or listed_apart(candidate, target):
         return False
     if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
         return False

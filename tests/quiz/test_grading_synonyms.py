@@ -81,3 +81,42 @@ def test_every_stem_collision_in_the_synonym_table_is_decided():
     assert undecided == []
     assert stems_related(stem("evaluation"), stem("evaluate"))
     assert stems_related(stem("replicas"), stem("replicate"))
+
+
+# An agent noun the stemmer folds into its verb, and an adjective into its noun: other things all the same.
+FEATURES = GradingCard(
+    "What does a scaler do to a column of numbers?",
+    "It transforms the column, shifting and rescaling each value to zero mean and unit variance.",
+    "",
+    "free",
+)
+ATTENTION = GradingCard(
+    "Which architecture replaced recurrent networks for language models?",
+    "The transformer, built on self-attention.",
+    "",
+    "free",
+)
+SYSTOLIC = GradingCard("What does each cell of a systolic array compute?", "It multiplies two numbers.", "", "free")
+
+
+@pytest.mark.parametrize(
+    ("example", "response", "verdict"),
+    [
+        (FEATURES, "It transforms the column.", PARTIAL),
+        (FEATURES, "A transformer on the column.", INCORRECT),  # an architecture, not changing the values
+        (ATTENTION, "The transformer.", CORRECT),
+        (ATTENTION, "Transformers.", CORRECT),
+        (ATTENTION, "One that transforms.", INCORRECT),
+        (SYSTOLIC, "The product of two numbers.", CORRECT),  # a synonym of multiplying
+        (SYSTOLIC, "Something productive.", INCORRECT),  # productive is not a product
+        (SYSTOLIC, "It keeps the chip productive.", INCORRECT),
+    ],
+)
+def test_a_word_the_stemmer_folds_into_another_stays_apart(example, response, verdict):
+    assert grade(example, response).verdict is verdict
+
+
+def test_a_kept_word_loses_only_its_plural():
+    assert stem("transformers") == stem("transformer") != stem("transformed")
+    assert not stems_related(stem("productivity"), stem("products"))
+    assert stem("transforming") == stem("transformation")
