@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .paraphrase import SUM, overshoots
 from .synonyms import groups_of
 from .targets import NEGATORS
 from .textnorm import FILLER, STOPWORDS, Token, canon, fold, is_generic, stem, stems_related, tokenize
@@ -81,17 +82,25 @@ def _pairs(tokens: list[Token], question_norms: frozenset[str]) -> list[tuple[st
                 break
             if tokens[j].boundary:
                 break
-        y, k = "", after
-        while k < len(tokens) and _vacuous(tokens[k], question_norms) and not tokens[k].boundary:
-            k += 1
-        while k < len(tokens) and not _vacuous(tokens[k], question_norms) and (k == after or not tokens[k].boundary):
-            y, k = stem(tokens[k].norm), k + 1
+        y = _named_after(tokens, after, question_norms)
         if x and y:
             counterfactual = any(t.norm in _COUNTERFACTUAL for t in tokens[:i]) or (
                 any(t.norm == "if" for t in tokens[:i]) and any(t.norm in NEGATORS for t in tokens[:i])
             )
             out.append((y, x) if counterfactual else (x, y))
+    # "N times too large compared with one big batch": what it should be rather than a sum (paraphrase.py)
+    out += [(y, SUM) for after in overshoots(tokens) if (y := _named_after(tokens, after, question_norms))]
     return out
+
+
+def _named_after(tokens: list[Token], after: int, question_norms: frozenset[str]) -> str:
+    """The stem of the last of the first run of content words from `after` ("sum" of "a sum of gradients")."""
+    y, k = "", after
+    while k < len(tokens) and _vacuous(tokens[k], question_norms) and not tokens[k].boundary:
+        k += 1
+    while k < len(tokens) and not _vacuous(tokens[k], question_norms) and (k == after or not tokens[k].boundary):
+        y, k = stem(tokens[k].norm), k + 1
+    return y
 
 
 def agreeing(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
+from .paraphrase import FACTOR, SUM_GROUPS, by_pieces, compound_pieces, neighbours, sized_factors
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
     FILLER,
@@ -25,8 +26,6 @@ SYNONYM_CREDIT = 0.75
 TYPO_CREDIT = 0.85
 HEAD_CREDIT = 0.5
 _NUMBER = re.compile(r"[\d.]+")
-# "N times", "2 times": the multiplication sign written out, notation like "N x", not a word of the answer's.
-_FACTOR = re.compile(r"[\d.]+|[a-z]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'$])")
 _PAREN = re.compile(r"\(([^()]*)\)")
 # Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
@@ -49,6 +48,7 @@ class KeyTerm:
     sentences: frozenset[int] = frozenset()  # parts of the model answer that use the term: sentences, and their
     # clauses of reason, condition or contrast
     word: str = ""  # the word as written, unstemmed: typos are judged on whole words
+    pieces: tuple[str, ...] = ()  # stems of a two-piece compound: "large", "batch" of "large-batch" (paraphrase.py)
 
 
 @lru_cache(maxsize=8192)
@@ -123,7 +123,7 @@ def part_echoes(question: str, answer: str) -> tuple[frozenset[str], ...]:
 def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
     """Content words and technical tokens of the answer that the question does not already give away."""
     qstems = question_stems(question) | spelled_out(question, answer)
-    found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word]
+    found: dict[str, list] = {}  # stem -> [label, weight, count, exact, head, sentences, word, pieces]
     either: list[tuple[str, str]] = []
     for number, (position, part) in enumerate(_parts(answer)):
         for text, factor in _chunks(part):
@@ -147,15 +147,16 @@ def derive_key_terms(question: str, answer: str) -> tuple[KeyTerm, ...]:
                     label = token.surface if token.surface.isupper() or token.technical else token.surface.lower()
                     head = stem(token.parts[-1]) if token.parts and len(token.parts[-1]) >= 4 else ""
                     head = "" if in_question(head, qstems) else head
-                    found[word_stem] = [label, weight, 1, is_exact_only(token), head, {number}, norm]
+                    pieces = compound_pieces(token)
+                    found[word_stem] = [label, weight, 1, is_exact_only(token), head, {number}, norm, pieces]
                 else:
                     entry[1], entry[2] = max(entry[1], weight), entry[2] + 1
                     entry[5].add(number)
     terms = {
         s: KeyTerm(
-            label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head, frozenset(at), word
+            label, ((s,),), round(min(1.6, weight * (1.2 if count > 1 else 1.0)), 3), exact, head, frozenset(at), *rest
         )
-        for s, (label, weight, count, exact, head, at, word) in found.items()
+        for s, (label, weight, count, exact, head, at, *rest) in found.items()
     }
     # "FP16 or BF16 or FP8": a chain of alternatives is one term.
     group = {s: s for s in terms}
@@ -220,6 +221,7 @@ class ResponseIndex:
     spelled: dict[str, str]  # stem -> the word as written, for judging typos on whole words
     content: frozenset[str]  # content stems, for the precision check
     length: int  # content words, repeats included
+    pairs: tuple[tuple[str, str], ...] = ()  # neighbouring stems, no punctuation between, neither the question's
 
 
 def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset[str]) -> ResponseIndex:
@@ -244,6 +246,9 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         if i + 1 < len(tokens) and not tokens[i + 1].boundary:
             for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
                 groups.setdefault(group, []).append((own, plain[i + 1]))
+    for factor in sized_factors(tokens, plain):  # "N times too large": a sum (paraphrase.py)
+        for group in SUM_GROUPS:
+            groups.setdefault(group, []).append(factor)
     by_prefix: dict[str, list[str]] = {}
     for word_stem in stems:
         by_prefix.setdefault(word_stem[:5], []).append(word_stem)
@@ -260,7 +265,7 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         and not is_generic(t.norm)
         and len(t.norm) > 2
         and not _NUMBER.fullmatch(t.norm)
-        and not (t.norm == "times" and i and _FACTOR.fullmatch(tokens[i - 1].norm))
+        and not (t.norm == "times" and i and FACTOR.fullmatch(tokens[i - 1].norm))  # "N times": a sign
     ]
     spelled = {s: t.norm for s, t in zip(plain, tokens, strict=True)}
     return ResponseIndex(
@@ -271,6 +276,7 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         spelled,
         frozenset(s for s in content if not in_question(s, qstems)),
         len(content),
+        neighbours(tokens, plain, partial(in_question, qstems=qstems)),
     )
 
 
@@ -317,6 +323,9 @@ def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool)
         credit = min(r[0] for r in results)
         if credit > best[0]:
             best = (credit, tuple(dict.fromkeys(s for r in results for s in r[1])))
+    # "big batch" for "large-batch": a piece said as written is better evidence than the lone head word "batch"
+    if not loose and best[0] == 0.0 and (said := by_pieces(term.pieces, index.pairs, index.groups, free)):
+        best = (SYNONYM_CREDIT, said)
     if loose and best[0] == 0.0 and term.head and term.head in index.stems and index.stems[term.head][0] in free:
         best = (HEAD_CREDIT, index.stems[term.head][:1])
     return best

@@ -1,0 +1,75 @@
+"""Golden tests: paraphrases the synonym table cannot see word by word (paraphrase.py). A compound said with a
+synonym for one of its pieces ("low delay" for "low-latency") earns the compound, unless its words only echo the
+question; a factor said as a size ("W times too large") is a sum, and "too large compared with X" is the corrective
+contrast "X rather than a sum"."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import GradingCard, Verdict, grade
+
+WINDOW = GradingCard(
+    "What does a short batching window on an inference server buy?",
+    "Low-latency replies, at some cost in throughput.",
+    "",
+    "free",
+)
+ECHO = GradingCard(
+    "What does a short batching window buy, besides a low delay?",
+    "Low-latency replies, at some cost in throughput.",
+    "",
+    "free",
+)
+WORKERS = GradingCard(
+    "Why are the all-reduced gradients divided by the number of workers?",
+    "The all-reduce adds up the gradients of every worker. Dividing by the worker count turns that sum into the mean "
+    "gradient, the one a single process would compute on the whole global batch.",
+    "",
+    "free",
+)
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [("Low delay.", Verdict.PARTIAL), ("A low lag", Verdict.PARTIAL), ("Replies with low delay.", Verdict.CORRECT)],
+)
+def test_a_compound_said_with_a_synonym_for_one_piece_earns_it(response, verdict):
+    result = grade(WINDOW, response)
+    assert result.verdict is verdict, result
+    assert "Low-latency" in result.matched
+
+
+def test_a_compound_needs_its_words_side_by_side():
+    assert "Low-latency" not in grade(WINDOW, "Delay is low.").matched
+
+
+def test_a_compound_whose_words_echo_the_question_earns_nothing():
+    # "low delay" only repeats the question's words
+    assert "Low-latency" not in grade(ECHO, "Low delay replies.").matched
+
+
+def test_a_factor_too_large_against_what_it_should_be_is_a_sum_rather_than_that():
+    result = grade(
+        WORKERS,
+        "Without it the gradient is W times too large compared with a single process on the whole global batch.",
+    )
+    assert result.verdict is Verdict.CORRECT, result
+    assert "adds" in result.matched
+
+
+def test_a_factor_larger_is_a_sum():
+    assert "adds" in grade(WORKERS, "Otherwise the gradient is W times larger.").matched
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "Without it the gradient is W times too small compared with a single process.",  # smaller is no sum
+        "Otherwise the gradient is at times too large.",  # "at times" is no factor
+    ],
+)
+def test_a_factor_that_is_no_sum_earns_no_sum(response):
+    result = grade(WORKERS, response)
+    assert "adds" not in result.matched
+    assert result.verdict is not Verdict.CORRECT
