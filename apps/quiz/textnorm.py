@@ -157,7 +157,7 @@ processor, processors | process, processes, processed, processing
 product, products | production, produce, produced, producing
 transfer, transfers, transferred, transferring | transform, transformed, transforming, transformation
 transformer, transformers | transform, transforms, transformed, transforming, transformation
-productive, productively, productivity | product, products
+productive, productively, productivity | product, products, production, produce, produces, produced, producing
 repeatable, repeatability | repeat, repeated, repeating
 adaptive, adaptively | adapt, adapted, adapting, adaptation
 """

@@ -110,6 +110,7 @@ SYSTOLIC = GradingCard("What does each cell of a systolic array compute?", "It m
         (SYSTOLIC, "The product of two numbers.", CORRECT),  # a synonym of multiplying
         (SYSTOLIC, "Something productive.", INCORRECT),  # productive is not a product
         (SYSTOLIC, "It keeps the chip productive.", INCORRECT),
+        (STAGE, "It becomes productive.", INCORRECT),  # nor is it production, or a misspelling of it
     ],
 )
 def test_a_word_the_stemmer_folds_into_another_stays_apart(example, response, verdict):
