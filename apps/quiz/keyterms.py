@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from .paraphrase import FACTOR, SUM_GROUPS, by_pieces, compound_pieces, neighbours, sized_factors
+from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, sized_factors
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
     FILLER,
@@ -246,9 +246,9 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         if i + 1 < len(tokens) and not tokens[i + 1].boundary:
             for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
                 groups.setdefault(group, []).append((own, plain[i + 1]))
-    for factor in sized_factors(tokens, plain):  # "N times too large": a sum (paraphrase.py)
-        for group in SUM_GROUPS:
-            groups.setdefault(group, []).append(factor)
+    answers = {s for s in known if s not in STOPWORDS and not in_question(s, qstems)}
+    for factor in sized_factors(tokens, plain, answers.__contains__):  # "N times too large compared with X": a sum
+        stems.setdefault(SUM, factor)
     by_prefix: dict[str, list[str]] = {}
     for word_stem in stems:
         by_prefix.setdefault(word_stem[:5], []).append(word_stem)

@@ -3,10 +3,11 @@
 - A compound said with a synonym for one of its pieces, its words side by side: "big batch" for "large-batch",
   "small chips" for "tiny-chips". The synonym must come from a word of the response's own (not the question's),
   as any synonym must.
-- A factor written out as a size, "N times too large", "8 times bigger": so many times one thing is their sum, so
-  the phrase evokes the sum group ("summed", "total"). Smaller, or faster, is no sum. Said to be too large against
-  something ("N times too large compared with one big batch"), it is the corrective contrast "that thing rather
-  than a sum" (contrasts.py).
+- A factor too large against what it should be, "N times too large compared with one big batch", "8 times too big
+  than the mean": so many times one thing is their sum. When the answer names what it is against, the phrase says
+  "sum" (not a synonym of it: an aggregate is more than adding up), and it is the corrective contrast "that thing
+  rather than a sum" (contrasts.py). Smaller, or faster, is no sum, and a factor alone ("4 times larger") says too
+  little of what it multiplies.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ FACTOR = re.compile(r"[\d.]+|[a-z]")  # "N", "8", "2.5": the count of a written-
 _DEGREE = frozenset({"too", "as", "much", "about", "roughly", "exactly"})
 _BIGGER = frozenset(stem(word) for word in ("large", "larger", "big", "bigger", "greater", "more", "higher"))
 SUM = stem("sum")
-SUM_GROUPS = groups_of(SUM)
-_AGAINST = frozenset({("compared", "with"), ("compared", "to"), ("relative", "to"), ("versus", "")})
+_AGAINST = frozenset({("compared", "with"), ("compared", "to"), ("relative", "to")})
+_AGAINST_WORDS = 4  # "one big batch", "a single large batch": what it is too large against
 
 
 def compound_pieces(token: Token) -> tuple[str, ...]:
@@ -35,8 +36,9 @@ def compound_pieces(token: Token) -> tuple[str, ...]:
     return tuple(stem(p) for p in parts)
 
 
-def _factors(tokens: Sequence[Token]) -> list[tuple[int, int, bool]]:
-    """(position of "times", of the size word, said "too") of each "N times (too) large"."""
+def _overshoots(tokens: Sequence[Token]) -> list[tuple[int, int, int]]:
+    """(position of "times", of the size word, of what follows the cue) of each "N times too large compared
+    with / than ...": a factor alone ("4 times larger") says too little of what it is a factor of."""
     out = []
     for i, token in enumerate(tokens):
         if token.norm != "times" or not i or not FACTOR.fullmatch(tokens[i - 1].norm):
@@ -44,28 +46,31 @@ def _factors(tokens: Sequence[Token]) -> list[tuple[int, int, bool]]:
         j = i + 1
         while j < len(tokens) and tokens[j].norm in _DEGREE and not tokens[j].boundary:
             j += 1
-        if j < len(tokens) and not tokens[j].boundary and stem(tokens[j].norm) in _BIGGER:
-            out.append((i, j, any(t.norm == "too" for t in tokens[i:j])))
+        if not (j + 2 < len(tokens) and stem(tokens[j].norm) in _BIGGER and any(t.norm == "too" for t in tokens[i:j])):
+            continue
+        if any(t.boundary for t in tokens[j : j + 3]):
+            continue
+        if tokens[j + 1].norm == "than":
+            out.append((i, j, j + 2))
+        elif (tokens[j + 1].norm, tokens[j + 2].norm) in _AGAINST and j + 3 < len(tokens):
+            out.append((i, j, j + 3))
     return out
 
 
-def sized_factors(tokens: Sequence[Token], plain: Sequence[str]) -> list[tuple[str, ...]]:
-    """Response stems of each "N times (too) large" ("times" and the size word), for the sum group."""
-    return [(plain[i], plain[j]) for i, j, _ in _factors(tokens)]
+def sized_factors(tokens: Sequence[Token], plain: Sequence[str], named: Callable[[str], bool]) -> list[tuple[str, ...]]:
+    """Response stems of each "N times too large" ("times" and the size word) against something the answer names
+    (`named`, a stem: "one big batch", not "the GPU memory" where the answer has no memory): a sum."""
+    out = []
+    for i, j, after in _overshoots(tokens):
+        end = next((k for k in range(after + 1, len(tokens)) if tokens[k].boundary), len(tokens))
+        if any(named(s) for s in plain[after : min(end, after + _AGAINST_WORDS)]):
+            out.append((plain[i], plain[j]))
+    return out
 
 
 def overshoots(tokens: Sequence[Token]) -> list[int]:
     """Where each "N times too large compared with / than ..." goes on to name what it should have been."""
-    out = []
-    for _, j, too in _factors(tokens):
-        if not too or j + 1 >= len(tokens) or tokens[j + 1].boundary:
-            continue
-        cue = (tokens[j + 1].norm, tokens[j + 2].norm if j + 2 < len(tokens) else "")
-        if cue[0] == "than":
-            out.append(j + 2)
-        elif cue in _AGAINST and not tokens[j + 2].boundary:
-            out.append(j + 3)
-    return out
+    return [after for _, _, after in _overshoots(tokens)]
 
 
 def neighbours(

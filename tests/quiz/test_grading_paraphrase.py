@@ -1,7 +1,7 @@
 """Golden tests: paraphrases the synonym table cannot see word by word (paraphrase.py). A compound said with a
 synonym for one of its pieces ("low delay" for "low-latency") earns the compound, unless its words only echo the
-question; a factor said as a size ("W times too large") is a sum, and "too large compared with X" is the corrective
-contrast "X rather than a sum"."""
+question; a factor too large against what the answer names ("W times too large compared with a single process") is
+a sum, and the corrective contrast "a single process rather than a sum"."""
 
 from __future__ import annotations
 
@@ -55,21 +55,19 @@ def test_a_factor_too_large_against_what_it_should_be_is_a_sum_rather_than_that(
         "Without it the gradient is W times too large compared with a single process on the whole global batch.",
     )
     assert result.verdict is Verdict.CORRECT, result
-    assert "adds" in result.matched
-
-
-def test_a_factor_larger_is_a_sum():
-    assert "adds" in grade(WORKERS, "Otherwise the gradient is W times larger.").matched
+    assert "sum" in result.matched
 
 
 @pytest.mark.parametrize(
     "response",
     [
         "Without it the gradient is W times too small compared with a single process.",  # smaller is no sum
-        "Otherwise the gradient is at times too large.",  # "at times" is no factor
+        "Otherwise the gradient is at times too large compared with a single process.",  # "at times" is no factor
+        "Otherwise the gradient is W times larger.",  # a factor alone: of what?
+        "Otherwise it is W times too large compared with the GPU memory.",  # against what the answer never names
     ],
 )
 def test_a_factor_that_is_no_sum_earns_no_sum(response):
     result = grade(WORKERS, response)
-    assert "adds" not in result.matched
+    assert "sum" not in result.matched
     assert result.verdict is not Verdict.CORRECT
