@@ -32,6 +32,7 @@ increase, raise, boost, higher, larger, bigger, improve, better, maximize, grow
 large, big, huge, bigger, larger, massive, giant
 small, tiny, little, smaller, lightweight, compact
 store, save, keep, persist, retain, hold, preserve
+full, complete, entire, everything, entirety
 recompute, recalculate, rerun, redo, regenerate
 architecture, structure, graph, topology, definition, layout
 reload, load, restore

@@ -148,7 +148,8 @@ def _stem(word: str) -> str:
 
 # Words whose stems extend one another, or are one stem, but which name different things: an agent noun is the
 # device, not the act ("accelerator", "processor", "transformer"), an adjective no instance of the noun
-# ("productive" is not "product"), and the light stemmer cuts "transfer" to a prefix of "transform".
+# ("productive" is not "product"), a determiner no pronoun ("every" epoch is not "everything"), and the light
+# stemmer cuts "transfer" to a prefix of "transform".
 # Each line: two word families, "|" between them; no stem of one side matches a stem of the other. Where the
 # stemmer would give both sides one stem, the left side's words keep their endings (see `stem`).
 _APART = """
@@ -160,6 +161,7 @@ transformer, transformers | transform, transforms, transformed, transforming, tr
 productive, productively, productivity | product, products, production, produce, produces, produced, producing
 repeatable, repeatability | repeat, repeated, repeating
 adaptive, adaptively | adapt, adapted, adapting, adaptation
+every, everyone, everybody | everything
 """
 
 

@@ -121,3 +121,26 @@ def test_a_kept_word_loses_only_its_plural():
     assert stem("transformers") == stem("transformer") != stem("transformed")
     assert not stems_related(stem("productivity"), stem("products"))
     assert stem("transforming") == stem("transformation")
+
+
+SNAPSHOT = GradingCard(
+    "How does a training snapshot differ from a weights-only file?",
+    "A snapshot is the full training state: weights, optimizer moments and the step counter. A weights-only file "
+    "holds the parameters alone.",
+    "",
+    "free",
+)
+
+
+@pytest.mark.parametrize(
+    "response", ["A snapshot is complete; the file has only weights.", "The snapshot keeps everything."]
+)
+def test_everything_and_complete_say_full(response):
+    result = grade(SNAPSHOT, response)
+    assert result.verdict is PARTIAL, result
+    assert "full" in result.matched
+
+
+def test_every_is_no_everything():
+    # "every" extends to "everything" by its stem, but says how often, not how much
+    assert "full" not in grade(SNAPSHOT, "The snapshot is written every epoch.").matched
