@@ -222,12 +222,17 @@ def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: Session
 
 
 def _refused_form(request: HttpRequest, question: SessionItem) -> AnswerForm:
-    """The question's form: blank, or as it was refused just before this page's redirect, with its errors."""
-    refused = request.session.pop(_REFUSED, None)  # marks the session changed only when it held one
+    """The question's form: blank, or as it was refused just before this page's redirect, with its errors.
+
+    A refusal is said once; but "Show answer" with an option chosen asks on this page, which a reload must not
+    turn back into a blank question: that ask stays until the question's next answer is sent."""
+    refused = request.session.get(_REFUSED)
     if not refused or refused.get("item") != question.pk:
         return AnswerForm(item=question)
     form = AnswerForm(refused["sent"], item=question)
     form.is_valid()
+    if "reveal_confirmed" not in form.errors:
+        del request.session[_REFUSED]
     for error in refused["errors"]:
         form.add_error(None, error)
     return form
@@ -241,6 +246,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         raise Http404("No such question") from None
     quiz = question.session
     selectors.session_check_visible(session=quiz, user=request.user)
+    request.session.pop(_REFUSED, None)  # an ask kept for a reload is answered now; marks the session only if held
     form = AnswerForm(request.POST, item=question)
     try:
         time_taken = form.token_age_ms()

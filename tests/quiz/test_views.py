@@ -887,6 +887,34 @@ def test_show_answer_with_an_option_chosen_asks_first_without_javascript_and_kee
     assert shown.revealed and shown.chosen_option is None
 
 
+def test_a_reload_of_the_question_asking_first_keeps_the_choice_and_the_question(student_client, student):
+    """Without JavaScript the ask is a page of its own: a reload (or coming back to it) cleared the choice and
+    the question, and the student had to choose again not knowing why."""
+    session = _session(student, mode="choice")
+    question = _post_answer(student_client, session, option="2", reveal="1")["Location"]
+    student_client.get(question)
+    for _reload in range(2):
+        html = student_client.get(question).content.decode()
+        assert "You chose option 3." in html and 'name="reveal_confirmed" value="1"' in html
+        assert re.search(r'<input type="radio" name="option" value="2"[^>]* checked', html)
+    # Answered, the question is gone; the next question does not ask.
+    _post_answer(student_client, session, option="2", reveal_confirmed="1")
+    assert "Your choice" in student_client.get(question).content.decode()
+    assert "You chose option" not in student_client.get(session.get_absolute_url()).content.decode()
+
+
+def test_a_refused_answer_is_said_once_and_the_ask_is_forgotten_once_answered(student_client, student, htmx):
+    """A refusal (nothing chosen) is said once; and the ask kept for a reload is not brought back after the
+    question got an answer some other way (with JavaScript in another tab)."""
+    session = _session(student, mode="choice")
+    question = _post_answer(student_client, session, option="2", reveal="1")["Location"]
+    _post_answer(student_client, session, option="1", headers=htmx)
+    assert "You chose option" not in student_client.get(question).content.decode()
+    second = _post_answer(student_client, session, 2)["Location"]
+    assert "Choose one of the options" in student_client.get(second).content.decode()
+    assert "Choose one of the options" not in student_client.get(second).content.decode()
+
+
 def test_show_answer_with_an_option_chosen_asks_in_the_htmx_partial_too(student_client, student, htmx):
     session = _session(student, mode="choice")
     response = _post_answer(student_client, session, option="0", reveal="1", headers=htmx)
