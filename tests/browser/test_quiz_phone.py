@@ -4,6 +4,7 @@ wrap in the options, their review and the free-recall feedback instead of making
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from apps.content.services import card_save
 from apps.quiz import services
@@ -63,3 +64,29 @@ def test_free_recall_feedback_fits_a_phone(browser, live_server, sign_in, width)
     page.get_by_role("button", name="Check answer").click()
     page.get_by_role("heading", name="Score").wait_for()
     assert page.evaluate(SIDEWAYS) == 0  # the grader's note, the answer and the model answer
+
+
+def test_a_report_sent_on_a_phone_says_its_thanks_where_the_student_is(browser, live_server, sign_in):
+    """The report's form sits at the foot of a long feedback: sent, the page jumped up to the verdict, and the
+    thanks replacing the form were a screen below, out of sight, as if nothing had been sent."""
+    alice = make_user("alice")
+    card = make_card(
+        deck=make_deck(),
+        question="Why pin library versions?",
+        answer="So a run can be repeated.",
+        explanation="Reproducibility needs the same code, data and environment. " * 20,
+    )
+    session = services.session_start(user=alice, deck=card.deck, size=1, mode="recall", order="new")
+    page = browser.new_context(viewport={"width": 375, "height": 640}).new_page()
+    sign_in(page, "alice", session.get_absolute_url())
+    page.get_by_role("textbox", name="Your answer").fill("speed")
+    page.get_by_role("button", name="Check answer").click()
+    page.get_by_role("heading", name="Score").wait_for()
+
+    page.get_by_text("Report a problem with this card").click()
+    page.get_by_label("What is wrong with it?").fill("The explanation repeats itself.")
+    page.get_by_role("button", name="Send to the instructors").click()
+    thanks = page.locator(".report-note")
+    expect(thanks).to_contain_text("Thank you")
+    expect(thanks).to_be_in_viewport()
+    expect(thanks).to_be_focused()  # a keyboard goes on from it, to "Next question" above or the page's end
