@@ -232,3 +232,19 @@ def test_inline_code_in_the_answers_stands_out_from_their_shaded_box(live_server
         "(c) => [getComputedStyle(c).backgroundColor, getComputedStyle(c.closest('section')).backgroundColor]"
     )
     assert shades[0] != shades[1], shades
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_a_user_name_that_is_an_email_address_fits_the_header_and_the_account_page(
+    live_server, browser, sign_in, transactional_db, width
+):
+    """Sign-up takes @ and . in a user name, and many type their university address: one unbreakable word in the
+    header made every page scroll sideways on a phone, by the name's width less the screen's."""
+    username = "maximiliane.mustermann@informatikdepartment.example.org"
+    make_user(username)
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    sign_in(page, username)
+    for path in ["/", "/accounts/account/", "/accounts/account/delete/"]:
+        page.goto(f"{live_server.url}{path}")
+        assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), f"{path} is wider than a {width} px screen"
+    expect(page.get_by_role("link", name=username)).to_be_in_viewport()
