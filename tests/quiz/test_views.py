@@ -800,6 +800,22 @@ def test_the_start_page_offers_to_resume_an_unfinished_quiz(student_client, stud
     assert "unfinished" not in student_client.get(start).content.decode()
 
 
+def test_the_review_page_offers_to_resume_an_unfinished_review_and_calls_the_other_a_new_review(
+    student_client, student
+):
+    """The note under "Resume it" said "Starting a new review ends this one" over a button saying "new quiz"."""
+    first = _session(student, size=2)
+    for position in (1, 2):
+        _post_answer(student_client, first, position, response="no idea")
+    CardState.objects.update(due=timezone.now())
+    review = services.session_start(user=student, deck=None, size=2, mode="recall", order="due")
+    _post_answer(student_client, review, 1, response="no idea")
+    page = student_client.get(reverse("quiz:review")).content.decode()
+    assert "You have an unfinished review, started just now: 1 of 2 questions answered." in page
+    assert "Starting a new review ends this one" in page and ">Start a new review</button>" in page
+    assert "new quiz" not in page
+
+
 def test_an_answer_to_a_quiz_a_newer_one_ended_in_another_tab_is_given_back_with_the_newer_quiz(
     student_client, student, htmx
 ):
