@@ -122,12 +122,15 @@ def _within_limits(options: dict) -> dict:
 def start(request: HttpRequest, slug: str) -> HttpResponse:
     deck = deck_get(slug=slug, drafts=sees_drafts(request.user))  # an author may try out a draft
     last = selectors.session_last_options(user=request.user, deck=deck) if request.method != "POST" else {}
-    # A deck tile's "Review the N due" asks for due cards first (?order=due), whatever the last quiz's order was.
+    # A deck tile's "Review the N due" asks for due cards first (?order=due) and for N of them, whatever the last
+    # quiz's order and length were (a length left due cards out, or added new ones).
     asked = {"order": request.GET["order"]} if request.GET.get("order") in QuizSession.Order.values else {}
     form = StartForm(request.POST or None, initial={**_within_limits(last), **asked})
     if request.method == "POST" and form.is_valid() and (response := _start(request, form, deck=deck)):
         return response
     counts = selectors.deck_study_counts(user=request.user, deck=deck)
+    if asked.get("order") == QuizSession.Order.DUE and counts["due"]:
+        form.initial["size"] = min(counts["due"], StartForm.base_fields["size"].max_value)
     status = 422 if request.method == "POST" and form.errors else 200
     focus_first_error(form)
     unfinished = selectors.session_unfinished(user=request.user, deck=deck)
@@ -222,10 +225,8 @@ def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: Session
 
 
 def _refused_form(request: HttpRequest, question: SessionItem) -> AnswerForm:
-    """The question's form: blank, or as it was refused just before this page's redirect, with its errors.
-
-    A refusal is said once; but "Show answer" with an option chosen asks on this page, which a reload must not
-    turn back into a blank question: that ask stays until the question's next answer is sent."""
+    """The question's form: blank, or as refused just before this page's redirect, with its errors: said once,
+    but for the ask of "Show answer" with an option chosen, kept for a reload until the next answer is sent."""
     refused = request.session.get(_REFUSED)
     if not refused or refused.get("item") != question.pk:
         return AnswerForm(item=question)

@@ -179,3 +179,19 @@ def test_review_the_due_opens_the_deck_quiz_with_due_cards_first(student_client,
     assert _order_checked(student_client.get(url)) == ["new"]
     assert _order_checked(student_client.get(url + "?order=due")) == ["due"]
     assert student_client.get(url + "?order=%00").status_code == 200  # a made-up order is ignored
+
+
+def test_review_the_n_due_offers_a_quiz_of_those_n(student_client, student):
+    """ "Review the 3 due" opened the form at the last quiz's length: 2 questions, leaving one due card out, or 10,
+    adding new cards to a review the student had been promised was of the 3."""
+    serving = _deck("Serving", 12)
+    _answer(student, serving, size=3)
+    CardState.objects.update(due=timezone.now())
+    _answer(student, serving, size=2)  # the last quiz, two new cards, not due yet
+    url = reverse("quiz:start", args=[serving.slug])
+    size = r'<input type="number" name="size" value="(\d+)"'
+    assert re.search(size, student_client.get(url).content.decode())[1] == "2"  # a plain start: the last length
+    page = student_client.get(url + "?order=due").content.decode()
+    assert "3 due for review" in page and re.search(size, page)[1] == "3"
+    CardState.objects.update(due=timezone.now() + timedelta(days=1))
+    assert re.search(size, student_client.get(url + "?order=due").content.decode())[1] == "2"  # none due now
