@@ -126,3 +126,17 @@ def test_the_page_takes_as_many_queries_for_thirty_quizzes_as_for_one(
 def test_my_progress_links_to_every_quiz(student_client, student):
     _quiz(student, _deck("Training"))
     assert f'<a href="{HISTORY}">All your quizzes</a>' in student_client.get(reverse("quiz:progress")).content.decode()
+
+
+def test_a_quiz_ended_before_its_last_question_says_so_not_finished(student_client, student):
+    """A quiz ended with 0 of 2 answered (ended for a new one, or by "End the quiz here") was listed as "Finished",
+    on My progress too, where its results page says it ended before its last question."""
+    deck = _deck("Serving")
+    done, ended, _open = _quiz(student, deck, days_ago=3), _quiz(student, deck, days_ago=2), _quiz(student, deck)
+    _answer(student, done, 1, "Answer 0")
+    _answer(student, done, 2, "Answer 1")
+    services.session_finish(user=student, session_id=ended.pk)
+    for page in (HISTORY, reverse("quiz:progress")):
+        statuses = re.findall(r'<td data-label="Status">(.*?)</td>', student_client.get(page).content.decode())
+        assert [re.sub(r"<[^>]+>", "", status).split()[0] for status in statuses] == ["Resume", "Ended", "Finished"]
+        assert "Ended early" in statuses[1], page
