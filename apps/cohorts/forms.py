@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import QueryDict
 from django.utils import formats, timezone
+from django.utils.html import format_html
 
 from apps.content.models import Deck
 
@@ -27,9 +28,9 @@ class CohortForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.owner = owner
         if owner:
-            self.fields["instructors"].help_text = (
-                f"User names, separated by commas. You stay an instructor of the cohort, "
-                f"and so does {owner}, its owner."
+            self.fields["instructors"].help_text = format_html(
+                "User names, separated by commas. You stay an instructor of the cohort, and so does {}, its owner.",
+                owner,
             )
 
     def usernames(self) -> list[str]:
@@ -62,9 +63,11 @@ class AssignmentForm(forms.Form):
         drafts = list(Deck.objects.filter(published=False).order_by("title").values_list("title", flat=True)[:4])
         if drafts:
             named = ", ".join(drafts[:3]) + (" …" if len(drafts) > 3 else "")
-            self.fields["deck"].help_text = (
-                f"Drafts ({named}) are not listed: students could not open them. Tick Published on a deck's page "
-                "in the admin to assign it."
+            # Help text is shown as markup (as Django's own templates do), and any author names a draft.
+            self.fields["deck"].help_text = format_html(
+                "Drafts ({}) are not listed: students could not open them. Tick Published on a deck's page "
+                "in the admin to assign it.",
+                named,
             )
         earliest, latest = due_date_range()
         # The browser's date picker offers only these; clean_due_date refuses the rest without it.

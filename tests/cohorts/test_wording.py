@@ -136,3 +136,13 @@ def test_the_deck_choice_says_why_a_draft_is_not_listed(client, instructor):
         "Drafts (RL basics) are not listed: students could not open them. Tick Published on a deck’s page in the "
         "admin to assign it." in _text(html).replace("'", "’")
     )
+
+
+def test_a_draft_title_in_the_deck_choice_is_text_not_markup(client, instructor):
+    """Any author names a draft; its title must not become markup on another instructor's cohort page."""
+    cohort = services.cohort_create(name="Spring", instructor=instructor)
+    make_deck(title='<img src=x onerror="alert(1)">', published=False)
+    client.force_login(instructor)
+    html = client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode()
+    assert "<img" not in html
+    assert "Drafts (&lt;img src=x onerror=&quot;alert(1)&quot;&gt;) are not listed" in html
