@@ -135,6 +135,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
 
 
+@require_page_or_form
 def password_reset(request: HttpRequest) -> HttpResponse:
     """Django's reset form, limited per address and per email so it cannot be used to flood an inbox.
 

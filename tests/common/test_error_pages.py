@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from django.urls import reverse
+import pytest
+from django.urls import reverse, reverse_lazy
 
 
 def test_opening_the_sign_out_address_as_a_link_explains_itself(student_client, caplog):
@@ -66,3 +67,22 @@ def test_a_server_error_is_the_sites_page_and_one_log_line(client, monkeypatch, 
     assert "Something went wrong" in response.content.decode()
     (record,) = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert record.name == "django.request" and record.exc_info is not None
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        reverse_lazy("login"),
+        reverse_lazy("password_reset"),
+        reverse_lazy("password_change"),
+        reverse_lazy("password_reset_confirm", args=["MQ", "set-password"]),
+        reverse_lazy("password_reset_confirm", args=["MQ", "not-a-token"]),
+    ],
+)
+def test_the_account_forms_refuse_other_methods_as_every_form_does(student_client, method, url):
+    # Django's form views took a PUT as a POST (a 422 with the form) and its reset link answered anything with its
+    # page (200); the site's own forms answer 405 to what is neither a page, a HEAD nor a form.
+    response = getattr(student_client, method)(str(url))
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD, POST"
