@@ -120,6 +120,12 @@ timeout = env_int("GUNICORN_TIMEOUT", 30, minimum=1)
 # Under the 30 s that container platforms wait between SIGTERM and SIGKILL, so requests finish first.
 graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 25, minimum=1)
 
+# The request line (method, path and query) gunicorn reads, at most. Its default, 4,094 bytes, answered a long search
+# pasted into the box with gunicorn's own bare "URI Too Long" page; 8,190, the most gunicorn takes, matches nginx's
+# default buffer (large_client_header_buffers 8k), and below it the search page refuses a query over its own limit
+# with a form error. Longer lines still get the proxy's (or gunicorn's) refusal: no page of the site needs one.
+limit_request_line = env_int("GUNICORN_LIMIT_REQUEST_LINE", 8190, minimum=1024, maximum=8190)
+
 # Recycle workers to bound slow memory growth. A worker saturated with quiz pages serves ~100 requests/s
 # here, so this is minutes at the very least and hours at normal load. The jitter keeps the workers from
 # restarting together: under an even load they reach the limit at the same moment, and a recycle takes about

@@ -121,3 +121,26 @@ def test_gunicorn_opens_no_control_socket(tmp_path):
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=30)
     assert not opened
+
+
+@pytest.mark.django_db
+def test_a_search_too_long_for_the_default_request_line_gets_the_sites_form_error():
+    """gunicorn's default limit (4,094 bytes) answered a long pasted search with its own bare 400; up to the 8,190
+    bytes it can take (nginx's default too) the search page refuses it itself, saying how long it may be."""
+    port = _free_port()
+    # DEBUG on, so the page's static files need no collectstatic: the limit is gunicorn's, whatever the settings.
+    server = _gunicorn(port, DATABASE_URL=database_url())
+    try:
+        _wait_until(lambda: _listening(port), timeout=30, what="gunicorn to listen")
+        probe = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for length in (5_000, 8_000):
+            probe.request("GET", "/search/?q=" + "x" * length)
+            response = probe.getresponse()
+            page = response.read().decode()
+            assert response.status == 200, page[:200]
+            assert f"Search for at most 200 characters (this is {length})" in page
+            assert page.startswith("<!doctype html>")
+        probe.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
