@@ -3,11 +3,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm, UserCreationForm
 from django.core.mail import EmailMultiAlternatives
 from django.template import loader
 
-from .services import password_reset_mail_queue
+from .services import password_confirm, password_reset_mail_queue
 
 
 class SignupForm(UserCreationForm):
@@ -101,8 +101,9 @@ class ProfileForm(forms.ModelForm):
             "email": forms.EmailInput(attrs={"autocomplete": "email"}),
         }
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, request, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.request = request
         self.fields["email"].required = True
         self._email = self.instance.email  # the form writes the new one onto the instance as it validates
 
@@ -117,7 +118,8 @@ class ProfileForm(forms.ModelForm):
         cleaned = super().clean()
         email = cleaned.get("email")
         changed = email is not None and email.casefold() != self._email.casefold()
-        if changed and not self.instance.check_password(cleaned.get("current_password") or ""):
+        password = cleaned.get("current_password") or ""
+        if changed and not password_confirm(request=self.request, user=self.instance, password=password):
             self.add_error("current_password", "Enter your current password to change your email address.")
         return cleaned
 
@@ -129,12 +131,26 @@ class AccountDeleteForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, *args, user, **kwargs) -> None:
+    def __init__(self, *args, user, request, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.request = user, request
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        if not password_confirm(request=self.request, user=self.user, password=password):
             raise forms.ValidationError("That is not your password; nothing was deleted.")
         return password
+
+
+class CountedPasswordChangeForm(PasswordChangeForm):
+    """Django's, with the old password checked as signing in checks it: a wrong one counts towards the lockout."""
+
+    def __init__(self, user, *args, request, **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        if not password_confirm(request=self.request, user=self.user, password=old_password):
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password

@@ -7,7 +7,7 @@ from datetime import timedelta
 from axes.helpers import get_client_ip_address, get_client_username, get_cool_off
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractUser, Group
 from django.core.mail import EmailMessage
 from django.db import connections, transaction
@@ -165,6 +165,18 @@ def password_reset_pause(*, request: HttpRequest) -> timedelta:
     by_address = _window_left(request, group="password-reset-ip", key="ip", rate=rate, method="POST")
     by_email = _window_left(request, group="password-reset-email", key=_reset_email, rate=rate, method="POST")
     return by_address or by_email or timedelta(0)
+
+
+def password_confirm(*, request: HttpRequest, user: AbstractUser, password: str) -> bool:
+    """Whether `password` is the signed-in user's own, checked as signing in checks it (django-axes).
+
+    The account pages that ask for it again (a new email, deleting, a new password) were a way to guess it without
+    end for whoever held a session, a computer left signed in: each wrong one now counts as a failed sign-in with
+    the account's name from this address, and while that lock holds even the right one is refused, with the
+    lockout page (AxesMiddleware answers for the request that axes marked).
+    """
+    signed_in = authenticate(request, username=user.get_username(), password=password)
+    return signed_in is not None and signed_in.pk == user.pk
 
 
 class AccountError(Exception):

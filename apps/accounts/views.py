@@ -26,7 +26,7 @@ from django.views.decorators.http import require_safe
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, require_page_or_form
 
-from .forms import AccountDeleteForm, ProfileForm, QueuedPasswordResetForm, SignupForm
+from .forms import AccountDeleteForm, CountedPasswordChangeForm, ProfileForm, QueuedPasswordResetForm, SignupForm
 from .selectors import account_export, account_owned_cohorts, account_summary
 from .services import (
     AccountError,
@@ -87,7 +87,10 @@ class SignOutView(LogoutView):
 
 
 class PasswordChange(_RefusedIs422, PasswordChangeView):
-    pass
+    form_class = CountedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "request": self.request}
 
 
 class PasswordResetConfirm(_RefusedIs422, PasswordResetConfirmView):
@@ -174,7 +177,7 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
 @never_cache
 @require_page_or_form
 def account(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    form = ProfileForm(request.POST or None, instance=request.user, request=request)
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
@@ -202,7 +205,7 @@ def account_download(request: HttpRequest) -> JsonResponse:
 @never_cache
 @require_page_or_form
 def account_remove(request: HttpRequest) -> HttpResponse:
-    form = AccountDeleteForm(request.POST or None, user=request.user)
+    form = AccountDeleteForm(request.POST or None, user=request.user, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             account_delete(user=request.user)

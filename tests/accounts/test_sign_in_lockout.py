@@ -235,3 +235,31 @@ def test_guesses_typed_as_the_email_address_count_against_the_account(client, st
     ]:
         _sign_in(client, name, "wrong")
     assert _sign_in(client, "alice", PASSWORD).status_code == 429
+
+
+def _account_form(client, page: str, password: str, ip: str = "203.0.113.5"):
+    """A form of the account pages that asks for the current password, sent with `password`."""
+    fields = {
+        "account_delete": {"password": password},
+        "account": {"first_name": "", "last_name": "", "email": "new@example.com", "current_password": password},
+        "password_change": {"old_password": password, "new_password1": "a-new-passphrase-2026",
+                            "new_password2": "a-new-passphrase-2026"},
+    }[page]  # fmt: skip
+    return client.post(reverse(page), fields, REMOTE_ADDR=ip)
+
+
+@pytest.mark.parametrize("page", ["account_delete", "account", "password_change"])
+def test_guesses_at_the_password_on_the_account_pages_count_as_failed_sign_ins(client, student, settings, page):
+    """Whoever holds a session (a computer left signed in) could guess the password there without end, each wrong
+    one only a form error, and then sign in anywhere with it, or delete the account."""
+    client.force_login(student)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _account_form(client, page, "guess").status_code == 422
+    assert _account_form(client, page, "guess").status_code == 429
+    locked = _account_form(client, page, PASSWORD)  # even the right password, while locked
+    assert locked.status_code == 429 and "Too many" in locked.content.decode()
+    student.refresh_from_db()
+    assert student.email == "alice@example.com" and student.check_password(PASSWORD)
+    client.logout()
+    assert _sign_in(client, "alice", PASSWORD).status_code == 429  # the same lock as signing in
+    assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.9").status_code == 302
