@@ -263,3 +263,20 @@ def test_guesses_at_the_password_on_the_account_pages_count_as_failed_sign_ins(c
     client.logout()
     assert _sign_in(client, "alice", PASSWORD).status_code == 429  # the same lock as signing in
     assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.9").status_code == 302
+
+
+def test_guesses_at_the_password_on_the_admins_password_change_count_as_failed_sign_ins(client, instructor, settings):
+    client.force_login(instructor)
+    new = "a-new-passphrase-2026"
+    fields = {"old_password": "guess", "new_password1": new, "new_password2": new}
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert client.post(reverse("admin:password_change"), fields, REMOTE_ADDR="203.0.113.5").status_code == 422
+    assert client.post(reverse("admin:password_change"), fields, REMOTE_ADDR="203.0.113.5").status_code == 429
+    right = {**fields, "old_password": PASSWORD}
+    assert client.post(reverse("admin:password_change"), right, REMOTE_ADDR="203.0.113.5").status_code == 429
+    instructor.refresh_from_db()
+    assert instructor.check_password(PASSWORD)
+    # Not locked, it changes the password as before and ends on the admin's "changed" page.
+    client.force_login(instructor)
+    changed = client.post(reverse("admin:password_change"), right, REMOTE_ADDR="198.51.100.9")
+    assert changed.status_code == 302 and changed["Location"] == reverse("admin:password_change_done")
