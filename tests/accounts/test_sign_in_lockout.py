@@ -260,6 +260,10 @@ def test_guesses_at_the_password_on_the_account_pages_count_as_failed_sign_ins(c
     assert locked.status_code == 429 and "Too many" in locked.content.decode()
     student.refresh_from_db()
     assert student.email == "alice@example.com" and student.check_password(PASSWORD)
+    # Axes keeps each failure's form fields: no password typed there, old or new, is kept in the clear.
+    kept = "".join(AccessAttempt.objects.values_list("post_data", flat=True))
+    assert "current_password=" in kept or "old_password=" in kept or "password=" in kept
+    assert "guess" not in kept and PASSWORD not in kept and "a-new-passphrase" not in kept
     client.logout()
     assert _sign_in(client, "alice", PASSWORD).status_code == 429  # the same lock as signing in
     assert _sign_in(client, "alice", PASSWORD, ip="198.51.100.9").status_code == 302
