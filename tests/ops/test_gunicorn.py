@@ -68,6 +68,9 @@ def test_a_port_in_use_stops_gunicorn_at_once_with_one_line(reuse_port):
         # Both once ended a traceback: gunicorn's worker loader, and the port check's bind().
         ({"GUNICORN_WORKER_CLASS": "gevnet"}, "gunicorn: GUNICORN_WORKER_CLASS='gevnet' must be one of gthread, sync"),
         ({"PORT": "80000"}, "gunicorn: PORT=80000 must be at most 65535"),
+        # 0 is gunicorn's "unlimited" (a megabyte), and over 8,190 it quietly takes 8,190.
+        ({"GUNICORN_LIMIT_REQUEST_LINE": "0"}, "gunicorn: GUNICORN_LIMIT_REQUEST_LINE=0 must be at least 1024"),
+        ({"GUNICORN_LIMIT_REQUEST_LINE": "9000"}, "gunicorn: GUNICORN_LIMIT_REQUEST_LINE=9000 must be at most 8190"),
     ],
 )
 def test_a_bad_environment_value_stops_gunicorn_with_one_line(env, line):
