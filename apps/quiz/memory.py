@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.common.db import rows_update
+from apps.common.db import rows_update, student_lock
 from apps.content.models import Card
 
 from . import scheduling
@@ -52,11 +53,14 @@ def card_set_aside(*, user: AbstractBaseUser, card_id: int, aside: bool, now: da
 
     Raises CardState.DoesNotExist for a card the user has not answered: a new card is simply not asked yet.
     """
-    state = CardState.objects.get(user=user, card_id=card_id)
-    when = (state.set_aside_at or now or timezone.now()) if aside else None
-    if when != state.set_aside_at:
-        state.set_aside_at = when
-        state.save(update_fields=["set_aside_at"])
+    with transaction.atomic():
+        # Under the student's lock: an answer in flight has read this state and saves it whole when done.
+        student_lock(user.pk)
+        state = CardState.objects.get(user=user, card_id=card_id)
+        when = (state.set_aside_at or now or timezone.now()) if aside else None
+        if when != state.set_aside_at:
+            state.set_aside_at = when
+            state.save(update_fields=["set_aside_at"])
     return state
 
 

@@ -191,3 +191,27 @@ def test_rerendering_every_card_does_not_hold_up_an_answer():
         assert answering.finished_within(5), "the answer waited for the rerender's locks"
     answer, _ = answering.join()
     assert answer.final_verdict == "correct"
+
+
+def test_a_card_set_aside_while_an_answer_to_it_is_in_flight_stays_set_aside():
+    """The answer reads the card's memory state, then saves it whole after its totals: setting the card aside in
+    between must not be undone by that save (the student would find the card back in their reviews)."""
+    from apps.quiz import memory
+
+    deck = make_deck()
+    card = make_card(deck=deck, question="Which resource runs a task on a schedule?", answer="CronJob")
+    student = make_user("sam")
+    _answer(student, services.session_start(user=student, deck=deck, size=1, mode="recall", order="new"))
+    quiz = services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+
+    # Holding the running totals stops the answer after it read the card's state, before it saves it.
+    with holding(_lock_table("quiz_studentcardstat", "SHARE")):
+        answer = Background(lambda: _answer(student, quiz))
+        wait_until(lambda: lock_waiters() == 1, what="the answer to wait for the totals")
+        aside = Background(lambda: memory.card_set_aside(user=student, card_id=card.pk, aside=True))
+        wait_until(lambda: not aside.running or lock_waiters() == 2, what="setting aside to finish or wait")
+    answer.join()
+    aside.join()
+
+    state = CardState.objects.get(user=student, card=card)
+    assert state.set_aside_at is not None and state.reps == 2
