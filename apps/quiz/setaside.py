@@ -55,5 +55,8 @@ def set_aside(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @login_required
 def set_aside_list(request: HttpRequest) -> HttpResponse:
-    page = Paginator(memory.cards_set_aside(user=request.user), PAGE_SIZE).get_page(request.GET.get("page"))
+    states = memory.cards_set_aside(user=request.user)
+    if not sees_drafts(request.user):  # a deck unpublished since: its card's page, and bringing it back, are 404s
+        states = states.filter(card__deck__published=True)
+    page = Paginator(states, PAGE_SIZE).get_page(request.GET.get("page"))
     return render_page_or_partial(request, "quiz/set_aside.html", "results", {"page": page})

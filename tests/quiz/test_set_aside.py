@@ -143,3 +143,21 @@ def test_the_list_holds_the_students_own_cards_set_aside_latest_first(
     assert f'<a href="{LIST}">2 cards set aside</a>' in progress
     start = student_client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
     assert f'<a href="{LIST}">2 set aside</a>, not asked' in start
+
+
+def test_the_list_leaves_out_cards_of_a_deck_unpublished_since_as_their_pages_and_bring_back_are_gone(
+    student_client, student, deck
+):
+    first, *_ = _answered(student, deck)
+    other = make_deck(title="Retired")
+    make_card(deck=other, question="Retired question?", answer="Gone")
+    (retired,) = _answered(student, other)
+    for card in (first, retired):
+        memory.card_set_aside(user=student, card_id=card.pk, aside=True)
+    other.published = False
+    other.save(update_fields=["published"])
+
+    html = student_client.get(LIST).content.decode()
+    assert "Serving question 0?" in html and "Retired question?" not in html
+    assert "1 card set aside" in html  # as My progress counts them
+    assert f'<a href="{LIST}">1 card set aside</a>' in student_client.get(reverse("quiz:progress")).content.decode()
