@@ -8,6 +8,8 @@ from datetime import timedelta
 from html import unescape
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import formats, timezone
 
@@ -232,7 +234,7 @@ def test_granting_with_htmx_swaps_the_panel_and_says_so(client, world, htmx):
 
 def test_a_grant_refused_for_one_student_is_refused_for_all_naming_them(client, world, student, monkeypatch):
     """The form offers the students current when the page was read; one removed before the grant runs (the race
-    this stands in for) is refused by extension_grant, and so is everyone sent with them."""
+    this stands in for) is refused by extensions_grant, and so is everyone sent with them."""
     carol, ann, ben = world["cohort"].owner, world["ann"], world["ben"]
     read = selectors.students_unextended(assignment=world["cohort"].assignments.get(deck=world["deck"]))
     services.cohort_remove_student(cohort=world["cohort"], student_id=ben.pk)
@@ -245,7 +247,7 @@ def test_a_grant_refused_for_one_student_is_refused_for_all_naming_them(client, 
     assert "Nothing was changed: please correct the errors below." in text
     assert "ben: Only students of Spring can have an extension." in text
     assert "alice:" not in text and "ann:" not in text
-    assert not Extension.objects.exists()  # alice and ann were granted first (in id order), and rolled back
+    assert not Extension.objects.exists()  # all or none: alice and ann neither
 
 
 def test_the_service_grants_all_or_none_and_names_each_refusal(world, student):
@@ -397,3 +399,27 @@ def test_a_refused_move_of_an_extension_removed_meanwhile_says_so_above_the_list
     assert response.status_code == 422
     assert "alice no longer has an extension. Choose a date after the cohort's deadline" in text
     assert not Extension.objects.exists()
+
+
+def test_granting_to_thirty_students_costs_the_queries_granting_to_two_does(world):
+    """A grant to the whole of a large cohort must not run a few queries per student (it ran ten each)."""
+    cohort, deck, carol = world["cohort"], world["deck"], world["cohort"].owner
+    many = [make_user(f"many{n}") for n in range(30)]
+    for user in many:
+        services.cohort_join(student=user, code=cohort.join_code)
+    due = timezone.localdate() + timedelta(days=4)
+    with CaptureQueriesContext(connection) as two:
+        services.extensions_grant(
+            cohort=cohort,
+            deck_id=deck.pk,
+            student_ids=[world["ann"].pk, world["ben"].pk],
+            due_date=due,
+            granted_by=carol,
+        )
+    with CaptureQueriesContext(connection) as thirty:
+        granted = services.extensions_grant(
+            cohort=cohort, deck_id=deck.pk, student_ids=[u.pk for u in reversed(many)], due_date=due, granted_by=carol
+        )
+    assert len(thirty.captured_queries) == len(two.captured_queries) <= 5
+    assert [e.student_id for e in granted] == sorted(u.pk for u in many)
+    assert Extension.objects.filter(due_date=due, granted_by=carol).count() == 32
