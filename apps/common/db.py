@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.db import connection, models, transaction
 from psycopg import sql
 
@@ -45,6 +47,11 @@ def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> boo
 _ROWS_UPDATE = sql.SQL("UPDATE {table} SET {sets} FROM unnest({arrays}) AS d({columns}) WHERE {table}.{key} = d.{key}")
 
 
+def _unsized(db_type: str) -> str:
+    # varchar(10) cast explicitly cuts a longer text short, silently; cast to varchar, the column refuses it.
+    return re.sub(r"\([^)]*\)", "", db_type)
+
+
 def rows_update(objs: list[models.Model], fields: list[str]) -> None:
     """bulk_update in one statement of one array a field: Django's CASE WHEN for each row and field takes seconds
     of Python for a few thousand rows (a regrade), this a few milliseconds."""
@@ -57,7 +64,7 @@ def rows_update(objs: list[models.Model], fields: list[str]) -> None:
         key=sql.Identifier(meta.pk.column),
         sets=sql.SQL(", ").join(sql.SQL("{0} = d.{0}").format(sql.Identifier(f.column)) for f in columns[1:]),
         arrays=sql.SQL(", ").join(
-            sql.SQL("{}::{}[]").format(sql.Placeholder(), sql.SQL(f.db_type(connection))) for f in columns
+            sql.SQL("{}::{}[]").format(sql.Placeholder(), sql.SQL(_unsized(f.db_type(connection)))) for f in columns
         ),
         columns=sql.SQL(", ").join(sql.Identifier(f.column) for f in columns),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import DataError, transaction
 from django.utils import timezone
 
 from apps.common.db import rows_update
@@ -31,3 +32,14 @@ def test_each_row_gets_its_own_values_and_nothing_else_changes(django_assert_num
     assert got[untouched.pk] == (None, now, CardState.State.LEARNING, 1)
     with django_assert_num_queries(0):
         rows_update([], ["due"])
+
+
+def test_a_text_too_long_for_its_column_is_refused_as_save_refuses_it_not_cut_short():
+    """An explicit cast to varchar(n) cuts a longer text short without a word: the arrays must not carry the length,
+    so that the column refuses it (a verdict or response key silently truncated would be stored wrong)."""
+    user = make_user("ann")
+    user.username = "a" * 151  # 150 at most
+    with pytest.raises(DataError), transaction.atomic():
+        rows_update([user], ["username"])
+    user.refresh_from_db()
+    assert user.username == "ann"
