@@ -25,7 +25,7 @@ from apps.content.services import card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
 from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
-from apps.quiz.selectors import card_reports_open
+from apps.quiz.reports import card_reports_open
 from apps.quiz.services import grading_card
 
 from .bundles import deck_imports_check, deck_imports_confirm

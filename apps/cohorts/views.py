@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.models import Deck
-from apps.quiz.selectors import card_reports_open_count
+from apps.quiz.reports import card_reports_open_count
 
 from . import analytics, charts, exports, selectors, services, sorting
 from .forms import AssignmentForm, CohortForm, ExtensionForm, JoinForm, cohort_manage_form

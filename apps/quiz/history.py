@@ -1,11 +1,13 @@
-"""Every quiz a student has taken, not only the last ten My progress lists: a summary they want to see again (the
-one before an exam, say) is a few pages back, and a deck's or the reviews' quizzes can be listed alone."""
+"""A student's record: My progress, and every quiz they have taken, not only the last ten My progress lists: a
+summary they want to see again (the one before an exam, say) is a few pages back, and a deck's or the reviews'
+quizzes can be listed alone."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from apps.common.http import render_page_or_partial
@@ -38,3 +40,21 @@ def history(request: HttpRequest) -> HttpResponse:
         "page": paginator.get_page(request.GET.get("page")),
     }
     return render_page_or_partial(request, "quiz/history.html", "results", context)
+
+
+@login_required
+@require_safe
+def progress(request: HttpRequest) -> HttpResponse:
+    decks = selectors.progress_by_deck(user=request.user)
+    context = {
+        "decks": decks,
+        "sessions": selectors.sessions_recent(user=request.user),
+        "activity": selectors.activity_recent(user=request.user),
+        # Nothing to forecast before a first answer: the page says so once, in its first line.
+        "forecast": selectors.reviews_forecast(user=request.user) if any(deck.seen for deck in decks) else None,
+        "due": sum(deck.due_now for deck in decks),
+        "aside": sum(deck.aside for deck in decks),
+        # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
+        "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),
+    }
+    return render(request, "quiz/progress.html", context)

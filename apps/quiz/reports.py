@@ -1,4 +1,4 @@
-"""Students' reports of problems with cards, and instructors dealing with them (writes)."""
+"""Students' reports of problems with cards, and instructors reading and dealing with them."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+
+from apps.content.models import Card
 
 from .models import CardReport, SessionItem
 
@@ -69,3 +71,22 @@ def card_reports_reopen(*, reports: QuerySet[CardReport]) -> int:
         except IntegrityError:
             continue
     return reopened
+
+
+def card_reports_open_count(*, user: AbstractBaseUser) -> int:
+    """How many students' reports on cards wait to be dealt with, for a user who may read them (else 0)."""
+    if not user.has_perm("quiz.view_cardreport"):
+        return 0
+    return CardReport.objects.filter(resolved_at__isnull=True).count()
+
+
+def card_reports_open(*, card: Card, user: AbstractBaseUser) -> list[CardReport]:
+    """The card's reports waiting to be dealt with, oldest first, with the answers they were sent from, for a user
+    who may read reports (else none). Two queries at most."""
+    if not user.has_perm("quiz.view_cardreport"):
+        return []
+    return list(
+        CardReport.objects.filter(card=card, resolved_at__isnull=True)
+        .select_related("user", "answer")
+        .order_by("created_at")
+    )

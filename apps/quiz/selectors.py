@@ -16,7 +16,7 @@ from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, Forecast, activity, first_day, forecast
-from .models import Answer, CardReport, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
+from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import is_mastered, mastered_q
 
 
@@ -380,22 +380,3 @@ def reviews_forecast(*, user: AbstractBaseUser, now: datetime | None = None, day
         .values_list("day", "count")
     )
     return forecast(dict(rows), today=today, days=days)
-
-
-def card_reports_open_count(*, user: AbstractBaseUser) -> int:
-    """How many students' reports on cards wait to be dealt with, for a user who may read them (else 0)."""
-    if not user.has_perm("quiz.view_cardreport"):
-        return 0
-    return CardReport.objects.filter(resolved_at__isnull=True).count()
-
-
-def card_reports_open(*, card: Card, user: AbstractBaseUser) -> list[CardReport]:
-    """The card's reports waiting to be dealt with, oldest first, with the answers they were sent from, for a user
-    who may read reports (else none). Two queries at most."""
-    if not user.has_perm("quiz.view_cardreport"):
-        return []
-    return list(
-        CardReport.objects.filter(card=card, resolved_at__isnull=True)
-        .select_related("user", "answer")
-        .order_by("created_at")
-    )

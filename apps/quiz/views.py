@@ -381,21 +381,3 @@ def retry(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, str(exc))
         return redirect(quiz)
     return redirect(again)
-
-
-@login_required
-@require_safe
-def progress(request: HttpRequest) -> HttpResponse:
-    decks = selectors.progress_by_deck(user=request.user)
-    context = {
-        "decks": decks,
-        "sessions": selectors.sessions_recent(user=request.user),
-        "activity": selectors.activity_recent(user=request.user),
-        # Nothing to forecast before a first answer: the page says so once, in its first line.
-        "forecast": selectors.reviews_forecast(user=request.user) if any(deck.seen for deck in decks) else None,
-        "due": sum(deck.due_now for deck in decks),
-        "aside": sum(deck.aside for deck in decks),
-        # As "Review due cards" says it: when the next card comes back, or that none has been answered yet.
-        "next_due": min((deck.next_due for deck in decks if deck.next_due), default=None),
-    }
-    return render(request, "quiz/progress.html", context)
