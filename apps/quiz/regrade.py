@@ -45,6 +45,9 @@ def answers_regrade(*, card: Card, apply: bool) -> RegradeReport:
     typed = Answer.objects.filter(card=card, mode="recall", revealed=False).select_related("user")
     with transaction.atomic():
         if apply:
+            # The card's row first, as card_moved takes it: an answer to the card reads it FOR KEY SHARE before its
+            # student's lock (_card_deck), so one in flight commits before the students are read, and none starts.
+            list(Card.objects.select_for_update().filter(pk=card.pk).values_list("pk"))
             student_lock(*sorted(set(typed.values_list("user_id", flat=True))))
             typed = typed.select_for_update(of=("self",))
         grades: dict[str, Grade] = {}

@@ -215,3 +215,35 @@ def test_a_card_set_aside_while_an_answer_to_it_is_in_flight_stays_set_aside():
 
     state = CardState.objects.get(user=student, card=card)
     assert state.set_aside_at is not None and state.reps == 2
+
+
+def test_a_regrade_waits_for_an_answer_in_flight_to_the_card_and_regrades_it_too(instructor):
+    """An answer read its question before the card was corrected, and commits while the regrade runs: the regrade
+    must count it, or it stays graded against the mistake, its student unlocked while their schedule is rebuilt."""
+    from apps.content.services import card_save
+    from apps.quiz.regrade import answers_regrade
+
+    deck = make_deck()
+    card = make_card(deck=deck, question="Which object runs Jobs on a schedule?", answer="Deployment",
+                     short_answer="Deployment")  # fmt: skip
+    sam, ann = make_user("sam"), make_user("ann")
+    _answer(sam, services.session_start(user=sam, deck=deck, size=1, mode="recall", order="new"))
+    quiz = services.session_start(user=ann, deck=deck, size=1, mode="recall", order="new")
+    stale = services.item_for_answer(user=ann, session_id=quiz.pk, position=1)  # read before the correction
+    card.answer = card.short_answer = "CronJob"
+    card_save(card=card, author=instructor, note="The answer was wrong")
+
+    # Holding the running totals stops ann's answer after its row is written, before it commits.
+    with holding(_lock_table("quiz_studentcardstat", "SHARE")):
+        answer = Background(
+            lambda: services.answer_record(user=ann, item=stale, submission=services.Submission(response="CronJob"))
+        )
+        wait_until(lambda: lock_waiters() == 1, what="the answer to wait for the totals")
+        regrade = Background(lambda: answers_regrade(card=Card.objects.get(pk=card.pk), apply=True))
+        wait_until(lambda: lock_waiters() == 2, what="the regrade to wait")
+    stored, _created = answer.join()
+    report = regrade.join()
+
+    assert stored.final_verdict == "incorrect"  # graded against the card it had read
+    assert sorted(row.answer.user.username for row in report.changed) == ["ann", "sam"]
+    assert Answer.objects.get(pk=stored.pk).final_verdict == "correct"
