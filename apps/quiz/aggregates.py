@@ -110,12 +110,16 @@ def stats_rebuild(*, user_ids: list[int] | None = None) -> None:
 
 
 # Summed afresh rather than moved by (final - before): float differences drift, and a total a hair
-# below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers.
+# below 0 or above answered_count breaks session_score_in_range. A quiz holds at most 100 answers. The quizzes
+# are locked in id order first, as services.sessions_end_unfinished locks a student's: never a deadlock.
 RESCORE_SESSIONS = """
+WITH locked AS MATERIALIZED (
+    SELECT id FROM quiz_quizsession WHERE id = ANY(%(sessions)s) ORDER BY id FOR UPDATE
+)
 UPDATE quiz_quizsession s SET score_sum = t.total
 FROM (
     SELECT session_id, coalesce(sum(final_score), 0) AS total FROM quiz_answer
-    WHERE session_id = ANY(%(sessions)s) GROUP BY session_id
+    WHERE session_id IN (SELECT id FROM locked) GROUP BY session_id
 ) t
 WHERE s.id = t.session_id
 """
