@@ -65,9 +65,10 @@ def card_set_aside(*, user: AbstractBaseUser, card_id: int, aside: bool, now: da
 
 
 def cards_set_aside(*, user: AbstractBaseUser) -> QuerySet[CardState]:
-    """The user's cards set aside, with their cards and decks, the latest first."""
+    """The user's cards set aside, with their cards and decks, the latest first; archived ones are asked nowhere
+    anyway, and My progress counts them no more."""
     return (
-        CardState.objects.filter(user=user, set_aside_at__isnull=False)
+        CardState.objects.filter(user=user, set_aside_at__isnull=False, card__archived=False)
         .select_related("card__deck")
         .order_by("-set_aside_at", "-pk")
     )

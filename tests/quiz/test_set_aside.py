@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.content.models import Card
 from apps.quiz import memory, selectors, services
 from apps.quiz.models import CardState
 from apps.quiz.picking import cards_to_ask
@@ -139,6 +140,9 @@ def test_the_list_holds_the_students_own_cards_set_aside_latest_first(
         html = student_client.get(LIST).content.decode()
     assert html.index("Serving question 2?") < html.index("Serving question 0?")
     assert "Serving question 1?" not in html  # Bob's
+    Card.objects.filter(pk=first.pk).update(archived=True)  # asked nowhere now, and counted nowhere
+    assert "Serving question 0?" not in student_client.get(LIST).content.decode()
+    memory.card_set_aside(user=student, card_id=second.pk, aside=True)
     progress = student_client.get(reverse("quiz:progress")).content.decode()
     assert f'<a href="{LIST}">2 cards set aside</a>' in progress
     start = student_client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
