@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats
-from django.views.decorators.http import require_POST
 
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
@@ -55,11 +54,13 @@ def extension(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> H
 
 
 @login_required
-@require_POST
+@require_page_or_form
 def extension_remove(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     membership = selectors.membership_for(cohort=cohort, student_id=student_id)
     assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
+    if request.method != "POST":  # "Remove" pressed signed out comes back from signing in as a GET: its page again
+        return redirect("cohorts:student", cohort.pk, student_id)
     who, title = membership.student.get_username(), assignment.deck.title
     if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
         messages.success(request, f"{who} is back on the cohort's deadline for {title}.")

@@ -198,6 +198,11 @@ def test_granting_changing_and_removing_an_extension(client, world, instructor, 
     assert not Extension.objects.exists()
     response = client.post(_url(world, "extension_remove"), follow=True)  # a double click
     assert "alice had no extension for Serving; nothing changed." in _text(response.content.decode())
+    # "Remove" pressed after the session ran out comes back from signing in as a GET: the student's page, not a 405.
+    response = client.get(_url(world, "extension_remove"))
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "cohorts:student", args=[world["cohort"].pk, world["personas"]["cohort_student"].pk]
+    )
 
 
 def test_one_extension_per_student_and_assignment_is_a_database_rule(world, instructor):
