@@ -164,7 +164,15 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
         items = selectors.session_items(session=quiz)
         missed = len(retries.missed_cards(session=quiz, items=items)[0])
         newer = selectors.session_newer_open(session=quiz)
-        context = {"session": quiz, "state": "summary", "items": items, "missed": missed, "newer": newer}
+        outlook = selectors.review_outlook(user=request.user)  # a review is offered only when something is due
+        context = {
+            "session": quiz,
+            "state": "summary",
+            "items": items,
+            "missed": missed,
+            "newer": newer,
+            "outlook": outlook,
+        }
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
     response = _render_stage(request, context)

@@ -959,3 +959,37 @@ def test_each_action_under_the_feedback_refuses_an_unanswered_question_and_a_get
     assert not Answer.objects.exists() and not CardReport.objects.exists()
     # Another student's quiz is not found, whatever the action.
     assert student_client.post(reverse(action, args=[_session(other_student).pk, 1])).status_code == 404
+
+
+def _results_actions(client, session) -> str:
+    html = client.get(session.get_absolute_url()).content.decode().replace("\xa0", " ")
+    return html.split('class="summary"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_results_offer_a_review_only_when_cards_are_due_and_say_how_many(student_client, student, other_student):
+    session = _session(student, size=2)
+    _post_answer(student_client, session, 1, response="Tool number 0")
+    _post_answer(student_client, session, 2, response="no idea")
+    CardState.objects.filter(user=student).update(due=timezone.now() + timedelta(hours=3, minutes=30))
+    nothing_due = _results_actions(student_client, session)
+    assert reverse("quiz:review") not in nothing_due  # no button that leads to "Nothing is due right now"
+    assert "Nothing is due for review. The next card comes back in 3 hours" in nothing_due
+
+    _session(other_student, size=1)  # a classmate's due cards are not hers
+    CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
+    two_due = _results_actions(student_client, session)
+    assert f'href="{reverse("quiz:review")}">Review the 2 due cards</a>' in two_due
+    CardState.objects.filter(user=student, card=session.items.get(position=2).card).update(
+        due=timezone.now() + timedelta(days=1)
+    )
+    assert f'href="{reverse("quiz:review")}">Review the due card</a>' in _results_actions(student_client, session)
+
+
+@pytest.mark.parametrize("scale", [1, 5])
+def test_the_results_page_uses_a_constant_number_of_queries(student_client, student, django_assert_num_queries, scale):
+    deck = _deck(4 * scale)
+    _history(student, deck, scale)
+    session = QuizSession.objects.filter(user=student).latest("pk")
+    CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
+    with django_assert_num_queries(5):  # how many are due, and when the next comes back, is one of them
+        student_client.get(session.get_absolute_url())
