@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 
 from django.db.models import Count
 from django.db.models.functions import TruncDate
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from apps.quiz.models import Answer
@@ -139,7 +140,8 @@ def answers_per_day(*, cohort: Cohort, days: int = 30, now: datetime | None = No
 def activity_chart(per_day: list[tuple[date, int]]) -> BarChart:
     total = sum(n for _, n in per_day)
     busiest = max(per_day, key=lambda item: item[1]) if per_day else None
-    description = f"{total} answers in the last {len(per_day)} days"
+    days = len(per_day)
+    description = f"{total} answer{pluralize(total)} in the last {days} day{pluralize(days)}"
     if busiest and busiest[1]:
         description += f"; the busiest day was {busiest[0]:%-d %b} with {busiest[1]}"
     return bar_chart(

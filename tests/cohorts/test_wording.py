@@ -78,7 +78,7 @@ def test_a_deck_with_no_cards_shows_a_dash_on_the_students_progress(client, empt
     mine = re.search(r'<section class="cohort-card".*?</section>', html, re.S).group(0)
     rows = {row[0]: row for row in _body_rows(mine, "data stack-on-phone")}
     assert rows["Soon"][2] == "— (no cards yet)" and "0 of 0" not in _text(mine)
-    assert rows["Basics"][2] == "0 % (0 of 1 cards)"
+    assert rows["Basics"][2] == "0 % (0 of 1 card)"  # not "1 cards"
 
 
 def test_the_behind_badge_on_the_student_page_names_the_deck_and_its_due_date(client, instructor):

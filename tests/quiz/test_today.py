@@ -124,7 +124,8 @@ def test_cohort_decks_overdue_or_due_within_three_days_are_named_with_the_cards_
     spring = cohorts.cohort_create(name="Spring", instructor=instructor)
     cohorts.cohort_join(student=student, code=spring.join_code)
     serving, training, later, done = _deck("Serving", 2), _deck("Training", 3), _deck("Later", 1), _deck("Done", 1)
-    for deck, days in ((serving, -1), (training, 2), (later, 4), (done, 0)):
+    single = _deck("Single", 1)
+    for deck, days in ((serving, -1), (training, 2), (later, 4), (done, 0), (single, 1)):
         Assignment.objects.create(cohort=spring, deck=deck, due_date=today + timedelta(days=days))
     _answer(student, training, size=3, answered=1)
     _answer(student, done, size=1)
@@ -134,6 +135,7 @@ def test_cohort_decks_overdue_or_due_within_three_days_are_named_with_the_cards_
     overdue = f'Overdue</span> <a href="{reverse("quiz:start", args=[serving.slug])}">Serving</a> for Spring, due'
     assert overdue in panel and "</time>: 0 of 2 cards attempted.</li>" in panel
     assert 'Due in 2 days</span> <a href="' in panel and "</time>: 1 of 3 cards attempted.</li>" in panel
+    assert "</time>: 0 of 1 card attempted.</li>" in panel  # not "1 cards"
     assert panel.index("Serving") < panel.index("Training")  # soonest first
     assert "Later" not in panel and "Done" not in panel  # not due within three days; every card attempted
     cohorts.cohort_remove_student(cohort=spring, student_id=student.pk)
