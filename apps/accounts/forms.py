@@ -1,13 +1,17 @@
 from __future__ import annotations
 
+import math
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.template import loader
+from django.template.defaultfilters import pluralize
 
-from .services import password_confirm, password_reset_mail_queue
+from .services import password_confirm, password_reset_mail_queue, sign_in_tries_left
 
 
 class SignupForm(UserCreationForm):
@@ -28,7 +32,7 @@ class SignupForm(UserCreationForm):
 
 
 class _UsernameLengthMixin:
-    """Refuses an over-long user name before authenticating.
+    """Refuses an over-long user name before authenticating, and warns of the lockout after a counted failure.
 
     AuthenticationForm sets the field's max_length after the field is built, so the limit only
     reaches the HTML; a longer name went on to django-axes, whose 255-character column refused it (a 500).
@@ -39,6 +43,20 @@ class _UsernameLengthMixin:
         if len(username) > self.fields["username"].max_length:
             raise self.get_invalid_login_error()
         return username
+
+    def get_invalid_login_error(self) -> ValidationError:
+        error = super().get_invalid_login_error()
+        # The fifth typo used to pause sign-in for a quarter of an hour unannounced.
+        tries = sign_in_tries_left(request=self.request, credentials={"username": self.data.get("username")})
+        if tries is None:
+            return error
+        left, pause = tries
+        minutes = max(1, math.ceil(pause.total_seconds() / 60))
+        warning = (
+            f"{left} more tr{pluralize(left, 'y,ies')} before signing in with this name from your network pauses for"
+            f" {minutes} minute{pluralize(minutes)}."
+        )
+        return ValidationError([error, ValidationError(warning, code="lockout_warning")])
 
 
 class SignInForm(_UsernameLengthMixin, AuthenticationForm):

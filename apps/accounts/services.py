@@ -4,7 +4,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from axes.helpers import get_client_ip_address, get_client_username, get_cool_off
+from axes.helpers import get_client_ip_address, get_client_username, get_cool_off, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
@@ -122,6 +122,20 @@ _SIGN_IN_FAILURES = {"group": "sign-in-failures-ip", "key": "ip"}
 def sign_in_failure_record(*, request: HttpRequest) -> bool:
     """Counts a failed sign-in against its client address; True once the address is over SIGN_IN_ADDRESS_RATE."""
     return is_ratelimited(request, **_SIGN_IN_FAILURES, rate=settings.SIGN_IN_ADDRESS_RATE, increment=True)
+
+
+def sign_in_tries_left(*, request: HttpRequest | None, credentials: dict | None) -> tuple[int, timedelta] | None:
+    """After a failed sign-in axes has just counted: the tries this name has left at this address before its pause,
+    and the pause. None when axes did not count it (an allowed address, a try refused while locked, a form refused
+    before the password was checked) or when this failure locked the name.
+
+    Axes counts a name with no account as it counts one with, so the answer does not tell whether a name exists.
+    """
+    failures = getattr(request, "axes_failures_since_start", None)
+    if failures is None or getattr(request, "axes_locked_out", False):
+        return None
+    left = get_failure_limit(request, credentials) - failures
+    return (left, get_cool_off(request) or timedelta(0)) if left > 0 else None
 
 
 def sign_in_name_pause(*, request: HttpRequest, credentials: dict | None) -> timedelta:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -284,3 +285,32 @@ def test_guesses_at_the_password_on_the_admins_password_change_count_as_failed_s
     client.force_login(instructor)
     changed = client.post(reverse("admin:password_change"), right, REMOTE_ADDR="198.51.100.9")
     assert changed.status_code == 302 and changed["Location"] == reverse("admin:password_change_done")
+
+
+def _said(response) -> str:
+    """The sign-in form's error."""
+    errors = re.search(r'<div class="form-errors" role="alert">(.*?)</div>', response.content.decode(), re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", errors.group(1)).replace("\xa0", " ").split())
+
+
+def test_a_failed_sign_in_says_how_many_tries_are_left_before_the_pause(client, student, settings):
+    """The lockout came with no warning: the fifth typo paused sign-in for a quarter of an hour, unannounced."""
+    first = _sign_in(client, "alice", "wrong")
+    assert first.status_code == 422
+    assert "4 more tries before signing in with this name from your network pauses for 15 minutes." in _said(first)
+    for _ in range(2):
+        _sign_in(client, "ALICE", "wrong")  # however the name is typed, it is the one account's count
+    last_chance = _sign_in(client, "alice", "wrong")
+    assert "1 more try before signing in with this name from your network pauses for 15 minutes." in _said(last_chance)
+    assert _sign_in(client, "alice", "wrong").status_code == 429  # as it warned
+    other_network = _sign_in(client, "alice", "wrong", ip="198.51.100.9")
+    assert "4 more tries before" in _said(other_network)  # counted per network, as the lock is
+
+
+def test_the_warning_is_the_same_for_a_name_with_no_account(client, student, settings):
+    """Counted as axes counts them, a name nobody has warns alike: the page does not tell which names exist."""
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=30)
+    known, unknown = (_sign_in(client, name, "wrong") for name in ("alice", "nobody-here"))
+    warning = "4 more tries before signing in with this name from your network pauses for 30 minutes."
+    assert warning in _said(known) and warning in _said(unknown)
+    assert _said(known) == _said(unknown)
