@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -993,3 +994,66 @@ def test_the_results_page_uses_a_constant_number_of_queries(student_client, stud
     CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
     with django_assert_num_queries(5):  # how many are due, and when the next comes back, is one of them
         student_client.get(session.get_absolute_url())
+
+
+def _answer_seed_card(client, user, question: str, response: str) -> str:
+    """The feedback page for `response` to the seed card asking `question`, answered in a free-recall quiz."""
+    from apps.content.models import Card
+
+    card = Card.objects.get(question=question)
+    quiz = services.session_start(user=user, deck=card.deck, size=50, mode="recall", order="new")
+    position = quiz.items.get(card=card).position
+    _post_answer(client, quiz, position, response=response)
+    html = client.get(reverse("quiz:item", args=[quiz.pk, position])).content.decode().replace("\xa0", " ")
+    section = html.split('<section class="feedback', 1)[1].split('<div class="prose question-text">', 1)[0]
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", section.split(">", 1)[1])).split())
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "score", "why"),
+    [
+        (  # the grader names what is missing only when more is missing than covered
+            "Which technique does TensorFlow's tf.data API primarily optimize?",
+            "data loading speed",
+            "95 %",
+            "Not 100 %: the score is the share of the model answer’s key points your answer covers, and 75 % or more"
+            " counts as correct.",
+        ),
+        (
+            "What does the all-reduce operation do in distributed data-parallel training?",
+            "all reduce sums gradient tensors over every worker and broadcasts the reduced result back to each one",
+            "84 %",
+            "Not 100 %: the score is the share of the model answer’s key points your answer covers, and 75 % or more"
+            " counts as correct.",
+        ),
+        (
+            "When using Kubernetes for ML workload orchestration, what resource type is typically used to run a"
+            " one-time batch training job?",
+            "a Jobb resource",
+            "90 %",
+            "Not 100 %: a misspelt term is accepted, at 90 %.",
+        ),
+    ],
+)
+def test_a_correct_answer_scored_under_100_says_why(seeded, student_client, student, question, response, score, why):
+    """ "Correct · Score 86 %" with only "You covered …" under it left the missing 14 % unexplained."""
+    feedback = _answer_seed_card(student_client, student, question, response)
+    assert feedback.startswith(f"Correct Score {score}")
+    assert why in feedback
+
+
+def test_a_full_score_or_a_corrected_verdict_needs_no_such_note(seeded, student_client, student, htmx):
+    kubernetes = (
+        "When using Kubernetes for ML workload orchestration, what resource type is typically used to run a one-time"
+        " batch training job?"
+    )
+    full = _answer_seed_card(student_client, student, kubernetes, "a Job")
+    assert full.startswith("Correct Score 100 %") and "Not 100 %" not in full
+    question = "What does the all-reduce operation do in distributed data-parallel training?"
+    graded = _answer_seed_card(student_client, student, question, "aggregates gradients across workers")
+    assert graded.startswith("Correct Score 76 %") and "Not 100 %" in graded
+    quiz = QuizSession.objects.filter(user=student).latest("pk")
+    position = quiz.answers.get().item.position
+    student_client.post(reverse("quiz:override", args=[quiz.pk, position]), {"verdict": "incorrect"}, **htmx)
+    overridden = student_client.get(reverse("quiz:item", args=[quiz.pk, position])).content.decode()
+    assert "You marked this as incorrect" in overridden and "Not 100" not in overridden

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from django import template
 
+from apps.common.templatetags.common_tags import percent
 from apps.quiz import selectors
+from apps.quiz.grading import CORRECT_AT, Verdict
 
 register = template.Library()
 
@@ -39,3 +41,19 @@ def deck_standing(user, cards) -> selectors.DeckStanding:
     if not user.is_authenticated:
         return selectors.DeckStanding(rows=[(card, None) for card in cards])
     return selectors.deck_standing(user=user, cards=list(cards))
+
+
+@register.filter
+def score_note(answer) -> str:
+    """Why an answer graded correct scores under 100 %, which "Correct · Score 86 %" left a puzzle; "" otherwise
+    (a full score, another verdict, or the student's own correction, which the grader's score no longer explains)."""
+    if answer.final_verdict != Verdict.CORRECT or answer.override_verdict or answer.revealed:
+        return ""
+    if round(answer.final_score * 100) >= 100:  # 99.8 % shows as "100 %": nothing to explain
+        return ""
+    if answer.feedback.startswith("Typo tolerated"):
+        return f"Not 100\u00a0%: a misspelt term is accepted, at {percent(answer.final_score)}."
+    return (
+        "Not 100\u00a0%: the score is the share of the model answer’s key points your answer covers, and"
+        f" {percent(CORRECT_AT)} or more counts as correct."
+    )
