@@ -27,7 +27,7 @@ _LINK_TAG = re.compile(r'</?a\b(?:[^>"]|"[^"]*")*>')
 def card_title(html: str) -> str:
     """A card's rendered HTML (question_html) to show as a title inside a link: the same text and formulas, its
     own links unwrapped to their text (a link cannot hold another). The `.card-title` rule runs its blocks
-    together and clamps it to two lines."""
+    together and clamps it to two lines (four on a phone)."""
     # Sanitized (nh3) when the card was saved; this only removes tags, and footnotes: the rendered block of them
     # always ends the HTML, and the marks linking to them are their own <sup>.
     html = _FOOTNOTE_MARK.sub("", (html or "").split('<div class="footnote">', 1)[0])
