@@ -1016,15 +1016,15 @@ def _answer_seed_card(client, user, question: str, response: str) -> str:
             "Which technique does TensorFlow's tf.data API primarily optimize?",
             "data loading speed",
             "95 %",
-            "Not 100 %: the score is the share of the model answer’s key points your answer covers, and 75 % or more"
-            " counts as correct.",
+            "Not 100 %: the score follows how much of the model answer’s key points your answer covers, and 75 %"
+            " or more counts as correct.",
         ),
         (
             "What does the all-reduce operation do in distributed data-parallel training?",
             "all reduce sums gradient tensors over every worker and broadcasts the reduced result back to each one",
             "84 %",
-            "Not 100 %: the score is the share of the model answer’s key points your answer covers, and 75 % or more"
-            " counts as correct.",
+            "Not 100 %: the score follows how much of the model answer’s key points your answer covers, and 75 %"
+            " or more counts as correct.",
         ),
         (
             "When using Kubernetes for ML workload orchestration, what resource type is typically used to run a"

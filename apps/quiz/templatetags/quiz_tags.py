@@ -54,6 +54,6 @@ def score_note(answer) -> str:
     if answer.feedback.startswith("Typo tolerated"):
         return f"Not 100\u00a0%: a misspelt term is accepted, at {percent(answer.final_score)}."
     return (
-        "Not 100\u00a0%: the score is the share of the model answer’s key points your answer covers, and"
+        "Not 100\u00a0%: the score follows how much of the model answer’s key points your answer covers, and"
         f" {percent(CORRECT_AT)} or more counts as correct."
     )
