@@ -41,7 +41,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   thing the answer says the subject is with another word of that sentence ("a file format for models"; points.py),
   unless it puts the subject in another kind ("A type of GPU memory" for a grid: no such credit), and a question
   asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
-  (judged by the terms that belong to that sentence alone) is at most PARTIAL.
+  (judged by the terms that belong to that sentence alone) is at most PARTIAL. Vague answers (vague.py): a topic
+  named, nothing said of it, or another means to the answer's end, earns nothing; a formula's parts, PARTIAL at most.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ from .restrictions import restrictions
 from .roles import attributed, misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
+from .vague import other_means, parts_only, topic_only
 
 logger = logging.getLogger(__name__)
 
@@ -266,6 +268,8 @@ def _target_grade(match: TargetMatch) -> Grade:
 def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: float, note: str) -> Grade:
     if not profile.key_terms and not bonus:
         return Grade(Verdict.INCORRECT, 0.0, "")
+    if topic_only(text):  # "some answer about gradients": a topic named, nothing said of it
+        return Grade(Verdict.INCORRECT, 0.0, "That names a topic without saying anything about it.")
     if profile.contrast and denies_difference(text):  # "there is no difference": whatever terms it names
         return Grade(Verdict.INCORRECT, 0.0, "The question asks how they differ; they are not the same.")
     # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
@@ -316,12 +320,14 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
     if profile.two_part and len(parts) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
+    if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
+        score = min(score, PARTIAL_AT - 0.05)
     clash = clashes(profile.key_terms, profile.known, tokens, result)
     if clash:
         score *= CLASH
         note = f"{join_words(clash[0], 'is not')}."
-    elif note:  # a wrong formula amid otherwise good prose
-        score = min(score, CORRECT_AT - 0.05)
+    elif note or (not bonus and parts_only(profile.core_formulas, text)):  # a wrong formula amid good prose, or
+        score = min(score, CORRECT_AT - 0.05)  # the parts of the formula asked for without it ("scale and zero point")
     swaps = swapped(profile.conversions, text) if profile.conversions else ()
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
@@ -342,7 +348,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
             compared
             or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
             or one_point(
-                result, index, profile.key_terms, circular(tokens, profile.question_norms), defining=profile.defining
+                result, index, profile.key_terms, circular(tokens, profile.question_norms), profile.defining, tokens
             )
             or category(result, index, profile.key_terms, profile.genus)
         )

@@ -20,7 +20,8 @@ from .synonyms import groups_of
 from .textnorm import Token, stem, stems_related
 
 PIECES = 2  # compounds of two pieces ("large-batch"); longer ones are names, matched whole
-FACTOR = re.compile(r"[\d.]+|[a-z]")  # "N", "8", "2.5": the count of a written-out multiplication
+# "N", "8", "2.5", "two": the count of a written-out multiplication ("two times bigger" says nothing of time)
+FACTOR = re.compile(r"[\d.]+|[a-z]|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|many|several")
 _DEGREE = frozenset({"too", "as", "much", "about", "roughly", "exactly"})
 _BIGGER = frozenset(stem(word) for word in ("large", "larger", "big", "bigger", "greater", "more", "higher"))
 SUM = stem("sum")

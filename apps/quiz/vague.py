@@ -1,0 +1,90 @@
+"""Answers that say less than their words suggest. Pure, stdlib only.
+
+A topic answer ("some answer about gradients", "something to do with scaling", "it's related to memory") names
+what the answer is about without saying anything of it: the word it echoes is the subject matter, not a point,
+so it earns nothing.
+
+A direction alone ("It is 4 times larger.") says which way something moves, not what moves: "larger" is a
+synonym of the answer's "increase" or "maximize", but it makes no point of the answer by itself. The answer's own
+direction word ("smaller" where the answer says "smaller models") still may.
+
+A means the answer does not name, with the answer's purpose after it ("Increasing the learning rate to imitate a
+larger batch" where the answer divides the loss to match a large batch), offers another way to the end: the purpose
+only restates what the question wants, and the response's own claim, its means, is off target.
+
+Where the answer is a formula the question asks for, naming the formula's parts ("zero point and scale") says
+what it is made of, not what it is: partly right at most (grading.py caps it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .textnorm import Token, stem, stems_related
+
+TOPIC_WORDS = 4  # words after "something about": more is a statement, however it opens
+_TOPIC = re.compile(
+    r"^\W*(?:(?:i\s+think|i\s+guess|maybe|probably|perhaps|basically)\s*,?\s+)?"
+    r"(?:(?:it|this|that)\s*(?:'s|is|has|was)\s+(?:got\s+)?)?"
+    r"(?:(?:something|some\s+\w+|stuff|things?)\s+(?:about|regarding|concerning|related\s+to|to\s+do\s+with)"
+    r"|(?:has\s+)?(?:something\s+)?to\s+do\s+with|related\s+to|relating\s+to|along\s+the\s+lines\s+of)\s+"
+    rf"((?:[\w'-]+\W*){{1,{TOPIC_WORDS}}})$",
+    re.IGNORECASE,
+)
+# Comparatives that only say which way ("larger", "fewer"); a verb ("it reduces") says what the subject does.
+_COMPARATIVES = ("larger", "bigger", "higher", "greater", "wider", "more", "smaller", "fewer", "less", "lower")
+DIRECTION_STEMS = frozenset(stem(word) for word in (*_COMPARATIVES, "narrower"))
+
+
+# Words that say how a formula's parts combine: "divide the real value by the scale, round it, add the zero-point".
+_OPERATIONS = re.compile(
+    r"\b(?:divid\w*|multipl\w*|times|add\w*|plus|subtract\w*|minus|over|round\w*|sum\w*|product|ratio|"
+    r"quotient|offset|shift\w*|clamp\w*|clip\w*|floor|ceil\w*|square\w*|root|exp\w*|log\w*|average|mean|per)\b",
+    re.IGNORECASE,
+)
+
+
+def parts_only(formulas: tuple, text: str) -> bool:
+    """Where the answer is a formula (`formulas`: those asked for), the response names no operation: the formula's
+    parts without how they combine ("zero point and scale")."""
+    return bool(formulas) and not _OPERATIONS.search(text)
+
+
+def topic_only(text: str) -> bool:
+    """The response only names a topic: "some answer about gradients", "it has to do with memory"."""
+    return bool(_TOPIC.match(text.strip()))
+
+
+def direction_only(
+    tokens: list[Token], content: frozenset[str], used: frozenset[str], answer_stems: frozenset[str]
+) -> bool:
+    """Every word of the response's own that earns a term is a comparative said of nothing ("it is larger",
+    "4 times larger than before"), earning a term through a synonym ("larger" for "increase"). Said of something
+    ("bigger batches", "less memory") it names what moves; the answer's own word ("smaller") is a point."""
+    earning = content & used
+    if not earning or not earning <= DIRECTION_STEMS:
+        return False
+    if any(stems_related(word, own) for word in earning for own in answer_stems):
+        return False
+    following = zip(tokens, [*tokens[1:], None], strict=True)
+    return all(
+        after is None or after.boundary or after.norm == "than"
+        for token, after in following
+        if stem(token.norm) in earning
+    )
+
+
+MEANS_WORDS = 2  # the response's own content words before the purpose: one may be a verb of the question's
+
+
+def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) -> bool:
+    """The response opens with a means (a gerund) none of whose own words (`own`: content stems, not the
+    question's) earns a term, then gives a purpose that does: "Increasing the learning rate to imitate a larger
+    batch"."""
+    cut = next((i for i, t in enumerate(tokens) if i and t.norm in ("to", "so")), None)
+    # A means is an action, said as one: "Increasing ...", "Using ...", not "It is a central place to ...".
+    if cut is None or not tokens[0].norm.endswith("ing"):
+        return False
+    lead = {stem(t.norm) for t in tokens[:cut]} & own
+    rest = {stem(t.norm) for t in tokens[cut:]} & used
+    return len(lead) >= MEANS_WORDS and not lead & used and bool(rest)

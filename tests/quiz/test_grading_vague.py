@@ -1,0 +1,109 @@
+"""Golden tests: answers that say less than their words suggest (vague.py). A topic named without anything said of
+it, a comparative said of nothing that only a synonym links to the answer, and another means to the answer's end
+earn nothing; the parts of a formula named without the formula asked for are partly right at most. What is really
+said in the same words keeps its credit."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import CORRECT_AT, GradingCard, Verdict, grade
+from tests.quiz.test_grading import (
+    AFFINE,
+    DATA_PARALLEL,
+    DIVIDE_LOSS,
+    DYNAMIC_BATCHING,
+    MIXED_FLAG,
+    QUANTIZATION,
+    card,
+)
+
+CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
+TENSORRT = "What is NVIDIA TensorRT"
+HYPERBAND = "What is the Hyperband"
+VERSIONING = "What is model versioning"
+
+# A small card of our own: the rules are not the seed decks'.
+CACHING = GradingCard(
+    "Why do serving systems keep a cache of recent predictions?",
+    "Repeated requests are answered from the cache without running the model, which lowers latency and cost.",
+)
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (DATA_PARALLEL, "Something to do with the gradients."),
+        (DATA_PARALLEL, "it has to do with replicas"),
+        (VERSIONING, "stuff about rollbacks"),
+        (CACHING, "Something related to latency."),
+    ],
+)
+def test_a_topic_named_with_nothing_said_of_it_earns_nothing(subject, response):
+    result = grade(_card(subject), response)
+    assert result.verdict is INCORRECT, result
+    assert result.feedback == "That names a topic without saying anything about it."
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (VERSIONING, "So you can roll back to a previous model."),
+        (CACHING, "Repeated requests skip the model, so latency drops."),
+    ],
+)
+def test_a_statement_about_the_topic_keeps_its_credit(subject, response):
+    result = grade(_card(subject), response)
+    assert result.verdict is not INCORRECT, result
+
+
+@pytest.mark.parametrize("subject", [TENSORRT, DYNAMIC_BATCHING, HYPERBAND, MIXED_FLAG])
+@pytest.mark.parametrize("response", ["It gets two times bigger.", "Much higher than before."])
+def test_a_comparative_said_of_nothing_is_no_point(subject, response):
+    result = grade(card(subject), response)
+    assert result.verdict is INCORRECT, result
+
+
+def test_a_comparative_said_of_something_still_counts():
+    # "smaller" said of the models: what moves, and which way, as the answer says
+    assert grade(card(QUANTIZATION), "Models get smaller.").verdict is PARTIAL
+    assert grade(CACHING, "Less latency.").verdict is not INCORRECT
+
+
+@pytest.mark.parametrize(
+    "response",
+    ["Scale and zero-point.", "the scale factor together with the zero point"],
+)
+def test_the_parts_of_a_formula_without_the_formula_are_partly_right_at_most(response):
+    result = grade(card(AFFINE), response)
+    assert result.verdict is PARTIAL, result
+    assert result.score < CORRECT_AT
+
+
+def test_the_formula_said_in_words_is_still_right():
+    result = grade(card(AFFINE), "Divide the real value by the scale, round it, then add the zero-point.")
+    assert result.verdict is CORRECT, result
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (DIVIDE_LOSS, "Raising the learning rate so it behaves like one large batch."),
+        (DIVIDE_LOSS, "Using a warmup schedule to match a big batch."),
+    ],
+)
+def test_another_means_to_the_answers_end_earns_nothing(subject, response):
+    result = grade(card(subject), response)
+    assert result.verdict is INCORRECT, result
+
+
+def test_the_answers_end_alone_or_with_the_questions_means_keeps_its_credit():
+    assert grade(card(DIVIDE_LOSS), "to match one big batch").verdict is PARTIAL
+    assert grade(card(DIVIDE_LOSS), "Dividing the loss so the accumulated gradient matches one big batch").verdict in (
+        PARTIAL,
+        CORRECT,
+    )
+
+
+def _card(subject: str | GradingCard) -> GradingCard:
+    return card(subject) if isinstance(subject, str) else subject
