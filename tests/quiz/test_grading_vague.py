@@ -78,6 +78,7 @@ def test_the_parts_of_a_formula_without_the_formula_are_partly_right_at_most(res
     result = grade(card(AFFINE), response)
     assert result.verdict is PARTIAL, result
     assert result.score < CORRECT_AT
+    assert "asks for the formula itself" in result.feedback
 
 
 def test_the_formula_said_in_words_is_still_right():
