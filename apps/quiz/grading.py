@@ -76,7 +76,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .points import category, circular, denies_difference, item_precision, miscategorised, one_point
+from .points import category, denies_difference, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .restrictions import restrictions
@@ -349,7 +349,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
             compared
             or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
             or one_point(
-                result, index, profile.key_terms, circular(tokens, profile.question_norms), profile.defining, tokens
+                result, index, profile.key_terms, tokens, profile.question_norms, profile.defining, profile.baseline
             )
             or category(result, index, profile.key_terms, profile.genus)
         )

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from .keyterms import Coverage, KeyTerm, ResponseIndex
 from .synonyms import groups_of
 from .textnorm import STOPWORDS, Token, fold, stem, tokenize
-from .vague import direction_only
+from .vague import describes_baseline, direction_only
 
 POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word such as "model" or "fast"
 POINT_WORDS = 2  # the response's own content words, beyond the question's
@@ -56,20 +56,22 @@ def one_point(
     result: Coverage,
     index: ResponseIndex,
     terms: Iterable[KeyTerm],
-    circular: bool,
+    tokens: list[Token],
+    question_norms: frozenset[str],
     defining: bool = False,
-    tokens: list[Token] | None = None,
+    baseline: frozenset[str] = frozenset(),
 ) -> bool:
     """A word or two of the response's own, one of which names a point of the answer (see the module). When the
     question only asks what something is (`defining`), the point must be in the answer's opening, which says it:
     "It is faster" names a benefit, not what data parallelism is. A comparative said of nothing ("4 times
-    larger") is no point, though a synonym links it to the answer's "increase" (vague.py)."""
-    if circular or result.contradicted or len(index.content) > POINT_WORDS or result.precision < POINT_PRECISION:
+    larger") is no point, though a synonym links it to the answer's "increase", nor is what the question compares
+    its subject against (`baseline`: "on a grid" for "over grid search"; vague.py)."""
+    if result.contradicted or len(index.content) > POINT_WORDS or result.precision < POINT_PRECISION:
+        return False
+    if circular(tokens, question_norms) or (baseline and describes_baseline(tokens, baseline)):
         return False
     terms = tuple(terms)
-    if tokens and direction_only(
-        tokens, index.content, result.used, frozenset(s for t in terms for a in t.alts for s in a)
-    ):
+    if direction_only(tokens, index.content, result.used, frozenset(s for t in terms for a in t.alts for s in a)):
         return False
     point = sum(
         t.weight

@@ -25,6 +25,7 @@ from .roles import Roles, ownership
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
+from .vague import baseline
 
 NEED_FRACTION = 0.4
 NEED_CAP = 4.5
@@ -93,6 +94,7 @@ class Profile:
     genus: frozenset[str]  # what the answer says its subject is, if the question asks: "format" (points.py)
     listed: tuple[Sentence, ...] = ()  # the answer's sentences with their commas, for "only X" (restrictions.py)
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
+    baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
 
 
 @lru_cache(maxsize=512)
@@ -167,5 +169,6 @@ def card_profile(
         comparisons=comparisons(compared, answer_plain),
         genus=genus(answer_plain) if _WHAT_IS.search(question) else frozenset(),
         listing=bool(_LISTING.search(question)),
+        baseline=baseline(question),
         listed=listed_sentences(answer_plain),
     )

@@ -12,6 +12,10 @@ A means the answer does not name, with the answer's purpose after it ("Increasin
 larger batch" where the answer divides the loss to match a large batch), offers another way to the end: the purpose
 only restates what the question wants, and the response's own claim, its means, is off target.
 
+A response to "How does A improve over B?" that speaks of B ("It tries every combination on a grid" for
+Bayesian optimization over grid search) describes the baseline, not A: a word or two of it earning a term of the
+answer make no point. Said as the comparison ("fewer trials than grid search"), it does.
+
 Where the answer is a formula the question asks for, naming the formula's parts ("zero point and scale") says
 what it is made of, not what it is: partly right at most (grading.py caps it).
 """
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .textnorm import Token, stem, stems_related
+from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
 
 TOPIC_WORDS = 4  # words after "something about": more is a statement, however it opens
 _TOPIC = re.compile(
@@ -75,6 +79,33 @@ def direction_only(
 
 
 MEANS_WORDS = 2  # the response's own content words before the purpose: one may be a verb of the question's
+
+
+# "How does A improve hyperparameter search over grid/random search?": what follows names the baseline.
+_BASELINE = re.compile(
+    r"\b(?:over|upon|versus|vs\.?|compared\s+(?:to|with)|instead\s+of|rather\s+than)\s+([^?]+)", re.I
+)
+_AGAINST = frozenset({"than", "unlike", "over", "versus", "vs", "instead", "rather", "compared", "beyond", "beats"})
+
+
+def baseline(question: str) -> frozenset[str]:
+    """The stems of what the question compares its subject against, less the words they share ("grid", "random"
+    of "improve hyperparameter search over grid/random search")."""
+    match = _BASELINE.search(question)
+    if not match:
+        return frozenset()
+    before = {stem(t.norm) for t in tokenize(fold(question[: match.start()]))}
+    return frozenset(
+        s for t in tokenize(fold(match.group(1))) if t.norm not in STOPWORDS and (s := stem(t.norm)) not in before
+    )
+
+
+def describes_baseline(tokens: list[Token], names: frozenset[str]) -> bool:
+    """The response names the baseline (`names`, see `baseline`) other than as what it is compared with."""
+    return any(
+        stem(t.norm) in names and not any(u.norm in _AGAINST for u in tokens[max(0, i - 4) : i])
+        for i, t in enumerate(tokens)
+    )
 
 
 def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) -> bool:

@@ -108,3 +108,19 @@ def test_the_answers_end_alone_or_with_the_questions_means_keeps_its_credit():
 
 def _card(subject: str | GradingCard) -> GradingCard:
     return card(subject) if isinstance(subject, str) else subject
+
+
+BAYESIAN = "How does Bayesian optimization improve"
+
+
+@pytest.mark.parametrize("response", ["Checks every combination on a grid.", "Each combination of the grid."])
+def test_a_word_or_two_about_the_baseline_compared_against_is_no_point(response):
+    # "over grid/random search": speaking of the grid describes what the subject improves on, not the subject
+    result = grade(card(BAYESIAN), response)
+    assert result.verdict is INCORRECT, result
+
+
+@pytest.mark.parametrize("response", ["It needs fewer trials.", "Fewer trials than grid search."])
+def test_the_baseline_named_as_what_the_subject_beats_keeps_the_point(response):
+    result = grade(card(BAYESIAN), response)
+    assert result.verdict is PARTIAL, result
