@@ -76,6 +76,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
+from .opposites import opposed
 from .points import category, denies_difference, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
@@ -334,6 +335,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
+    swaps += opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
     swaps += restrictions(text, profile.listed, names)  # "keeps just the weights" where it lists them with more
     contradictions = denied(tokens, denials, result) + plain
     # "QAT is faster than PTQ" where the answer has PTQ fast; once only, if a claim or denial above said it

@@ -1,0 +1,83 @@
+"""A quality of the answer's thing said the other way: "the full budget" where the answer gives each configuration
+"a small budget", "many epochs" where it has "few". Pure, stdlib only.
+
+The answer's pairs of a scale word and the noun it qualifies (its first content word in the next two) are its claims of
+degree; the response pairing that noun with a word of the opposite end of the same scale, which the answer never
+pairs with it, says the opposite. Said after a negator ("not the full budget"), it agrees; a comparative ("a
+bigger budget") is relative to something else, so it says neither.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .textnorm import STOPWORDS, Token, stem
+
+# Each scale: its low end and its high end. General degree words, never a card's.
+_SCALES = (
+    (
+        {"small", "smaller", "tiny", "little", "partial", "short", "shorter"},
+        {"large", "larger", "big", "bigger", "full", "huge", "long", "longer", "entire", "whole"},
+    ),
+    ({"few", "fewer"}, {"many", "more", "all", "every"}),
+    ({"low", "lower"}, {"high", "higher"}),
+    ({"narrow", "narrower"}, {"wide", "wider"}),
+    ({"early", "earlier"}, {"late", "later"}),
+    ({"sparse"}, {"dense"}),
+    ({"coarse"}, {"fine"}),
+)
+_END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words in enumerate(ends) for word in words}
+# A comparative says more or less than something else ("give the survivors a bigger budget" where the answer
+# "increases budget" from "a small budget"): only an absolute degree is said against the answer's.
+_COMPARATIVES = frozenset(word for word in _END if word.endswith(("er", "est")) or word in ("more", "fewer", "less"))
+_NEGATORS = frozenset({"not", "no", "never", "without", "instead", "rather", "unlike", "n't", "isn't", "doesn't"})
+_GAP = 2  # the noun: the next word, or the one after ("a small training budget")
+_BEFORE = 3  # words before a scale word that may negate it
+
+
+def _nouns(words: tuple[tuple[str, bool], ...], i: int) -> list[int]:
+    """Where the word a scale word at `i` qualifies is: the first content word after it, the thing itself ("student"
+    of "a small student model"), not the head that other things share ("model": "a big model" may be the teacher)."""
+    for j in range(i + 1, min(len(words), i + 1 + _GAP)):
+        norm, boundary = words[j]
+        if boundary or norm in _END:
+            break
+        if norm not in STOPWORDS:
+            return [j]
+    return []
+
+
+def _negated(words: tuple[tuple[str, bool], ...], i: int) -> bool:
+    return any(norm in _NEGATORS for norm, _ in words[max(0, i - _BEFORE) : i])
+
+
+@lru_cache(maxsize=512)
+def answer_degrees(words: tuple[tuple[str, bool], ...]) -> dict[tuple[int, str], frozenset[int]]:
+    """(scale, noun stem) -> the ends of that scale the answer pairs the noun with, leaving out what it negates
+    ("not all hyperparameters matter" is no claim of either end)."""
+    out: dict[tuple[int, str], set[int]] = {}
+    for i, (norm, _) in enumerate(words):
+        if norm in _END and not _negated(words, i):
+            scale, end = _END[norm]
+            for j in _nouns(words, i):
+                out.setdefault((scale, stem(words[j][0])), set()).add(end)
+    return {key: frozenset(ends) for key, ends in out.items()}
+
+
+def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> tuple[str, ...]:
+    """The response's phrases that give a noun of the answer the other end of a scale: "full budget"."""
+    answer = answer_degrees(answer_words)
+    if not answer:
+        return ()
+    words = tuple((t.norm, t.boundary) for t in tokens)
+    out = []
+    for i, (norm, _) in enumerate(words):
+        if norm not in _END or norm in _COMPARATIVES or _negated(words, i):
+            continue
+        scale, end = _END[norm]
+        for j in _nouns(words, i):
+            meant = answer.get((scale, stem(words[j][0])), frozenset())
+            if meant and end not in meant:
+                out.append(" ".join(t.surface for t in tokens[i : j + 1]))
+                break
+    return tuple(out)

@@ -1,0 +1,43 @@
+"""Golden tests: a quality of the answer's thing said at the other end of its scale ("the entire budget" where the
+answer gives "a small budget") says the opposite of the answer (opposites.py); negated, or said as a comparative
+relative to something else ("a bigger budget" for the survivors), it does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import GradingCard, Verdict, grade
+from tests.quiz.test_grading import card
+
+HYPERBAND = "What is the Hyperband"
+WINDOW = GradingCard(
+    "How does a micro-batching server decide when to run a batch?",
+    "It waits a short window for requests to arrive, then runs whatever has arrived as one batch.",
+)
+
+
+@pytest.mark.parametrize(
+    ("subject", "response", "phrase"),
+    [
+        (HYPERBAND, "Give every configuration the entire budget, then keep the top ones.", "entire budget"),
+        (WINDOW, "It waits a long window for requests, then runs them as one batch.", "long window"),
+    ],
+)
+def test_the_other_end_of_the_answers_scale_says_the_opposite(subject, response, phrase):
+    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    assert result.verdict is not Verdict.CORRECT, result
+    assert f"'{phrase}' says the opposite of the answer." in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (HYPERBAND, "Many configurations get a small budget, not the entire one; the top ones get more, repeatedly."),
+        (HYPERBAND, "Start many configurations on a small budget and give the best a bigger budget, repeatedly."),
+        (WINDOW, "It waits a short window for requests to arrive, then runs them as one batch."),
+    ],
+)
+def test_the_same_end_negated_or_a_comparative_is_no_fault(subject, response):
+    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    assert "says the opposite" not in result.feedback, result
+    assert result.verdict is not Verdict.INCORRECT, result
