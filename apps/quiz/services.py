@@ -314,7 +314,8 @@ def sessions_end_unfinished(
     open_ones = QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).exclude(pk=keep)
     # Locked in id order, as a regrade rescoring some of them locks them (aggregates.RESCORE_SESSIONS).
     locked = open_ones.order_by("pk").select_for_update().values("pk")
-    return QuizSession.objects.filter(pk__in=locked).update(finished_at=now or timezone.now())
+    with transaction.atomic():
+        return QuizSession.objects.filter(pk__in=locked).update(finished_at=now or timezone.now())
 
 
 def answer_finalize(answer: Answer) -> None:
