@@ -235,6 +235,13 @@ PASSWORD_RESET_RATE = env_rate("PASSWORD_RESET_RATE", "5/h")
 # needing a second or third try (a name taken, a password too common): 100 an hour lets that class through
 # and holds one address to 2,400 probes a day.
 SIGNUP_RATE = env_rate("SIGNUP_RATE", "100/h")
+# Join codes that match no cohort (typed, or in an invite link), per client address and per signed-in account;
+# over either, no code is looked up until the period ends. 31^8 codes make guessing hopeless at any rate, but an
+# unlimited form is a free oracle. A class of 30 behind one school address mistyping three times each makes 90;
+# right codes count for nothing, so 100 an hour lets that class join and holds an address to 2,400 guesses a day.
+# One student needs a few tries; 20 an hour caps what one of them can spend of the class's allowance.
+JOIN_RATE = env_rate("JOIN_RATE", "100/h")
+JOIN_ACCOUNT_RATE = env_rate("JOIN_ACCOUNT_RATE", "20/h")
 
 # Sign-in: five failures with one user name from one address lock that name at that address for 15 minutes.
 # Not the name everywhere, nor the address for everyone: a class shares its school's one address, and one

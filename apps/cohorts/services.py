@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils import formats, timezone
 
 from apps.common.db import student_lock
+from apps.common.ratelimits import try_refund, try_reserve
 from apps.content.models import Deck
 
 from .aggregates import cohort_stats_move
@@ -158,6 +161,50 @@ def cohort_for_code(code: str) -> Cohort | None:
     if "\x00" in code:
         return None
     return Cohort.objects.filter(join_code=code).first()
+
+
+# Join codes tried that matched no cohort, per signed-in account and per client address. Counting and giving back
+# must name the same group and key: django-ratelimit makes the counts' cache keys of them.
+_JOIN_TRIES_ACCOUNT = {"group": "join-code-account", "key": "user"}
+_JOIN_TRIES_ADDRESS = {"group": "join-code-ip", "key": "ip"}
+
+
+@dataclass(frozen=True)
+class JoinPause:
+    """Why join codes are not looked up for this request (its account's tries, or its address's), and how long for."""
+
+    account: bool
+    left: timedelta
+
+
+def join_try_begin(*, request: HttpRequest) -> JoinPause | None:
+    """Counts the code(s) this request is about to look up as a wrong try, against its account and then its address;
+    join_try_right gives it back once they match a cohort. A JoinPause when a limit refuses it: then nothing may be
+    looked up, so that a right guess is refused as a wrong one is.
+
+    The account comes first and a try it refuses stops there: one student, once over her own limit, spends no more
+    of the allowance her classmates share behind their school's address. A try the address refuses is given back to
+    the account, as it was never made.
+    """
+    signed_in = request.user.is_authenticated
+    if signed_in:
+        left = try_reserve(request, **_JOIN_TRIES_ACCOUNT, rate=settings.JOIN_ACCOUNT_RATE)
+        if left is not None:
+            return JoinPause(account=True, left=left)
+    left = try_reserve(request, **_JOIN_TRIES_ADDRESS, rate=settings.JOIN_RATE)
+    if left is not None:
+        if signed_in:
+            try_refund(request, **_JOIN_TRIES_ACCOUNT, rate=settings.JOIN_ACCOUNT_RATE)
+        return JoinPause(account=False, left=left)
+    return None
+
+
+def join_try_right(*, request: HttpRequest) -> None:
+    """The code(s) a try counted by join_try_begin looked up all matched a cohort: not a guess, so it counts for
+    neither limit (a class opening the invite link and joining uses none of it)."""
+    if request.user.is_authenticated:
+        try_refund(request, **_JOIN_TRIES_ACCOUNT, rate=settings.JOIN_ACCOUNT_RATE)
+    try_refund(request, **_JOIN_TRIES_ADDRESS, rate=settings.JOIN_RATE)
 
 
 def cohort_join(*, student: AbstractBaseUser, code: str) -> Membership:

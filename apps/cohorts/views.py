@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -351,13 +353,20 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
     offered a Join button that says "You joined" again or ends in an error.
     """
     form = JoinForm(request.POST or None, initial={"code": code})
+    typed = request.method == "POST" and request.user.is_authenticated and form.is_valid()
+    # Counted as a wrong code before any is looked up (JOIN_RATE, JOIN_ACCOUNT_RATE), given back if they match.
+    if (code or typed) and (pause := services.join_try_begin(request=request)):
+        return _join_paused(request, pause)
     cohort = services.cohort_for_code(code) if code else None
+    joining = services.cohort_for_code(form.cleaned_data["code"]) if typed else None
+    looked_up = ([cohort] if code else []) + ([joining] if typed else [])
+    if looked_up and all(looked_up):
+        services.join_try_right(request=request)
     place = selectors.place_in_cohort(user=request.user, cohort=cohort) if cohort else None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
-        if form.is_valid():
-            joining = services.cohort_for_code(form.cleaned_data["code"])
+        if typed:
             already = selectors.place_in_cohort(user=request.user, cohort=joining) if joining else None
             if already:
                 messages.info(request, f"You’re already in {joining.name}.")
@@ -375,3 +384,8 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
     if place:
         context["onward"] = _already_in(cohort, place)
     return render(request, "cohorts/join.html", context, status=status)
+
+
+def _join_paused(request: HttpRequest, pause: services.JoinPause) -> HttpResponse:
+    minutes = max(1, math.ceil(pause.left.total_seconds() / 60))
+    return render(request, "cohorts/join.html", {"paused": pause, "minutes": minutes}, status=429)

@@ -34,6 +34,8 @@ from tests.manage import manage as _manage
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5/w"}, "PASSWORD_RESET_RATE='5/w' is not a rate"),
         ({"DEBUG": "1", "SIGNUP_RATE": "lots"}, "SIGNUP_RATE='lots' is not a rate"),
         ({"DEBUG": "1", "SIGN_IN_ADDRESS_RATE": "100"}, "SIGN_IN_ADDRESS_RATE='100' is not a rate"),
+        ({"DEBUG": "1", "JOIN_RATE": "100 an hour"}, "JOIN_RATE='100 an hour' is not a rate"),
+        ({"DEBUG": "1", "JOIN_ACCOUNT_RATE": "0/h"}, "JOIN_ACCOUNT_RATE='0/h' must allow at least 1 request"),
         # A zero period was a 500 on every sign-up; a zero count refused everyone as "too many tries".
         ({"DEBUG": "1", "SIGNUP_RATE": "10/0m"}, "SIGNUP_RATE='10/0m' must allow at least 1 request"),
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "0/h"}, "PASSWORD_RESET_RATE='0/h' must allow at least 1 request"),
