@@ -190,8 +190,7 @@ def _keeps_answer_through_sign_in(view):
         if request.method == "POST" and not request.user.is_authenticated and answered:
             question = SessionItem.objects.filter(session_id=pk, position=position).values_list("pk", flat=True)
             if question_pk := question.first():
-                sent = {name: value[: 2 * services.MAX_RESPONSE_LENGTH] for name in ("token", "response", "option")
-                        if (value := request.POST.get(name)) is not None}  # fmt: skip
+                sent = _sent(request, ("token", "response", "option"))
                 request.session[_REFUSED] = {"item": question_pk, "sent": sent, "errors": [_SIGNED_OUT]}
         return view(request, pk, position)
 
@@ -226,8 +225,18 @@ _REFUSED = "quiz_refused_answer"
 _SENT_FIELDS = ("token", "response", "option", "reveal")
 
 
+def _sent(request: HttpRequest, names: tuple[str, ...]) -> dict[str, str]:
+    """The fields sent, to wait in the session: each cut to twice the answer limit, since a field may hold 2.5 MB,
+    and twice is enough to give an over-long answer back for its author to shorten."""
+    return {
+        name: value[: 2 * services.MAX_RESPONSE_LENGTH]
+        for name in names
+        if (value := request.POST.get(name)) is not None
+    }
+
+
 def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: SessionItem, form: AnswerForm):
-    sent = {name: value for name in _SENT_FIELDS if (value := request.POST.get(name)) is not None}
+    sent = _sent(request, _SENT_FIELDS)
     request.session[_REFUSED] = {"item": question.pk, "sent": sent, "errors": list(form.non_field_errors())}
     return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
 

@@ -340,6 +340,19 @@ def test_an_over_long_answer_comes_back_whole_with_the_limit_said(student_client
     assert pasted.strip() in page  # to be cut down by its author, not by the browser
 
 
+def test_a_huge_refused_answer_waits_in_the_session_cut_to_twice_the_limit(student_client, student):
+    """A refused answer waits in the session for the redirect's GET: a 2.25 MB paste was stored whole in the session
+    row (and in Redis, with it set), as an answer sent signed out no longer is."""
+    session = _session(student)
+    pasted = "gradient " * 250_000
+    response = _post_answer(student_client, session, response=pasted)
+    assert len(student_client.session["quiz_refused_answer"]["sent"]["response"]) == 4000
+    page = student_client.get(response["Location"]).content.decode()
+    assert "Your answer has 4,000 characters; the limit is 2,000." in page
+    assert f">{pasted[:4000]}</textarea>" in page  # what the box holds is what the message counts
+    assert Answer.objects.count() == 0
+
+
 @pytest.mark.parametrize("option", ["7", "-1", "abc", ""])
 def test_an_option_that_is_not_one_of_the_four_is_refused(student_client, student, option):
     session = _session(student, mode="choice")
