@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
@@ -60,7 +61,8 @@ def cohort_create(request: HttpRequest) -> HttpResponse:
         except services.CohortError as exc:
             form.add_error(exc.field or "instructors", str(exc))
         else:
-            messages.success(request, f"Cohort “{cohort.name}” created. Assign decks and share the join code.")
+            said = "Cohort “<bdi>{}</bdi>” created. Assign decks and share the join code."
+            messages.success(request, format_html(said, cohort.name))
             return redirect(reverse("cohorts:manage", args=[cohort.pk]))
     return render(request, "cohorts/new.html", {"form": form}, status=422 if form.errors else 200)
 
@@ -291,12 +293,12 @@ def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpRespon
     ended = services.assignment_remove(cohort=cohort, deck_id=deck_id)
     if ended is None:
         # A double click, or a stale page: say so rather than claim a removal that did not happen.
-        messages.info(request, f"{deck or 'That deck'} was not assigned to {cohort.name}; nothing changed.")
+        said = "{} was not assigned to <bdi>{}</bdi>; nothing changed."
+        messages.info(request, format_html(said, deck or "That deck", cohort.name))
     else:
-        said = f"{deck} is no longer assigned to {cohort.name}; students' answers are kept."
-        if ended:
-            said += f" {_extensions_lost(ended)}."
-        messages.success(request, said)
+        lost = f" {_extensions_lost(ended)}." if ended else ""
+        said = "{} is no longer assigned to <bdi>{}</bdi>; students' answers are kept.{}"
+        messages.success(request, format_html(said, deck, cohort.name, lost))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 
@@ -333,7 +335,8 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
         extensions = selectors.student_extensions(user=request.user, cohort=cohort)
         return render(request, "cohorts/leave.html", {"cohort": cohort, "extensions": extensions})
     services.cohort_remove_student(cohort=cohort, student_id=request.user.pk)
-    messages.success(request, f"You left {cohort.name}. Its instructors no longer see your progress.")
+    said = "You left <bdi>{}</bdi>. Its instructors no longer see your progress."
+    messages.success(request, format_html(said, cohort.name))
     return HttpResponseSeeOther(reverse("cohorts:list"))
 
 

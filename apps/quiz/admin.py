@@ -86,7 +86,7 @@ class CardReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Report")
     def excerpt(self, report: CardReport) -> str:
-        return _excerpt(report.message, 90)
+        return format_html("<bdi>{}</bdi>", _excerpt(report.message, 90))
 
     @admin.display(description="Status", ordering="resolved_at")
     def status(self, report: CardReport) -> str:
@@ -114,8 +114,9 @@ class CardReportAdmin(admin.ModelAdmin):
             verdicts += f", marked {answer.get_override_verdict_display().lower()} by the student"
         if answer.mode == "choice" and not answer.revealed:
             # Its feedback speaks to the quiz page ("the right answer is marked below"); the option chosen says it.
-            return format_html("{} — {}, a multiple-choice option", answer.said, verdicts)
-        return format_html("{} — {}<br><span class='help'>{}</span>", answer.said, verdicts, answer.feedback)
+            return format_html("<bdi>{}</bdi> — {}, a multiple-choice option", answer.said, verdicts)
+        # Isolated, as on the pages: a right-to-left override in what the student typed turned the verdict after it.
+        return format_html("<bdi>{}</bdi> — {}<br><span class='help'>{}</span>", answer.said, verdicts, answer.feedback)
 
     @admin.display(description="Dealt with")
     def resolved(self, report: CardReport) -> str:

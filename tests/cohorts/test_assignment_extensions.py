@@ -26,7 +26,8 @@ def _day(value) -> str:
 
 
 def _text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    # <bdi> (a student's text, isolated) is part of its sentence; other tags are read as breaks.
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?bdi>", "", html))).split())
 
 
 def _later(days: int) -> str:

@@ -83,7 +83,8 @@ def test_typed_and_revealed_answers_still_read_as_before(client, instructor, stu
     quiz.answer_submit(user=student, session_id=session.pk, position=2, submission=quiz.Submission(reveal=True))
     client.force_login(instructor)
     html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
-    assert sorted(_response_cells(html)) == ["&lt;b&gt;$x$", '<span class="meta">asked to see the answer</span>']
+    revealed = '<span class="meta">asked to see the answer</span>'
+    assert sorted(_response_cells(html)) == ["<bdi>&lt;b&gt;$x$</bdi>", revealed]
     # The verdict of a shown answer reads as the student's results say it, not "Incorrect".
     verdicts = re.findall(r'<td data-label="Verdict"><span class="badge[^"]*">([^<]+)</span>', html)
     assert sorted(verdicts) == ["Answer shown", "Incorrect"]
@@ -117,5 +118,5 @@ def test_what_was_typed_before_showing_the_answer_is_shown_beside_it(client, ins
     client.force_login(instructor)
     html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()
     assert _response_cells(html) == [
-        '<span class="meta">asked to see the answer, having typed:</span> it &lt;sharpens&gt;'
+        '<span class="meta">asked to see the answer, having typed:</span> <bdi>it &lt;sharpens&gt;</bdi>'
     ]

@@ -120,7 +120,7 @@ def test_instructors_see_open_reports_with_the_answer_and_mark_them_dealt_with(s
     assert headers == ["Created at", "Card", "Deck", "Student", "Report", "Status"]
     assert 'class="sortable column-deck"' in listing and 'class="sortable column-student"' in listing
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[report.pk])).content.decode()
-    assert "a CronJob — graded incorrect (0\u00a0%)" in detail and REPORT in detail
+    assert "<bdi>a CronJob</bdi> — graded incorrect (0\u00a0%)" in detail and REPORT in detail
     response = client.post(
         reverse("admin:quiz_cardreport_changelist"), {"action": "resolve", "_selected_action": [report.pk]}
     )
@@ -166,11 +166,11 @@ def test_a_report_on_an_answer_shown_after_typing_shows_the_instructor_what_was_
     client = Client()
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
-    assert "(asked to see the answer, having typed) a ReplicaSet — graded incorrect (0\u00a0%)" in detail
+    assert "<bdi>(asked to see the answer, having typed) a ReplicaSet</bdi> — graded incorrect (0\u00a0%)" in detail
     # The card's own form says it the same way, beside the fields that fix the card.
     card_id = CardReport.objects.get().card_id
     form = client.get(reverse("admin:content_card_change", args=[card_id])).content.decode()
-    assert "(answered: (asked to see the answer, having typed) a ReplicaSet; graded incorrect)" in form
+    assert "(answered: <bdi>(asked to see the answer, having typed) a ReplicaSet</bdi>; graded incorrect)" in form
 
 
 def test_a_report_names_the_student_and_card_and_links_nothing_an_instructor_may_not_open(student_client, answered):
@@ -214,8 +214,8 @@ def test_a_reported_card_shows_its_open_reports_above_its_form(student_client, a
     client.force_login(make_instructor("carol"))
     change = reverse("admin:content_card_change", args=[report.card_id])
     html = client.get(change).content.decode()
-    assert "Open reports from students (1)" in html and f"“{REPORT}”" in html
-    assert "(answered: a CronJob; graded incorrect)" in html
+    assert "Open reports from students (1)" in html and f"“<bdi>{REPORT}</bdi>”" in html
+    assert "(answered: <bdi>a CronJob</bdi>; graded incorrect)" in html
     assert html.index("Open reports from students") < html.index('name="question"')  # above the fields
     assert f'<a href="{reverse("admin:quiz_cardreport_change", args=[report.pk])}">Open the report' in html
     CardReport.objects.update(resolved_at=timezone.now())
@@ -237,5 +237,5 @@ def test_a_report_on_a_wrong_option_shows_the_option_without_the_quiz_pages_word
     client.post(_report_url(session), {"message": REPORT})
     client.force_login(make_instructor("carol"))
     detail = client.get(reverse("admin:quiz_cardreport_change", args=[CardReport.objects.get().pk])).content.decode()
-    assert f"{item.options[wrong]['text']} — graded incorrect (0\u00a0%), a multiple-choice option" in detail
+    assert f"<bdi>{item.options[wrong]['text']}</bdi> — graded incorrect (0\u00a0%), a multiple-choice option" in detail
     assert "marked below" not in detail  # nothing is, on this page

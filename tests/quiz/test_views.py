@@ -541,7 +541,8 @@ def test_what_was_typed_before_show_answer_is_kept_beside_the_model_answer_not_g
     session = _session(student)
     response = _post_answer(student_client, session, reveal="1", response="  Tool number 0, I think  ")
     html = student_client.get(response["Location"]).content.decode()
-    assert '<p class="response">Tool number 0, I think</p><p class="meta" id="not-checked">Not checked:' in html
+    yours = '<p class="response"><bdi>Tool number 0, I think</bdi></p><p class="meta" id="not-checked">Not checked:'
+    assert yours in html
     assert "None given" not in html and "Answer shown" in html
     answer = Answer.objects.get()
     assert answer.revealed and answer.final_score == 0.0 and answer.response == "Tool number 0, I think"
