@@ -132,7 +132,8 @@ def test_cohort_decks_overdue_or_due_within_three_days_are_named_with_the_cards_
     CardState.objects.update(due=timezone.now() + timedelta(days=5))  # nothing due for review: only the deadlines
     panel = _today(student_client)
     # Before, these were only on My progress: a student landing on the home page was not told.
-    overdue = f'Overdue</span> <a href="{reverse("quiz:start", args=[serving.slug])}">Serving</a> for <bdi>Spring</bdi>, due'
+    start = reverse("quiz:start", args=[serving.slug])
+    overdue = f'Overdue</span> <a href="{start}">Serving</a> for <bdi>Spring</bdi>, due'
     assert overdue in panel and "</time>: 0 of 2 cards attempted.</li>" in panel
     assert 'Due in 2 days</span> <a href="' in panel and "</time>: 1 of 3 cards attempted.</li>" in panel
     assert "</time>: 0 of 1 card attempted.</li>" in panel  # not "1 cards"
