@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.content.models import Card
 
-from .models import QuizSession, SessionItem, Verdict
+from .models import CardState, QuizSession, SessionItem, Verdict
 from .selectors import session_items
 from .services import NothingToStudyError, session_create
 
@@ -25,10 +25,16 @@ def _still_asked(*, card: Card, session: QuizSession) -> bool:
 
 def missed_cards(*, session: QuizSession, items: list[SessionItem]) -> tuple[list[Card], int]:
     """Of the quiz's `items` (selectors.session_items: cards, decks and answers loaded), the cards the student
-    answered not quite right (partly right, wrong, or answer shown) that are still asked, in the quiz's order; and
-    how many were missed in all. The results page offers them, and session_retry asks them."""
+    answered not quite right (partly right, wrong, or answer shown) that are still asked, and not set aside since, in
+    the quiz's order; and how many were missed in all. The results page offers them, and session_retry asks them.
+    One query when some were missed, none otherwise."""
     missed = [item.card for item in items if hasattr(item, "answer") and item.answer.final_verdict != Verdict.CORRECT]
-    return [card for card in missed if _still_asked(card=card, session=session)], len(missed)
+    asked = [card for card in missed if _still_asked(card=card, session=session)]
+    if asked:
+        states = CardState.objects.filter(user_id=session.user_id, card__in=asked, set_aside_at__isnull=False)
+        aside = set(states.values_list("card_id", flat=True))
+        asked = [card for card in asked if card.pk not in aside]
+    return asked, len(missed)
 
 
 def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime | None = None) -> QuizSession:
@@ -38,8 +44,8 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
     if not cards:
         if missed:
             raise NothingToStudyError(
-                "The questions you missed are no longer asked (archived, or their deck withdrawn): there is nothing to "
-                "retry."
+                "The questions you missed are no longer asked (archived, their deck withdrawn, or set aside by you): "
+                "there is nothing to retry."
             )
         raise NothingToStudyError("You answered every question of this quiz right: there is nothing to retry.")
     pending = _pending_retry(user=user, session=session, cards=cards)

@@ -15,6 +15,7 @@ from apps.content.models import Card
 from apps.quiz import memory, selectors, services
 from apps.quiz.models import CardState
 from apps.quiz.picking import cards_to_ask
+from apps.quiz.retries import session_retry
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +166,16 @@ def test_the_list_leaves_out_cards_of_a_deck_unpublished_since_as_their_pages_an
     assert "Serving question 0?" in html and "Retired question?" not in html
     assert "1 card set aside" in html  # as My progress counts them
     assert f'<a href="{LIST}">1 card set aside</a>' in student_client.get(reverse("quiz:progress")).content.decode()
+
+
+def test_quiz_the_ones_you_missed_leaves_out_a_card_set_aside_since(student_client, student, deck):
+    quiz = services.session_start(user=student, deck=deck, size=3, mode="recall", order="new")
+    for item in quiz.items.select_related("card"):
+        submission = services.Submission(response="no idea")
+        services.answer_submit(user=student, session_id=quiz.pk, position=item.position, submission=submission)
+    first, *_ = [item.card for item in quiz.items.select_related("card").order_by("position")]
+    memory.card_set_aside(user=student, card_id=first.pk, aside=True)
+    results = student_client.get(quiz.get_absolute_url()).content.decode()
+    assert "Quiz the 2 questions you missed" in results
+    again = session_retry(user=student, session=quiz)
+    assert first.pk not in set(again.items.values_list("card_id", flat=True)) and again.item_count == 2
