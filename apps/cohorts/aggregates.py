@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 
 from apps.common.db import student_lock
-from apps.quiz.aggregates import Rescored
+from apps.quiz.aggregates import Rescored, moves_by_student
 from apps.quiz.models import Answer, Verdict
 
 # Every statement here locks the rows it changes in one order, so two of them (two students' answers,
@@ -160,21 +160,16 @@ def on_answer_recorded(sender, *, answer: Answer, first_on_card: bool, **kwargs)
 
 
 def on_answers_rescored(sender, *, card_id: int, rescored: list[Rescored], **kwargs) -> None:
-    moves: dict[int, tuple[float, int]] = {}
     responses: dict[tuple[int, str, str], list] = {}
     for row in rescored:
         answer = row.answer
-        delta, overrides = moves.get(answer.user_id, (0.0, 0))
-        moves[answer.user_id] = (delta + row.score_delta, overrides + row.overrides_delta)
         wrong_after = _is_wrong(answer)
         if answer.response_key and row.wrong_before != wrong_after:
             key = (answer.user_id, answer.mode, answer.response_key)
             response = responses.setdefault(key, [0, answer.response, _shown_html(answer)])
             response[0] += 1 if wrong_after else -1
-    cards = {"card": card_id, "users": list(moves), "deltas": [d for d, _ in moves.values()],
-             "overrides": [o for _, o in moves.values()]}  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(_RESCORE_CARD, cards)
+        cursor.execute(_RESCORE_CARD, moves_by_student(card_id=card_id, rescored=rescored))
         if responses:
             keys = list(responses)
             cursor.execute(_RESCORE_RESPONSES, {

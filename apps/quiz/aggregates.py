@@ -154,6 +154,21 @@ class Rescored:
         return bool(self.score_delta or self.overrides_delta or not self.counted_before)
 
 
+def moves_by_student(*, card_id: int, rescored: list[Rescored]) -> dict:
+    """The rescored answers' changes summed per student, as the arrays the statements moving totals unnest:
+    `card`, and `users`, `deltas` (of score) and `overrides` in step."""
+    moves: dict[int, tuple[float, int]] = {}
+    for row in rescored:
+        delta, overrides = moves.get(row.answer.user_id, (0.0, 0))
+        moves[row.answer.user_id] = (delta + row.score_delta, overrides + row.overrides_delta)
+    return {
+        "card": card_id,
+        "users": list(moves),
+        "deltas": [delta for delta, _ in moves.values()],
+        "overrides": [overrides for _, overrides in moves.values()],
+    }
+
+
 def answers_rescore(*, card_id: int, rescored: list[Rescored], fields: list[str]) -> None:
     """Saves the `fields` of answers to one card whose final verdict or score changed, then moves their quizzes'
     scores and the running totals with them, and tells other apps' totals: a constant number of statements, however
@@ -165,19 +180,10 @@ def answers_rescore(*, card_id: int, rescored: list[Rescored], fields: list[str]
         cursor.execute(RESCORE_SESSIONS, {"sessions": sorted({row.answer.session_id for row in rescored})})
     if not (moving := [row for row in rescored if row.moves]):
         return
-    moves: dict[int, tuple[float, int]] = {}
-    for row in moving:
-        delta, overrides = moves.get(row.answer.user_id, (0.0, 0))
-        moves[row.answer.user_id] = (delta + row.score_delta, overrides + row.overrides_delta)
-    params = {
-        "card": card_id,
-        "users": list(moves),
-        "deltas": [delta for delta, _ in moves.values()],
-        "overrides": [overrides for _, overrides in moves.values()],
-    }
+    params = moves_by_student(card_id=card_id, rescored=moving)
     with connection.cursor() as cursor:
         cursor.execute(_CARDS_ADJUST, params)
         moved = {user_id for (user_id,) in cursor.fetchall()}
-    if missing := sorted(set(moves) - moved):  # totals missing (answers bulk-loaded): rebuilt from scratch
+    if missing := sorted(set(params["users"]) - moved):  # totals missing (answers bulk-loaded): rebuilt from scratch
         stats_rebuild(user_ids=missing)
     answers_rescored.send(sender=Answer, card_id=card_id, rescored=moving)
