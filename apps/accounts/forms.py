@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import math
-
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
@@ -10,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.template import loader
 from django.template.defaultfilters import pluralize
+
+from apps.common.ratelimits import minutes_left
 
 from .services import password_confirm, password_reset_mail_queue, sign_in_tries_left
 
@@ -51,7 +51,7 @@ class _UsernameLengthMixin:
         if tries is None:
             return error
         left, pause = tries
-        minutes = max(1, math.ceil(pause.total_seconds() / 60))
+        minutes = minutes_left(pause)
         warning = (
             f"{left} more tr{pluralize(left, 'y,ies')} before signing in with this name from your network pauses for"
             f" {minutes} minute{pluralize(minutes)}."

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import math
 from urllib.parse import urlsplit
 
 from django.contrib import messages
@@ -25,6 +24,7 @@ from django.views.decorators.http import require_safe
 
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, require_page_or_form
+from apps.common.ratelimits import minutes_left
 
 from .forms import AccountDeleteForm, CountedPasswordChangeForm, ProfileForm, QueuedPasswordResetForm, SignupForm
 from .selectors import account_export, account_owned_cohorts, account_summary
@@ -153,12 +153,8 @@ def password_reset(request: HttpRequest) -> HttpResponse:
 
 
 def _rate_limited(request: HttpRequest, limited: str, pause) -> HttpResponse:
-    context = {"limited": limited, "minutes": _minutes(pause)}
+    context = {"limited": limited, "minutes": minutes_left(pause)}
     return render(request, "registration/rate_limited.html", context, status=429)
-
-
-def _minutes(pause) -> int:
-    return max(1, math.ceil(pause.total_seconds() / 60))
 
 
 def locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None) -> HttpResponse:
@@ -169,7 +165,7 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
     """
     address_pause = sign_in_address_pause(request=request)
     pause = address_pause if address_pause is not None else sign_in_name_pause(request=request, credentials=credentials)
-    context = {"address": address_pause is not None, "minutes": _minutes(pause)}
+    context = {"address": address_pause is not None, "minutes": minutes_left(pause)}
     return render(request, "registration/locked_out.html", context, status=429)
 
 

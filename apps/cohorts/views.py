@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import math
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,6 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
+from apps.common.ratelimits import minutes_left
 from apps.content.models import Deck
 from apps.quiz.reports import card_reports_open_count
 
@@ -390,5 +389,4 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
 
 
 def _join_paused(request: HttpRequest, pause: services.JoinPause) -> HttpResponse:
-    minutes = max(1, math.ceil(pause.left.total_seconds() / 60))
-    return render(request, "cohorts/join.html", {"paused": pause, "minutes": minutes}, status=429)
+    return render(request, "cohorts/join.html", {"paused": pause, "minutes": minutes_left(pause.left)}, status=429)

@@ -9,6 +9,7 @@ made; one that succeeds adds to a second count of refunds, and the limit compare
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -33,3 +34,8 @@ def try_reserve(request: HttpRequest, *, group: str, key: str | Callable, rate: 
 def try_refund(request: HttpRequest, *, group: str, key: str | Callable, rate: str) -> None:
     """Gives back a try counted by try_reserve: it succeeded, or was never made."""
     get_usage(request, group=f"{group}-refunds", key=key, rate=rate, increment=True)
+
+
+def minutes_left(pause: timedelta) -> int:
+    """A pause as the pages say it: whole minutes, rounded up, and at least one."""
+    return max(1, math.ceil(pause.total_seconds() / 60))
