@@ -310,23 +310,13 @@ def extension_grant(
     *, cohort: Cohort, deck_id: int, student_id: int, due_date: date, granted_by: AbstractBaseUser
 ) -> Extension:
     """Gives one current student of the cohort a later deadline for one of its assigned decks, or moves the one
-    they have. The assignment's row is locked, so a due date changed meanwhile is the one compared with."""
-    with transaction.atomic():
-        assignment = Assignment.objects.select_for_update().select_related("deck")
-        assignment = assignment.filter(cohort=cohort, deck_id=deck_id).first()
-        if assignment is None:
-            raise CohortError(f"That deck is not assigned to {cohort.name}.")
-        # Locked as a removal locks it: a student removed meanwhile gets no extension after their others went.
-        member = Membership.objects.select_for_update().filter(cohort=cohort, student_id=student_id)
-        if list(member.values_list("removed_at", flat=True)) != [None]:
-            raise CohortError(f"Only students of {cohort.name} can have an extension.")
-        if late := _too_early(cohort=cohort, assignment=assignment, due_date=due_date):
-            raise late
-        extension, _ = Extension.objects.update_or_create(
-            assignment=assignment,
-            student_id=student_id,
-            defaults={"due_date": due_date, "granted_by": granted_by, "granted_at": timezone.now()},
+    they have: extensions_grant for one."""
+    try:
+        (extension,) = extensions_grant(
+            cohort=cohort, deck_id=deck_id, student_ids=[student_id], due_date=due_date, granted_by=granted_by
         )
+    except ExtensionsRefusedError as refused:
+        raise refused.refusals[student_id] from None
     return extension
 
 
