@@ -183,13 +183,18 @@ def _refusals_on(form: ExtensionsGrantForm, refused: services.ExtensionsRefusedE
         form.add_error(field or "students", message if field else f"{_who(sorted(names))}: {message}")
 
 
+def _one_extension(request: HttpRequest, pk: int, deck_id: int, student_id: int):
+    """The cohort (the user's to instruct), the assigned deck, and the student, a removed one too (to say so)."""
+    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
+    assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
+    return cohort, assignment, selectors.membership_for(cohort=cohort, student_id=student_id, or_removed=True)
+
+
 @login_required
 @require_page_or_form
 def assignment_extension_change(request: HttpRequest, pk: int, deck_id: int, student_id: int) -> HttpResponse:
     """Moves one student's extension from the deck's page. A GET (signing in on the way) goes to the page."""
-    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
-    membership = selectors.membership_for(cohort=cohort, student_id=student_id, or_removed=True)
+    cohort, assignment, membership = _one_extension(request, pk, deck_id, student_id)
     if request.method != "POST":
         return redirect("cohorts:assignment_extensions", cohort.pk, deck_id)
     if assignment.due_date is None:
@@ -219,9 +224,7 @@ def assignment_extension_change(request: HttpRequest, pk: int, deck_id: int, stu
 @login_required
 @require_page_or_form
 def assignment_extension_remove(request: HttpRequest, pk: int, deck_id: int, student_id: int) -> HttpResponse:
-    cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
-    assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
-    membership = selectors.membership_for(cohort=cohort, student_id=student_id, or_removed=True)
+    cohort, assignment, membership = _one_extension(request, pk, deck_id, student_id)
     if request.method != "POST":
         return redirect("cohorts:assignment_extensions", cohort.pk, deck_id)
     who, title = membership.student.get_username(), assignment.deck.title
