@@ -23,7 +23,7 @@ from apps.content.services import card_version_record, decks_publish
 from apps.quiz.models import Answer
 from apps.quiz.services import card_moved
 
-from . import versionadmin, views  # noqa: F401 (versionadmin registers the card versions' admin)
+from . import reportadmin, versionadmin, views  # noqa: F401 (the *admin modules register their admins)
 from .drafts import drafts_warn_assigned
 from .forms import (
     PREVIEW_NOTICE,

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.cohorts.selectors import student_name, students_taught
 from apps.common.http import require_page_or_form
 from apps.content.katex import KatexUnavailableError
 from apps.content.limits import MAX_MARKDOWN
@@ -132,9 +133,13 @@ def change_form_context(request: HttpRequest, *, card: Card | None) -> dict:
                 "revert_url": reverse("admin:content_card_revert", args=[card.pk, version.number]),
             }
         )
+    open_reports = card_reports_open(card=card, user=request.user)
+    taught = students_taught(user=request.user, student_ids=(report.user_id for report in open_reports))
+    for report in open_reports:
+        report.student_name = student_name(student=report.user, taught=taught)
     context.update(
         # What students said is wrong with the card, beside the form that fixes it.
-        open_reports=card_reports_open(card=card, user=request.user),
+        open_reports=open_reports,
         versions=list(reversed(rows)),
         grader_form=GraderTryForm(),
         grader_url=reverse("admin:content_card_try_grader", args=[card.pk]),
@@ -292,11 +297,15 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, said)
         return redirect("admin:content_card_change", card.pk)
     report = answers_regrade(card=card, apply=False)
+    listed = report.changed[:LISTED_CHANGES]
+    taught = students_taught(user=request.user, student_ids=(row.answer.user_id for row in listed))
+    for row in listed:
+        row.answer.student_name = student_name(student=row.answer.user, taught=taught)
     context = {
         **admin.site.each_context(request),
         "title": f"Regrade past answers: {card}",
         "card": card,
         "report": report,
-        "listed": report.changed[:LISTED_CHANGES],
+        "listed": listed,
     }
     return render(request, "authoring/regrade.html", context)

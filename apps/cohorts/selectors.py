@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -40,6 +41,23 @@ def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
         )
         .order_by("name")
     )
+
+
+def students_taught(*, user: AbstractBaseUser, student_ids: Iterable[int]) -> set[int]:
+    """Those of the students who are, or were, in a cohort the user teaches: every one for a superuser. Card
+    reports and regrades are for any instructor who edits cards, but an instructor learns only their own
+    students' names from them. One query, or none."""
+    ids = set(student_ids)
+    if user.is_superuser or not ids:
+        return ids
+    return set(
+        Membership.objects.filter(student_id__in=ids, cohort__instructors=user).values_list("student_id", flat=True)
+    )
+
+
+def student_name(*, student: AbstractBaseUser, taught: set[int]) -> str:
+    """The user name of one of the viewer's students (`taught`, from students_taught); "" for anyone else's."""
+    return student.get_username() if student.pk in taught else ""
 
 
 def cohort_for_student(*, user: AbstractBaseUser, pk: int, or_left: bool = False) -> Cohort:

@@ -289,5 +289,6 @@ class CardReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        # The admin's title and breadcrumb: who reported which card, as an instructor knows them, not two ids.
-        return f"Report by {self.user.get_username()} on {self.card}"
+        # The admin's title and breadcrumb: the card as instructors know it, not two ids. Not the student: every
+        # instructor reads the report, and only the student's own cohorts' instructors learn their name.
+        return f"Report on {self.card}"

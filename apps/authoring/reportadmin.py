@@ -1,17 +1,21 @@
-"""Students' reports of problems with cards, for the instructors in the admin."""
+"""Students' reports of problems with cards, for the instructors in the admin.
+
+Any instructor who edits cards reads every report; only a student's own cohorts' instructors learn who sent it.
+"""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Case, Exists, OuterRef, Value, When
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
 
+from apps.cohorts.models import Membership
 from apps.common.templatetags.common_tags import percent
-
-from .models import CardReport
-from .reports import card_reports_reopen, card_reports_resolve
+from apps.quiz.models import CardReport
+from apps.quiz.reports import card_reports_reopen, card_reports_resolve
 
 
 def _excerpt(text: str, limit: int) -> str:
@@ -64,7 +68,7 @@ class CardReportAdmin(admin.ModelAdmin):
     list_display_links = ("created_at", "excerpt")
     list_filter = (OpenFilter, "card__deck")
     list_select_related = ("card__deck", "user")
-    search_fields = ("message", "card__question", "user__username")
+    search_fields = ("message", "card__question")
     ordering = ("resolved_at", "-created_at")  # open ones (null) first
     actions = ["resolve", "reopen"]
     fields = ("card_link", "student", "message", "their_answer", "created_at", "resolved", "dealt_with")
@@ -74,7 +78,27 @@ class CardReportAdmin(admin.ModelAdmin):
         return False  # students report from a question's feedback, with their answer
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("card__deck", "user", "answer", "resolved_by")
+        taught = (
+            Value(True)
+            if request.user.is_superuser
+            else Exists(Membership.objects.filter(student=OuterRef("user"), cohort__instructors=request.user))
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("card__deck", "user", "answer", "resolved_by")
+            .annotate(student_taught=taught)
+            # Another cohort's students sort together, in no order that would tell one of them from another.
+            .annotate(student_sort=Case(When(student_taught=True, then="user__username"), default=Value("")))
+        )
+
+    def get_search_results(self, request, queryset, search_term):
+        # A student's name finds their reports for their own cohorts' instructors only: for anyone else's it would
+        # tell which reports an anonymous student sent.
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            found |= queryset.filter(student_taught=True, user__username__icontains=search_term.strip())
+        return found, duplicates
 
     @admin.display(description="Card", ordering="card__question")
     def card_question(self, report: CardReport) -> str:
@@ -97,12 +121,11 @@ class CardReportAdmin(admin.ModelAdmin):
         change = reverse("admin:content_card_change", args=[report.card_id])
         return format_html('<a href="{}">{}</a> ({})', change, report.card.question, report.card.deck)
 
-    @admin.display(description="Student", ordering="user__username")
+    @admin.display(description="Student", ordering="student_sort")
     def student(self, report: CardReport) -> str:
         # The user name as text, not the admin's link to the user, which instructors may not open (a 403). Not their
-        # name or email either: every instructor reads every report, and those are shown only to a student's own
-        # cohorts' instructors.
-        return report.user.get_username()
+        # name or email either: those stay on the cohorts' pages.
+        return report.user.get_username() if report.student_taught else "A student of another cohort"
 
     @admin.display(description="Their answer")
     def their_answer(self, report: CardReport) -> str:
