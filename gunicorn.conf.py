@@ -71,23 +71,27 @@ if _persistent and workers * threads > _budget:
 # share its path, and changing the worker count through it would pass by the connection budget above.
 control_socket_disable = True
 
-# Each worker its own SO_REUSEPORT listener, so the kernel spreads connections evenly: with one shared
-# listener, whichever worker is free at accept() takes a connection and keeps it alive, one worker ends up
-# with more of them, and a core idles while the other queues (measured p99 ~500 ms vs ~400 ms). The
-# cost: the master binds nothing, so a port already taken never stops it (see on_starting below).
-reuse_port = env_bool("GUNICORN_REUSE_PORT", True)
+# One listening socket, the master's, shared by the workers: connections wait in its backlog while workers
+# restart, so a recycle or a reload loses none. GUNICORN_REUSE_PORT=1 gives each worker its own SO_REUSEPORT
+# socket instead, and the kernel spreads connections evenly (measured p99 ~400 ms vs ~500 ms at 32 clients: with
+# one listener, a worker free at accept() takes a connection and keeps it alive, and a core can idle while the
+# other queues). Its cost: a worker's socket closes with it, and the connections queued there are reset (unless
+# net.ipv4.tcp_migrate_req=1); when every worker restarts at once, as two did within 0.4 s despite the jitter,
+# nothing listens and connections are refused (22 failed requests in one bench run).
+reuse_port = env_bool("GUNICORN_REUSE_PORT", False)
 
 
 def on_starting(server) -> None:
-    """Refuses a port that another process holds, which reuse_port would hide.
+    """Refuses a port that another process holds, at once and in one line.
 
-    With reuse_port the workers bind, not the master: a worker that cannot bind exits and the master starts
-    another, every few seconds, forever, so a supervisor sees a live process that serves nothing. And a second
-    instance by the same user binds beside the first (SO_REUSEPORT) and silently takes half the traffic. A test
-    bind without SO_REUSEPORT fails in both cases. Skipped for a master re-executed by USR2 (GUNICORN_PID), whose
-    predecessor's workers hold the port on purpose, and under systemd socket activation.
+    Without it, the master retried a taken port five times, a second apart, and ended on a message about
+    connecting. With reuse_port the workers bind, not the master: a worker that cannot bind exits and the master
+    starts another, every few seconds, forever, so a supervisor sees a live process that serves nothing; and a
+    second instance by the same user binds beside the first (SO_REUSEPORT) and silently takes half the traffic. A
+    test bind without SO_REUSEPORT fails in every case. Skipped for a master re-executed by USR2 (GUNICORN_PID),
+    whose predecessor holds the port on purpose, and under systemd socket activation.
     """
-    if not server.cfg.reuse_port or server.master_pid or os.environ.get("LISTEN_FDS"):
+    if server.master_pid or os.environ.get("LISTEN_FDS"):
         return
     urls = []
     for address in server.cfg.address:
@@ -107,8 +111,9 @@ def on_starting(server) -> None:
                     sys.exit(f"gunicorn: port {port} on {host} is in use by another process")
                 sys.exit(f"gunicorn: cannot listen on port {port} on {host}: {exc.strerror}")
         urls.append(f"http://[{host}]:{port}" if ipv6 else f"http://{host}:{port}")
-    # gunicorn's own line names the master's listeners, none here (the logging config drops it).
-    server.log.info("Listening at: %s (%s)", ",".join(urls), server.pid)
+    if server.cfg.reuse_port:
+        # gunicorn's own line names the master's listeners, none with reuse_port (the logging config drops it).
+        server.log.info("Listening at: %s (%s)", ",".join(urls), server.pid)
 
 
 # Longer than the upstream idle timeout of the usual proxies (nginx, AWS ALB: 60 s), so the proxy, not
