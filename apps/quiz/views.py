@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
-from django_htmx.http import HttpResponseClientRefresh, replace_url
+from django_htmx.http import replace_url
 
 from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
@@ -18,6 +18,7 @@ from apps.content.selectors import deck_get, sees_drafts
 from . import reports, retries, selectors, services, shown
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
 from .models import CardReport, QuizSession, SessionItem
+from .problems import answer_not_taken, problem_page
 
 SESSION_TEMPLATE = "quiz/session.html"
 
@@ -35,43 +36,6 @@ def _start(request: HttpRequest, form: StartForm, *, deck) -> HttpResponse | Non
         return None
     services.sessions_end_unfinished(user=request.user, deck=deck, keep=session.pk)
     return redirect(session)
-
-
-def _problem(request: HttpRequest, quiz: QuizSession, problem: str, *, status: int) -> HttpResponse:
-    """A request that cannot be carried out: its own page, or for HTMX a message and a reload."""
-    if request.htmx:
-        messages.warning(request, _PROBLEMS[problem])
-        response = HttpResponseClientRefresh()
-        response.status_code = status
-        return response
-    return render(request, "quiz/problem.html", {"session": quiz, "problem": problem}, status=status)
-
-
-def _finished(request: HttpRequest, quiz: QuizSession, form: AnswerForm) -> HttpResponse:
-    """An answer to a quiz that ended meanwhile (ended in another tab, or by a newer quiz started there): the words
-    typed are given back, since nothing kept them, and the newer quiz is offered."""
-    typed = form.cleaned_data.get("response", "") if form.item.mode == "recall" else ""
-    if request.htmx:
-        # The refresh shows the quiz's results, which offer the newer quiz.
-        if typed:
-            messages.warning(request, f"{_PROBLEMS['finished']} Your answer was not saved; here it is: “{typed}”")
-        return _problem(request, quiz, "finished", status=409)
-    context = {
-        "session": quiz,
-        "problem": "finished",
-        "typed": typed,
-        "newer": selectors.session_newer_open(session=quiz),
-    }
-    return render(request, "quiz/problem.html", context, status=409)
-
-
-_PROBLEMS = {
-    "finished": "This quiz is finished and takes no more answers.",
-    "unanswered": "Answer the question before marking it right or wrong.",
-    "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
-    "unchecked": "Only an answer typed before “Show answer” can be checked.",
-    "tampered": "That form had expired or was changed; nothing was saved. Please try again.",
-}
 
 
 def _feedback(request: HttpRequest, quiz: QuizSession, question, *, already_answered: bool = False) -> HttpResponse:
@@ -269,7 +233,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     try:
         time_taken = form.token_age_ms()
     except TamperedFormError:
-        return _problem(request, quiz, "tampered", status=400)
+        return problem_page(request, quiz, "tampered", status=400)
     if hasattr(question, "answer"):
         # A resend or a second tab: show the answer already stored, change nothing, and say so if this one differs.
         return _feedback(request, quiz, question, already_answered=_differs(form, question.answer))
@@ -279,7 +243,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
                 user=request.user, item=question, submission=form.submission(time_taken_ms=time_taken)
             )
         except services.SessionFinishedError:
-            return _finished(request, quiz, form)
+            return answer_not_taken(request, quiz, form)
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:
@@ -308,7 +272,7 @@ def _under_feedback(view):
         if request.method != "POST":
             return redirect("quiz:item", quiz.pk, position)
         if not hasattr(question, "answer"):
-            return _problem(request, quiz, "unanswered", status=409)
+            return problem_page(request, quiz, "unanswered", status=409)
         return view(request, quiz, question)
 
     return wrapped
@@ -321,9 +285,9 @@ def override(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> 
             user=request.user, session_id=quiz.pk, position=question.position, verdict=request.POST.get("verdict", "")
         )
     except services.NotOverridableError:
-        return _problem(request, quiz, "fixed", status=409)
+        return problem_page(request, quiz, "fixed", status=409)
     except services.InvalidSubmissionError:
-        return _problem(request, quiz, "tampered", status=400)
+        return problem_page(request, quiz, "tampered", status=400)
     question.answer = answer
     quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
@@ -335,7 +299,7 @@ def check_typed(request: HttpRequest, quiz: QuizSession, question: SessionItem) 
     try:
         question.answer = shown.answer_check_typed(user=request.user, session_id=quiz.pk, position=question.position)
     except services.NotOverridableError:
-        return _problem(request, quiz, "unchecked", status=409)
+        return problem_page(request, quiz, "unchecked", status=409)
     quiz.refresh_from_db(fields=["score_sum"])
     return _feedback(request, quiz, question)
 

@@ -1,0 +1,49 @@
+"""The quiz's answers to requests that cannot be carried out: a page saying why, or for HTMX a message and a reload."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_htmx.http import HttpResponseClientRefresh
+
+from . import selectors
+from .forms import AnswerForm
+from .models import QuizSession
+
+
+def problem_page(request: HttpRequest, quiz: QuizSession, problem: str, *, status: int) -> HttpResponse:
+    """A request that cannot be carried out: its own page, or for HTMX a message and a reload."""
+    if request.htmx:
+        messages.warning(request, PROBLEMS[problem])
+        response = HttpResponseClientRefresh()
+        response.status_code = status
+        return response
+    return render(request, "quiz/problem.html", {"session": quiz, "problem": problem}, status=status)
+
+
+def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm) -> HttpResponse:
+    """An answer to a quiz that ended meanwhile (ended in another tab, or by a newer quiz started there): the words
+    typed are given back, since nothing kept them, and the newer quiz is offered."""
+    typed = form.cleaned_data.get("response", "") if form.item.mode == "recall" else ""
+    if request.htmx:
+        # The refresh shows the quiz's results, which offer the newer quiz.
+        if typed:
+            messages.warning(request, f"{PROBLEMS['finished']} Your answer was not saved; here it is: “{typed}”")
+        return problem_page(request, quiz, "finished", status=409)
+    context = {
+        "session": quiz,
+        "problem": "finished",
+        "typed": typed,
+        "newer": selectors.session_newer_open(session=quiz),
+    }
+    return render(request, "quiz/problem.html", context, status=409)
+
+
+PROBLEMS = {
+    "finished": "This quiz is finished and takes no more answers.",
+    "unanswered": "Answer the question before marking it right or wrong.",
+    "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
+    "unchecked": "Only an answer typed before “Show answer” can be checked.",
+    "tampered": "That form had expired or was changed; nothing was saved. Please try again.",
+}
