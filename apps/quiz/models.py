@@ -36,7 +36,7 @@ class QuizSession(models.Model):
     seed = models.BigIntegerField(help_text="Makes option shuffles stable across reloads.")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Kept by answer_submit and answer_override, so a page needs no count over the answers.
+    # Kept by answer_submit and answer_override (item_count by withdrawal.py), so a page counts no answers.
     item_count = models.PositiveSmallIntegerField(default=0)
     answered_count = models.PositiveSmallIntegerField(default=0)
     score_sum = models.FloatField(default=0)
@@ -79,6 +79,13 @@ class QuizSession(models.Model):
 class SessionItem(models.Model):
     """One question of a session, fixed when the session starts."""
 
+    class Withdrawn(models.TextChoices):
+        """Why a question not yet answered is no longer asked (see apps/quiz/withdrawal.py)."""
+
+        NO = "", "Asked"
+        DRAFT = "draft", "Its deck is being revised"
+        ARCHIVED = "archived", "Its card is no longer asked"
+
     session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="items")
     position = models.PositiveSmallIntegerField()
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
@@ -86,6 +93,8 @@ class SessionItem(models.Model):
     # Multiple choice: the options' HTML in display order, and which one is right.
     options = models.JSONField(default=list, blank=True)
     correct_option = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Kept in its place, so the other questions' addresses (and forms open in other tabs) still point where they did.
+    withdrawn = models.CharField(max_length=10, choices=Withdrawn.choices, default=Withdrawn.NO, blank=True)
 
     class Meta:
         ordering = ["session", "position"]
@@ -98,6 +107,7 @@ class SessionItem(models.Model):
                 | (Q(mode="recall") & Q(correct_option__isnull=True)),
                 name="item_choice_has_correct_option",
             ),
+            models.CheckConstraint(condition=Q(withdrawn__in=["", "draft", "archived"]), name="item_withdrawn_valid"),
         ]
 
     def __str__(self) -> str:

@@ -12,20 +12,26 @@ from .forms import AnswerForm
 from .models import QuizSession
 
 
-def problem_page(request: HttpRequest, quiz: QuizSession, problem: str, *, status: int) -> HttpResponse:
+def problem_page(request: HttpRequest, quiz: QuizSession, problem: str, *, status: int, said: str = "") -> HttpResponse:
     """A request that cannot be carried out: its own page, or for HTMX a message and a reload."""
     if request.htmx:
-        messages.warning(request, PROBLEMS[problem])
+        messages.warning(request, said or PROBLEMS[problem])
         response = HttpResponseClientRefresh()
         response.status_code = status
         return response
     return render(request, "quiz/problem.html", {"session": quiz, "problem": problem}, status=status)
 
 
-def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm) -> HttpResponse:
-    """An answer to a quiz that ended meanwhile (ended in another tab, or by a newer quiz started there): the words
-    typed are given back, since nothing kept them, and the newer quiz is offered."""
+def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm, withdrawn: str = "") -> HttpResponse:
+    """An answer to a quiz that ended meanwhile (ended in another tab, or by a newer quiz started there), or to a
+    question withdrawn from it (`withdrawn` says why): the words typed are given back, since nothing kept them, and
+    the newer quiz is offered."""
+    form.is_valid()  # a withdrawn question is refused before its form is read
     typed = form.cleaned_data.get("response", "") if form.item.mode == "recall" else ""
+    if request.htmx and withdrawn:
+        return problem_page(
+            request, quiz, "withdrawn", status=409, said=f"{withdrawn} Here it is: “{typed}”" if typed else withdrawn
+        )
     if request.htmx:
         # The refresh shows the quiz's results, which offer the newer quiz.
         if typed:
@@ -33,7 +39,8 @@ def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm) 
         return problem_page(request, quiz, "finished", status=409)
     context = {
         "session": quiz,
-        "problem": "finished",
+        "problem": "withdrawn" if withdrawn else "finished",
+        "withdrawn": withdrawn,
         "typed": typed,
         "newer": selectors.session_newer_open(session=quiz),
     }
@@ -42,6 +49,7 @@ def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm) 
 
 PROBLEMS = {
     "finished": "This quiz is finished and takes no more answers.",
+    "withdrawn": "This question was withdrawn; your answer was not saved.",
     "unanswered": "Answer the question before marking it right or wrong.",
     "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
     "unchecked": "Only an answer typed before “Show answer” can be checked.",

@@ -16,6 +16,7 @@ from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, Forecast, activity, first_day, forecast
+from .asked import numbered, stale_annotations
 from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import is_mastered, mastered_q
 
@@ -35,18 +36,21 @@ def session_check_visible(*, session: QuizSession, user: AbstractBaseUser) -> No
 
 
 def _items() -> QuerySet[SessionItem]:
-    return SessionItem.objects.select_related("card", "card__deck", "answer", "answer__card_version")
+    return numbered(SessionItem.objects.select_related("card", "card__deck", "answer", "answer__card_version"))
 
 
 def session_next_item(*, session: QuizSession) -> SessionItem | None:
-    """The first unanswered question: where a reload or a later visit resumes.
+    """The first unanswered question still asked: where a reload or a later visit resumes. Annotated with
+    asked.stale_annotations: whether some questions are to be withdrawn first (withdrawal.session_resume).
 
     NOT EXISTS, not a LEFT JOIN to answers filtered on NULL: PostgreSQL plans the join as a hash of
     the whole answer table, so the question page slowed as every student's history grew.
     """
     answered = Answer.objects.filter(item=OuterRef("pk"))
-    unanswered = SessionItem.objects.select_related("card", "card__deck").filter(~Exists(answered), session=session)
-    return unanswered.order_by("position").first()
+    unanswered = SessionItem.objects.select_related("card", "card__deck").filter(
+        ~Exists(answered), session=session, withdrawn=""
+    )
+    return numbered(unanswered).annotate(**stale_annotations(session=session)).order_by("position").first()
 
 
 def session_item(*, session: QuizSession, position: int) -> SessionItem:

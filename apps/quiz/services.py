@@ -19,11 +19,13 @@ from apps.content.services import card_version_record
 
 from . import scheduling
 from .aggregates import Rescored, answers_rescore, stats_rebuild, stats_record_answer
+from .asked import numbered
 from .grading import GradingCard, grade
 from .memory import card_state_rebuild
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .picking import cards_to_ask, choice_options
 from .textnorm import fold
+from .withdrawal import QuestionWithdrawnError
 
 MAX_RESPONSE_LENGTH = 2000
 
@@ -176,7 +178,8 @@ def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -
     Raises QuizSession.DoesNotExist for another user's quiz, SessionItem.DoesNotExist for a wrong position.
     """
     item = (
-        SessionItem.objects.select_related("session", "session__deck", "card__deck", "card__current_version", "answer")
+        numbered(SessionItem.objects)
+        .select_related("session", "session__deck", "card__deck", "card__current_version", "answer")
         .annotate(
             alias_texts=ArraySubquery(Alias.objects.filter(card=OuterRef("card")).order_by("pk").values("text")),
             key_term_texts=ArraySubquery(KeyTerm.objects.filter(card=OuterRef("card")).order_by("pk").values("term")),
@@ -199,6 +202,7 @@ UPDATE quiz_quizsession SET
     score_sum = score_sum + %(score)s,
     finished_at = CASE WHEN answered_count + 1 >= item_count THEN %(now)s ELSE finished_at END
 WHERE id = %(session)s AND finished_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM quiz_sessionitem WHERE id = %(item)s AND withdrawn <> '')
 RETURNING answered_count, score_sum, finished_at
 """
 
@@ -231,12 +235,15 @@ def answer_record(
 
     Idempotent: a repeated submit (double click, resend, second tab) returns the stored answer
     unchanged. A unique (quiz, card) row decides which of two racing submits wins. `now` (by default
-    the time the student's lock is taken) is moved up to the card's last review if it is earlier.
+    the time the student's lock is taken) is moved up to the card's last review if it is earlier. A question withdrawn
+    (withdrawal.py), even after `item` was read, raises QuestionWithdrawnError and stores nothing.
     """
     if hasattr(item, "answer"):
         return item.answer, False
     if item.session.finished_at is not None:
         raise SessionFinishedError("This quiz is finished.")
+    if item.withdrawn:
+        raise QuestionWithdrawnError(item.withdrawn)
     verdict, score, feedback, response = _grade(item, submission)
     rating = scheduling.rating_for(verdict)
     answer = Answer(
@@ -279,9 +286,12 @@ def answer_record(
             existing.item, item.answer = item, existing
             return existing, False
         with connection.cursor() as cursor:
-            cursor.execute(_COUNT_ANSWER, {"score": score, "now": at, "session": item.session_id})
+            cursor.execute(_COUNT_ANSWER, {"score": score, "now": at, "session": item.session_id, "item": item.pk})
             counted = cursor.fetchone()
-        if counted is None:  # ended in another tab since the item was read: undo the insert
+        if counted is None:  # ended, or the question withdrawn, in another tab since the item was read: undo the insert
+            item.refresh_from_db(fields=["withdrawn"])
+            if item.withdrawn:
+                raise QuestionWithdrawnError(item.withdrawn)
             raise SessionFinishedError("This quiz is finished.")
         session = item.session
         session.answered_count, session.score_sum, session.finished_at = counted

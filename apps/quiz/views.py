@@ -15,7 +15,7 @@ from apps.common.forms import focus_first_error
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.selectors import deck_get, sees_drafts
 
-from . import reports, retries, selectors, services, shown
+from . import reports, retries, selectors, services, shown, withdrawal
 from .forms import AnswerForm, ReviewForm, StartForm, TamperedFormError
 from .models import CardReport, QuizSession, SessionItem
 from .problems import answer_not_taken, problem_page
@@ -123,9 +123,10 @@ def review(request: HttpRequest) -> HttpResponse:
 @require_safe
 def session(request: HttpRequest, pk: int) -> HttpResponse:
     quiz = selectors.session_get(user=request.user, pk=pk)
-    item = None if quiz.finished_at else selectors.session_next_item(session=quiz)
+    item, withdrawn = withdrawal.session_resume(user=request.user, session=quiz)
     if item is None:
         items = selectors.session_items(session=quiz)
+        withdrawn = withdrawal.withdrawal_of(items)
         missed = len(retries.missed_cards(session=quiz, items=items)[0])
         newer = selectors.session_newer_open(session=quiz)
         outlook = selectors.review_outlook(user=request.user)  # a review is offered only when something is due
@@ -139,6 +140,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
         }
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}
+    context["withdrawn"] = withdrawn.note
     response = _render_stage(request, context)
     return replace_url(response, quiz.get_absolute_url()) if request.htmx else response
 
@@ -177,6 +179,9 @@ def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
         return _render_stage(request, context)
     if quiz.finished_at:
+        return redirect(quiz)
+    if (withdrawn := withdrawal.question_withdraw(user=request.user, session=quiz, item=question)) is not None:
+        messages.info(request, withdrawal.refusal_note(question, withdrawn, answered=False))
         return redirect(quiz)
     context = {"session": quiz, "state": "question", "item": question, "form": _refused_form(request, question)}
     return _render_stage(request, context)
@@ -237,6 +242,8 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     if hasattr(question, "answer"):
         # A resend or a second tab: show the answer already stored, change nothing, and say so if this one differs.
         return _feedback(request, quiz, question, already_answered=_differs(form, question.answer))
+    if (withdrawn := withdrawal.question_withdraw(user=request.user, session=quiz, item=question)) is not None:
+        return answer_not_taken(request, quiz, form, withdrawal.refusal_note(question, withdrawn))
     if form.is_valid():
         try:
             answer, created = services.answer_record(
@@ -244,6 +251,8 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
             )
         except services.SessionFinishedError:
             return answer_not_taken(request, quiz, form)
+        except withdrawal.QuestionWithdrawnError:
+            return answer_not_taken(request, quiz, form, withdrawal.refusal_note(question, withdrawal.Withdrawal()))
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:

@@ -1,0 +1,59 @@
+"""Which questions of an open quiz are still asked: the reads behind withdrawal.py, which selectors and services
+use too (their query counts stay as they were: these are parts of the queries they already make)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from apps.content.selectors import sees_drafts
+
+from .models import Answer, QuizSession, SessionItem
+
+
+def skips_drafts(*, session: QuizSession, user: AbstractBaseUser) -> bool:
+    """Whether the quiz stops asking the cards of draft decks: a review always does, as a new one would not pick them;
+    a deck's quiz does for a student (one who authors decks may try out a draft's quiz). Asks no query of a student."""
+    return session.deck_id is None or not sees_drafts(user)
+
+
+def stale_annotations(*, session: QuizSession) -> dict[str, Exists]:
+    """Whether some question of the quiz, still asked and not answered, has a card archived since (`stale_archived`)
+    or of a deck made a draft since (`stale_draft`): to annotate the question a page reads with (not correlated, so
+    PostgreSQL computes them once), so that a quiz costs no query more. See needs_withdrawal."""
+    asked = SessionItem.objects.filter(
+        ~Exists(Answer.objects.filter(item=OuterRef("pk"))), session=session, withdrawn=""
+    )
+    return {
+        "stale_archived": Exists(asked.filter(card__archived=True)),
+        "stale_draft": Exists(asked.filter(card__deck__published=False)),
+    }
+
+
+def needs_withdrawal(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
+    """For a question read with stale_annotations: whether some questions of its quiz are to be withdrawn. Asks the
+    permission of drafts only of one who may see them, and only when some card of the quiz is in a draft."""
+    return item.stale_archived or (item.stale_draft and skips_drafts(session=session, user=user))
+
+
+def is_stale(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
+    """Whether this question (its card, deck and any answer loaded) is to be withdrawn: still asked, not answered,
+    and its card archived or (see skips_drafts) in a draft deck."""
+    if item.withdrawn or hasattr(item, "answer"):
+        return False
+    return item.card.archived or (not item.card.deck.published and skips_drafts(session=session, user=user))
+
+
+def numbered(items: QuerySet[SessionItem]) -> QuerySet[SessionItem]:
+    """The questions with `number`, their place among those still asked, which the pages show ("question 3 of 8");
+    `position` stays in the addresses."""
+    before = (
+        SessionItem.objects.filter(session=OuterRef("session"), position__lt=OuterRef("position"))
+        .exclude(withdrawn="")
+        .order_by()
+        .values("session")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return items.annotate(number=F("position") - Coalesce(Subquery(before), 0))
