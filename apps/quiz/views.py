@@ -137,6 +137,8 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
             "missed": missed,
             "newer": newer,
             "outlook": outlook,
+            # A card of a deck made a draft since has no page a student may open: its row names it without a link.
+            "drafts_visible": sees_drafts(request.user),
         }
     else:
         context = {"session": quiz, "state": "question", "item": item, "form": AnswerForm(item=item)}

@@ -221,6 +221,25 @@ def test_the_results_keep_the_answers_and_leave_the_withdrawn_questions_out(stud
     assert [int(n) for n in re.findall(r'data-label="Question">(\d+)<', page)] == [1, 2, 3, 4]
 
 
+def test_the_results_link_no_card_page_of_a_draft_deck(student_client, student, instructor, review):
+    """The results linked the card of a deck made a draft since, and the student's click was a 404."""
+    services.session_finish(user=student, session_id=review.pk)  # ended before the draft's other question was withdrawn
+    page = unescape(student_client.get(review.get_absolute_url()).content.decode())
+    revised, kept = review.items.get(position=2).card, review.items.get(position=1).card
+    assert f'href="{revised.get_absolute_url()}?answers=shown"' not in page
+    assert '<p>Which revised tool does job 0?</p></div> <span class="meta">Its deck is being revised.</span>' in page
+    assert f'href="{kept.get_absolute_url()}?answers=shown"' in page
+    assert student_client.get(kept.get_absolute_url()).status_code == 200
+    # The deck's authors may read its draft: their links stay.
+    quiz = _review(instructor, [revised])
+    student_client.force_login(instructor)
+    services.session_finish(user=instructor, session_id=quiz.pk)
+    assert (
+        f'href="{revised.get_absolute_url()}?answers=shown"'
+        in student_client.get(quiz.get_absolute_url()).content.decode()
+    )
+
+
 def test_a_review_whose_every_question_was_withdrawn_says_so(student_client, student, decks):
     _kept, revised, _, revised_cards = decks
     quiz = _review(student, revised_cards)
