@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from apps.common.db import rows_update, student_lock
@@ -72,3 +72,9 @@ def cards_set_aside(*, user: AbstractBaseUser) -> QuerySet[CardState]:
         .select_related("card__deck")
         .order_by("-set_aside_at", "-pk")
     )
+
+
+def card_set_aside_at(*, user_id: int) -> Subquery:
+    """When the user set aside the card of each question annotated (its `card`), or None: in the question's own
+    query, so that its feedback offers "Set this card aside" or "Bring it back" at no cost of a query."""
+    return Subquery(CardState.objects.filter(user_id=user_id, card=OuterRef("card")).values("set_aside_at")[:1])

@@ -17,6 +17,7 @@ from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, Forecast, activity, first_day, forecast
 from .asked import numbered, stale_annotations
+from .memory import card_set_aside_at
 from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import is_mastered, mastered_q
 
@@ -54,7 +55,9 @@ def session_next_item(*, session: QuizSession) -> SessionItem | None:
 
 
 def session_item(*, session: QuizSession, position: int) -> SessionItem:
-    return get_object_or_404(_items(), session=session, position=position)
+    """The question with its card and answer, and when its card was set aside (card_set_aside_at)."""
+    items = _items().annotate(card_set_aside_at=card_set_aside_at(user_id=session.user_id))
+    return get_object_or_404(items, session=session, position=position)
 
 
 def session_items(*, session: QuizSession) -> list[SessionItem]:

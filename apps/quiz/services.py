@@ -21,7 +21,7 @@ from . import scheduling
 from .aggregates import Rescored, answers_rescore, stats_rebuild, stats_record_answer
 from .asked import numbered
 from .grading import GradingCard, grade
-from .memory import card_state_rebuild
+from .memory import card_set_aside_at, card_state_rebuild
 from .models import Answer, CardState, QuizSession, SessionItem, Verdict
 from .picking import cards_to_ask, choice_options
 from .textnorm import fold
@@ -183,6 +183,7 @@ def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -
         .annotate(
             alias_texts=ArraySubquery(Alias.objects.filter(card=OuterRef("card")).order_by("pk").values("text")),
             key_term_texts=ArraySubquery(KeyTerm.objects.filter(card=OuterRef("card")).order_by("pk").values("term")),
+            card_set_aside_at=card_set_aside_at(user_id=user.pk),  # for the feedback's "Set this card aside"
         )
         .filter(session_id=session_id, session__user=user, position=position)
         .first()

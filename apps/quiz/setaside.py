@@ -1,5 +1,5 @@
-"""Setting a card aside from one's quizzes and reviews (Anki's "suspend"), from the card's page, and the list of the
-cards set aside, from which each comes back."""
+"""Setting a card aside from one's quizzes and reviews (Anki's "suspend"), from the card's page or a question's
+feedback, and the list of the cards set aside, from which each comes back."""
 
 from __future__ import annotations
 
@@ -12,15 +12,27 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from django_htmx.http import replace_url
 
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.content.models import Card
 from apps.content.selectors import sees_drafts
 
 from . import memory, selectors
-from .models import CardState
+from .models import CardState, QuizSession, SessionItem
+from .views import SESSION_TEMPLATE, under_feedback
 
 PAGE_SIZE = 50
+NOTES = {
+    True: "Set aside: it is asked in none of your quizzes and reviews until you bring it back.",
+    False: "Brought back: it is asked again, and comes back for review as its schedule says.",
+}
+
+
+def _aside_asked(request: HttpRequest) -> bool:
+    if request.POST.get("aside") not in ("0", "1"):
+        raise BadRequest("A form this site did not send.")
+    return request.POST["aside"] == "1"
 
 
 @login_required
@@ -33,18 +45,12 @@ def set_aside(request: HttpRequest, pk: int) -> HttpResponse:
     back = reverse("quiz:set_aside_list") if request.POST.get("from") == "list" else card.get_absolute_url()
     if request.method != "POST":  # signing in sends a GET here: the page the button was on has it again
         return redirect(back)
-    if request.POST.get("aside") not in ("0", "1"):
-        raise BadRequest("A form this site did not send.")
-    aside = request.POST["aside"] == "1"
+    aside = _aside_asked(request)
     try:
         memory.card_set_aside(user=request.user, card_id=card.pk, aside=aside)
     except CardState.DoesNotExist:
         raise Http404("You have not answered this card: it is set aside from nothing.") from None
-    note = (
-        "Set aside: it is asked in none of your quizzes and reviews until you bring it back."
-        if aside
-        else "Brought back: it is asked again, and comes back for review as its schedule says."
-    )
+    note = NOTES[aside]
     if request.htmx:
         history = selectors.card_history(user=request.user, card=card)
         return render(request, "quiz/_card_history.html", {"history": history, "card": card, "note": note})
@@ -60,3 +66,29 @@ def set_aside_list(request: HttpRequest) -> HttpResponse:
         states = states.filter(card__deck__published=True)
     page = Paginator(states, PAGE_SIZE).get_page(request.GET.get("page"))
     return render_page_or_partial(request, "quiz/set_aside.html", "results", {"page": page})
+
+
+@under_feedback
+def set_aside_from_feedback(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
+    """ "Set this card aside" under a question's feedback, and "Bring it back": the answer given and the quiz's score
+    stay as they are; quizzes and reviews started later leave the card out. Back to the same feedback, its button
+    changed; with HTMX the stage is swapped, and htmx gives the focus back to the button (the same id), which the
+    note describes."""
+    aside = _aside_asked(request)
+    try:
+        state = memory.card_set_aside(user=request.user, card_id=question.card_id, aside=aside)
+    except CardState.DoesNotExist:
+        raise Http404("You have not answered this card: it is set aside from nothing.") from None
+    url = reverse("quiz:item", args=[quiz.pk, question.position])
+    if not request.htmx:
+        messages.success(request, NOTES[aside])
+        return HttpResponseSeeOther(url)
+    question.card_set_aside_at = state.set_aside_at
+    context = {
+        "session": quiz,
+        "state": "feedback",
+        "item": question,
+        "answer": question.answer,
+        "aside_note": NOTES[aside],
+    }
+    return replace_url(render_page_or_partial(request, SESSION_TEMPLATE, "stage", context), url)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("quiz/<int:pk>/q/<int:position>/override/", views.override, name="override"),
     path("quiz/<int:pk>/q/<int:position>/check/", views.check_typed, name="check_typed"),
     path("quiz/<int:pk>/q/<int:position>/report/", views.report, name="report"),
+    path("quiz/<int:pk>/q/<int:position>/set-aside/", setaside.set_aside_from_feedback, name="set_aside_item"),
     path("progress/", history.progress, name="progress"),
     path("progress/set-aside/", setaside.set_aside_list, name="set_aside_list"),
     path("cards/<int:pk>/set-aside/", setaside.set_aside, name="set_aside"),

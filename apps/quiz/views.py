@@ -265,9 +265,9 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     return _render_stage(request, {"session": quiz, "state": "question", "item": question, "form": form}, status=422)
 
 
-def _under_feedback(view):
-    """The actions under a question's feedback ("I was right", "Check what I typed", a report): a POST about the
-    user's own answered question, given as (request, quiz, question).
+def under_feedback(view):
+    """The actions under a question's feedback ("I was right", a report, setaside.py's "Set this card aside"): a POST
+    about the user's own answered question, given as (request, quiz, question).
 
     Only signing in sends a GET here: a button pressed while signed out comes back after the sign-in page to this
     address (its `next`), and goes on to the feedback, which has the button to press again; a 405 was a dead end.
@@ -289,7 +289,7 @@ def _under_feedback(view):
     return wrapped
 
 
-@_under_feedback
+@under_feedback
 def override(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     try:
         answer = services.answer_override(
@@ -304,7 +304,7 @@ def override(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> 
     return _feedback(request, quiz, question)
 
 
-@_under_feedback
+@under_feedback
 def check_typed(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     """ "Check what I typed" under a shown answer: grades the words typed before "Show answer" was pressed."""
     try:
@@ -315,7 +315,7 @@ def check_typed(request: HttpRequest, quiz: QuizSession, question: SessionItem) 
     return _feedback(request, quiz, question)
 
 
-@_under_feedback
+@under_feedback
 def report(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     """A student's report of a problem with the card of a question they answered, sent from its feedback."""
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}

@@ -4,6 +4,7 @@ the card page's button with and without htmx, and the list of cards set aside.""
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from apps.content.models import Card
 from apps.quiz import memory, selectors, services
-from apps.quiz.models import CardState
+from apps.quiz.models import CardState, QuizSession
 from apps.quiz.picking import cards_to_ask
 from apps.quiz.retries import session_retry
 from tests.factories import make_card, make_deck
@@ -179,3 +180,125 @@ def test_quiz_the_ones_you_missed_leaves_out_a_card_set_aside_since(student_clie
     assert "Quiz the 2 questions you missed" in results
     again = session_retry(user=student, session=quiz)
     assert first.pk not in set(again.items.values_list("card_id", flat=True)) and again.item_count == 2
+
+
+# --- from a question's feedback ----------------------------------------------------------
+
+
+def _answered_quiz(user, deck, *, responses=("no idea", "Answer 1")):
+    """A quiz on `deck` with its first questions answered (wrong, then right)."""
+    quiz = services.session_start(user=user, deck=deck, size=3, mode="recall", order="new")
+    for position, response in enumerate(responses, start=1):
+        submission = services.Submission(response=response)
+        services.answer_submit(user=user, session_id=quiz.pk, position=position, submission=submission)
+    quiz.refresh_from_db()
+    return quiz
+
+
+def _feedback_url(quiz, position=1):
+    return reverse("quiz:item", args=[quiz.pk, position])
+
+
+def _aside_from_feedback(client, quiz, aside: str, position=1, **headers):
+    return client.post(reverse("quiz:set_aside_item", args=[quiz.pk, position]), {"aside": aside}, **headers)
+
+
+def _button(html: str) -> str:
+    (button,) = re.findall(r'<button[^>]*id="set-aside-button"[^>]*>([^<]*)</button>', html)
+    return button
+
+
+def test_the_feedback_sets_its_card_aside_and_brings_it_back_without_javascript(student_client, student, deck):
+    quiz = _answered_quiz(student, deck)
+    missed = quiz.items.get(position=1).card
+    answer = quiz.answers.get(card=missed)
+    assert _button(student_client.get(_feedback_url(quiz)).content.decode()) == "Set this card aside"
+
+    response = _aside_from_feedback(student_client, quiz, "1")
+    assert response.status_code == 303 and response["Location"] == _feedback_url(quiz)
+    page = student_client.get(_feedback_url(quiz)).content.decode()
+    assert _button(page) == "Bring it back"
+    assert page.count("Set aside: it is asked in none of your quizzes and reviews until you bring it back.") == 2
+    assert "This answer and your score stay as they are." in page
+    # The answer given and the quiz's score are untouched; the next quiz leaves the card out.
+    after = quiz.answers.get(card=missed)
+    assert (after.final_verdict, after.final_score, after.rating) == (answer.final_verdict, answer.final_score, 1)
+    quiz_after = QuizSession.objects.get(pk=quiz.pk)
+    assert (quiz_after.answered_count, quiz_after.score_sum) == (quiz.answered_count, quiz.score_sum) == (2, 1.0)
+    again = services.session_start(user=student, deck=deck, size=3, mode="recall", order="weakest")
+    assert missed.pk not in set(again.items.values_list("card_id", flat=True))
+
+    response = _aside_from_feedback(student_client, quiz, "0")
+    assert response.status_code == 303 and response["Location"] == _feedback_url(quiz)
+    page = student_client.get(_feedback_url(quiz)).content.decode()
+    assert _button(page) == "Set this card aside" and "Brought back: it is asked again" in page
+    assert CardState.objects.get(user=student, card=missed).set_aside_at is None
+
+
+def test_with_htmx_the_feedback_is_swapped_with_the_button_turned_and_the_note_to_read(
+    student_client, student, deck, htmx
+):
+    quiz = _answered_quiz(student, deck)
+    response = _aside_from_feedback(student_client, quiz, "1", **htmx)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html and 'id="stage"' in html
+    assert response["HX-Replace-Url"] == _feedback_url(quiz)  # a reload shows this feedback
+    assert _button(html) == "Bring it back"
+    # The button keeps its id, which htmx gives the focus back to; the note it points at says what happened.
+    assert 'aria-describedby="set-aside-note"' in html
+    note = re.search(r'<span class="meta" id="set-aside-note" role="status">([^<]*)</span>', html).group(1)
+    assert note.startswith("Set aside: it is asked in none of your quizzes and reviews")
+    assert "Next question" in html and "Score 0\u00a0%" in html  # still the question's feedback, its verdict as given
+    response = _aside_from_feedback(student_client, quiz, "0", **htmx)
+    html = response.content.decode()
+    assert _button(html) == "Set this card aside" and 'role="status">Brought back:' in html
+    assert not CardState.objects.filter(set_aside_at__isnull=False).exists()
+
+
+def test_a_card_set_aside_on_its_page_says_so_in_the_feedback_and_an_archived_card_offers_nothing(
+    student_client, student, deck
+):
+    quiz = _answered_quiz(student, deck)
+    first, second = (quiz.items.get(position=n).card for n in (1, 2))
+    _post(student_client, first, "1")
+    assert _button(student_client.get(_feedback_url(quiz, 1)).content.decode()) == "Bring it back"
+    Card.objects.filter(pk=second.pk).update(archived=True)  # asked nowhere already
+    assert 'id="set-aside-button"' not in student_client.get(_feedback_url(quiz, 2)).content.decode()
+
+
+def test_only_the_students_own_answered_question_is_set_aside_from_its_feedback(
+    student_client, student, other_student, deck
+):
+    quiz = _answered_quiz(student, deck)
+    theirs = _answered_quiz(other_student, deck)
+    assert _aside_from_feedback(student_client, theirs, "1").status_code == 404
+    assert _aside_from_feedback(student_client, quiz, "yes").status_code == 400
+    response = _aside_from_feedback(student_client, quiz, "1", position=3)  # not answered yet
+    assert response.status_code == 409 and "Answer the question first" in response.content.decode()
+    assert _aside_from_feedback(student_client, quiz, "1", position=9).status_code == 404
+    # Signed out: to the sign-in page, which leads back through a GET to the feedback.
+    response = _aside_from_feedback(Client(), quiz, "1")
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    url = reverse("quiz:set_aside_item", args=[quiz.pk, 1])
+    assert student_client.get(url)["Location"] == _feedback_url(quiz)
+    assert not CardState.objects.filter(set_aside_at__isnull=False).exists()
+
+
+@pytest.mark.parametrize("scale", [1, 4])
+def test_the_feedback_and_setting_aside_from_it_take_a_constant_number_of_queries(
+    student_client, student, deck, htmx, django_assert_num_queries, scale
+):
+    for _ in range(scale - 1):  # history: more answers and card states, of this deck and others
+        _answered_quiz(student, deck, responses=("x", "y", "z"))
+        other = make_deck()
+        for n in range(3):
+            make_card(deck=other, question=f"Other question {n}?")
+        _answered_quiz(student, other, responses=("x", "y", "z"))
+    quiz = _answered_quiz(student, deck)
+    memory.card_set_aside(user=student, card_id=quiz.items.get(position=2).card_id, aside=True)
+    with django_assert_num_queries(4):  # session, user, quiz, the question with its answer and set-aside date
+        student_client.get(_feedback_url(quiz, 2))
+    with django_assert_num_queries(9):
+        _aside_from_feedback(student_client, quiz, "1", **htmx)
+    with django_assert_num_queries(9):  # without JavaScript: the message is kept in the session
+        _aside_from_feedback(student_client, quiz, "0")
