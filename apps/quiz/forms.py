@@ -29,8 +29,8 @@ class StartForm(forms.Form):
         label="Which cards first",
         choices=QuizSession.Order.choices,
         initial=QuizSession.Order.NEW,
-        help_text="Your weakest: the cards you have missed, those missed last time first, then the lowest scored; "
-        "then the others, due ones first.",
+        help_text="Your weakest: the cards you are most likely to have forgotten by now first, then the ones you "
+        "learnt least firmly; cards you have never answered come last.",
         widget=forms.RadioSelect,
     )
 

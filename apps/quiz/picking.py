@@ -6,12 +6,13 @@ import random
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Subquery, Value, When
 
 from apps.content.models import Card, Deck, Distractor
 
-from .models import Answer, CardState, QuizSession, StudentCardStat
+from .models import CardState, QuizSession
 from .options import Option, Topics, options_build
+from .scheduling import retrievability_sql
 
 # What _option_for reads of a card: the quiz's cards and the pool of other answers load just these.
 _OPTION_FIELDS = ("id", "deck_id", "kind", "question", "short_answer", "short_answer_html", "answer", "answer_html")
@@ -32,35 +33,25 @@ def cards_to_ask(*, user: AbstractBaseUser, deck: Deck | None, order: str, now: 
     cards = cards.filter(deck=deck)
     if order == QuizSession.Order.RANDOM:
         return sorted(cards, key=lambda _card: rng.random())
-    due_first = Case(
-        When(state_due__lte=now, then=Value(0)),
-        When(state_due__isnull=True, then=Value(1)),
-        default=Value(2),
-        output_field=IntegerField(),
-    )
     if order == QuizSession.Order.WEAKEST:
-        # The cards ever missed: those missed the last time first (a card just forgotten is weaker now than one missed
-        # often but learnt since), then the lowest mean score and the most answered among equals (a card missed
-        # three times is weaker than one missed once); then the others as "due first" takes them. A card always
-        # answered right is not weak: it does not push new or due cards out of a short quiz.
-        stats = StudentCardStat.objects.filter(user=user, card=OuterRef("pk"))
-        mean = stats.annotate(mean=F("score_sum") / F("attempts")).values("mean")[:1]
-        last = Answer.objects.filter(user=user, card=OuterRef("pk")).order_by("-answered_at", "-pk")
+        # By the student's memory of each card (FSRS): the ones most likely forgotten by now first (the lowest
+        # retrievability), then at equal retrievability the least stable, which fade the fastest. Cards never
+        # answered come last: there is nothing of them to forget yet.
+        recall = mine.annotate(recall=retrievability_sql(now=now)).values("recall")[:1]
         cards = cards.annotate(
-            mean=Subquery(mean, output_field=FloatField()),
-            attempts=Subquery(stats.values("attempts")[:1]),
-            last_score=Subquery(last.values("final_score")[:1]),
+            state_recall=Subquery(recall, output_field=FloatField()),
+            state_stability=Subquery(mine.values("stability")[:1]),
         )
-        weak = Q(mean__lt=1)
         return cards.order_by(
-            Case(When(weak, then=F("last_score")), default=None, output_field=FloatField()).asc(nulls_last=True),
-            Case(When(weak, then=F("mean")), default=None, output_field=FloatField()).asc(nulls_last=True),
-            Case(When(weak, then=F("attempts")), default=None, output_field=IntegerField()).desc(nulls_last=True),
-            due_first,
-            F("state_due").asc(nulls_last=True),
-            "position",
+            F("state_recall").asc(nulls_last=True), F("state_stability").asc(nulls_last=True), "position"
         )
     if order == QuizSession.Order.DUE:
+        due_first = Case(
+            When(state_due__lte=now, then=Value(0)),
+            When(state_due__isnull=True, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
         return cards.order_by(due_first, F("state_due").asc(nulls_last=True), "position")
     return cards.order_by(F("state_due").asc(nulls_first=True), "position")
 

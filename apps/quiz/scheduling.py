@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 import fsrs
-from django.db.models import Q
-from django.db.models.functions import Now
+from django.db.models import DurationField, ExpressionWrapper, F, FloatField, Func, Q, Value
+from django.db.models.functions import Greatest, Now, NullIf, Power
 
 from .models import CardState, Verdict
 
@@ -77,6 +77,14 @@ def retrievability(state: CardState, *, now: datetime) -> float:
         return 0.0
     elapsed_days = max(0.0, (now - state.last_review).total_seconds() / 86400)
     return (1 + FACTOR * elapsed_days / state.stability) ** DECAY
+
+
+def retrievability_sql(*, now: datetime) -> Func:
+    """retrievability() of a CardState row, in SQL; NULL for a state with no review (no stability)."""
+    elapsed = ExpressionWrapper(Value(now) - F("last_review"), output_field=DurationField())
+    seconds = Func(elapsed, template="EXTRACT(EPOCH FROM %(expressions)s)", output_field=FloatField())
+    days = Greatest(seconds / Value(86400.0), Value(0.0))
+    return Power(Value(1.0) + Value(FACTOR) * days / NullIf(F("stability"), Value(0.0)), Value(DECAY))
 
 
 def mastered_q(prefix: str = "", *, now: datetime | None = None) -> Q:

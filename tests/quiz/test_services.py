@@ -134,62 +134,6 @@ def test_new_cards_first_then_due_reviews(student):
     ]  # fmt: skip
 
 
-def test_weakest_first_asks_the_lowest_scored_cards_first_then_the_others(student, other_student):
-    deck = _deck(5)
-    cards = list(deck.cards.order_by("position"))
-    now = timezone.now()
-    for card, scores in ((cards[1], [1.0, 0.0]), (cards[2], [0.0, 0.0, 0.0]), (cards[3], [0.0]), (cards[4], [1.0])):
-        _state(student, card, now + timedelta(days=1))
-        StudentCardStat.objects.create(
-            user=student, card=card, deck=deck, attempts=len(scores), score_sum=sum(scores), last_answered_at=now
-        )
-    # Another student's scores are not this one's.
-    StudentCardStat.objects.create(
-        user=other_student, card=cards[4], deck=deck, attempts=5, score_sum=0.0, last_answered_at=now
-    )
-    weakest = _start(student, deck, order="weakest")
-    # The card always answered right is not weak: it comes back when due, after the new card.
-    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
-        cards[2].pk, cards[3].pk, cards[1].pk, cards[0].pk, cards[4].pk,
-    ]  # fmt: skip
-
-
-def test_weakest_first_does_not_fill_a_short_quiz_with_cards_always_answered_right(student):
-    deck = _deck(6)
-    cards = list(deck.cards.order_by("position"))
-    now = timezone.now()
-    for card, scores, due in (
-        (cards[0], [1.0, 1.0, 1.0], now + timedelta(days=9)),
-        (cards[1], [0.5, 1.0], now + timedelta(days=1)),  # partly right once
-        (cards[2], [1.0], now - timedelta(hours=1)),  # always right, but due now
-    ):
-        _state(student, card, due)
-        StudentCardStat.objects.create(
-            user=student, card=card, deck=deck, attempts=len(scores), score_sum=sum(scores), last_answered_at=now
-        )
-    weakest = _start(student, deck, order="weakest", size=3)
-    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
-        cards[1].pk, cards[2].pk, cards[3].pk,
-    ]  # fmt: skip
-
-
-def test_weakest_first_asks_a_card_missed_the_last_time_before_one_missed_often_but_learnt_since(student):
-    deck = _deck(3)
-    forgotten, learnt, known = deck.cards.order_by("position")
-    rounds = {forgotten: [True, True, True, False], learnt: [False, False, False, True], known: [True] * 4}
-    for round_ in range(4):
-        quiz = _start(student, deck, size=3, mode="recall", order="random")
-        for item in quiz.items.select_related("card"):
-            right = rounds[item.card][round_]
-            submission = Submission(response=item.card.answer if right else "no idea")
-            services.answer_submit(user=student, session_id=quiz.pk, position=item.position, submission=submission)
-    # By mean score alone (0.75 against 0.25) the card learnt since would come first.
-    weakest = _start(student, deck, order="weakest", size=3)
-    assert list(weakest.items.order_by("position").values_list("card", flat=True)) == [
-        forgotten.pk, learnt.pk, known.pk,
-    ]  # fmt: skip
-
-
 def test_random_order_takes_the_requested_number(student):
     deck = _deck(8)
     session = _start(student, deck, order="random", size=5)
