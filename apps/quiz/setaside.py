@@ -72,8 +72,7 @@ def set_aside_list(request: HttpRequest) -> HttpResponse:
 def set_aside_from_feedback(request: HttpRequest, quiz: QuizSession, question: SessionItem) -> HttpResponse:
     """ "Set this card aside" under a question's feedback, and "Bring it back": the answer given and the quiz's score
     stay as they are; quizzes and reviews started later leave the card out. Back to the same feedback, its button
-    changed; with HTMX the stage is swapped, and htmx gives the focus back to the button (the same id), which the
-    note describes."""
+    turned and a note saying what was done: a message without JavaScript, beside the button with HTMX."""
     aside = _aside_asked(request)
     try:
         state = memory.card_set_aside(user=request.user, card_id=question.card_id, aside=aside)

@@ -87,17 +87,17 @@ def test_student_takes_a_mixed_quiz_with_keyboard_and_mouse(live_server, page, s
     page.wait_for_load_state("load")
 
     modes.append(_answer_current_question(page, use_keyboard=True))
-    # Set aside from the feedback, in place: the focus stays on the button, which now brings the card back, and
-    # a screen reader reads it with the note that says what happened.
+    # Set aside from the feedback, in place: the note saying so takes the focus (a screen reader reads it), the
+    # button beside it brings the card back, and Space goes on to the next question as ever.
     page.evaluate("window.__sameDocument = true")
     page.get_by_role("button", name="Set this card aside").click()
-    aside = page.locator("#set-aside-button")
-    expect(aside).to_have_text("Bring it back")
-    expect(aside).to_be_focused()
-    expect(aside).to_have_accessible_description(re.compile(r"^Set aside: it is asked in none of your quizzes"))
+    note = page.locator("#set-aside-note")
+    expect(note).to_be_focused()
+    expect(note).to_have_text(re.compile(r"^Set aside: it is asked in none of your quizzes"))
+    expect(page.get_by_role("button", name="Bring it back")).to_have_accessible_description(note.inner_text())
     expect(page.locator(".quiz-progress")).to_contain_text("Question 3 of 4 · 3 answered")
     assert page.evaluate("window.__sameDocument === true"), "setting aside caused a page load"
-    page.get_by_role("link", name="Next question").click()
+    page.keyboard.press("Space")  # on the note, which has the focus
     modes.append(_answer_current_question(page, use_keyboard=False))
     page.locator("[data-next]").scroll_into_view_if_needed()  # while it is out of sight, Space scrolls to it
     page.locator("body").press("Space")

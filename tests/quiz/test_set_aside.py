@@ -204,7 +204,7 @@ def _aside_from_feedback(client, quiz, aside: str, position=1, **headers):
 
 
 def _button(html: str) -> str:
-    (button,) = re.findall(r'<button[^>]*id="set-aside-button"[^>]*>([^<]*)</button>', html)
+    (button,) = re.findall(r'<form [^>]*class="set-aside".*?<button[^>]*>([^<]*)</button>', html, flags=re.DOTALL)
     return button
 
 
@@ -244,14 +244,15 @@ def test_with_htmx_the_feedback_is_swapped_with_the_button_turned_and_the_note_t
     assert response.status_code == 200 and "<html" not in html and 'id="stage"' in html
     assert response["HX-Replace-Url"] == _feedback_url(quiz)  # a reload shows this feedback
     assert _button(html) == "Bring it back"
-    # The button keeps its id, which htmx gives the focus back to; the note it points at says what happened.
+    # The note saying what happened takes the focus, rather than the verdict; the button is described by it.
     assert 'aria-describedby="set-aside-note"' in html
-    note = re.search(r'<span class="meta" id="set-aside-note" role="status">([^<]*)</span>', html).group(1)
-    assert note.startswith("Set aside: it is asked in none of your quizzes and reviews")
+    note = re.search(r'<span class="meta" id="set-aside-note" role="status" tabindex="-1" data-focus>([^<]*)<', html)
+    assert note.group(1).startswith("Set aside: it is asked in none of your quizzes and reviews")
+    assert html.count("data-focus") == 1
     assert "Next question" in html and "Score 0\u00a0%" in html  # still the question's feedback, its verdict as given
     response = _aside_from_feedback(student_client, quiz, "0", **htmx)
     html = response.content.decode()
-    assert _button(html) == "Set this card aside" and 'role="status">Brought back:' in html
+    assert _button(html) == "Set this card aside" and "data-focus>Brought back: it is asked again" in html
     assert not CardState.objects.filter(set_aside_at__isnull=False).exists()
 
 
@@ -263,7 +264,7 @@ def test_a_card_set_aside_on_its_page_says_so_in_the_feedback_and_an_archived_ca
     _post(student_client, first, "1")
     assert _button(student_client.get(_feedback_url(quiz, 1)).content.decode()) == "Bring it back"
     Card.objects.filter(pk=second.pk).update(archived=True)  # asked nowhere already
-    assert 'id="set-aside-button"' not in student_client.get(_feedback_url(quiz, 2)).content.decode()
+    assert 'class="set-aside"' not in student_client.get(_feedback_url(quiz, 2)).content.decode()
 
 
 def test_only_the_students_own_answered_question_is_set_aside_from_its_feedback(
