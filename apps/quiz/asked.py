@@ -9,7 +9,7 @@ from django.db.models.functions import Coalesce
 
 from apps.content.selectors import sees_drafts
 
-from .models import Answer, QuizSession, SessionItem
+from .models import Answer, CardState, QuizSession, SessionItem
 
 
 def skips_drafts(*, session: QuizSession, user: AbstractBaseUser) -> bool:
@@ -19,30 +19,39 @@ def skips_drafts(*, session: QuizSession, user: AbstractBaseUser) -> bool:
 
 
 def stale_annotations(*, session: QuizSession) -> dict[str, Exists]:
-    """Whether some question of the quiz, still asked and not answered, has a card archived since (`stale_archived`)
-    or of a deck made a draft since (`stale_draft`): to annotate the question a page reads with (not correlated, so
-    PostgreSQL computes them once), so that a quiz costs no query more. See needs_withdrawal."""
+    """Whether some question of the quiz, still asked and not answered, has a card archived since (`stale_archived`),
+    of a deck made a draft since (`stale_draft`) or set aside by the student since (`stale_aside`): to annotate the
+    question a page reads with (not correlated, so PostgreSQL computes them once), so that a quiz costs no query
+    more. See needs_withdrawal."""
     asked = SessionItem.objects.filter(
         ~Exists(Answer.objects.filter(item=OuterRef("pk"))), session=session, withdrawn=""
     )
     return {
         "stale_archived": Exists(asked.filter(card__archived=True)),
         "stale_draft": Exists(asked.filter(card__deck__published=False)),
+        "stale_aside": Exists(asked.filter(Exists(_set_aside(user_id=session.user_id)))),
     }
+
+
+def _set_aside(*, user_id: int):
+    return CardState.objects.filter(user_id=user_id, card=OuterRef("card"), set_aside_at__isnull=False)
 
 
 def needs_withdrawal(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
     """For a question read with stale_annotations: whether some questions of its quiz are to be withdrawn. Asks the
     permission of drafts only of one who may see them, and only when some card of the quiz is in a draft."""
-    return item.stale_archived or (item.stale_draft and skips_drafts(session=session, user=user))
+    stale = item.stale_archived or item.stale_aside
+    return stale or (item.stale_draft and skips_drafts(session=session, user=user))
 
 
 def is_stale(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
-    """Whether this question (its card, deck and any answer loaded) is to be withdrawn: still asked, not answered,
-    and its card archived or (see skips_drafts) in a draft deck."""
+    """Whether this question (its card, deck and any answer loaded, and memory.card_set_aside_at) is to be withdrawn:
+    still asked, not answered, and its card archived, set aside or (see skips_drafts) in a draft deck."""
     if item.withdrawn or hasattr(item, "answer"):
         return False
-    return item.card.archived or (not item.card.deck.published and skips_drafts(session=session, user=user))
+    if item.card.archived or item.card_set_aside_at is not None:
+        return True
+    return not item.card.deck.published and skips_drafts(session=session, user=user)
 
 
 def numbered(items: QuerySet[SessionItem]) -> QuerySet[SessionItem]:

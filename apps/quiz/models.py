@@ -85,6 +85,7 @@ class SessionItem(models.Model):
         NO = "", "Asked"
         DRAFT = "draft", "Its deck is being revised"
         ARCHIVED = "archived", "Its card is no longer asked"
+        ASIDE = "aside", "The student set its card aside"
 
     session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="items")
     position = models.PositiveSmallIntegerField()
@@ -107,7 +108,9 @@ class SessionItem(models.Model):
                 | (Q(mode="recall") & Q(correct_option__isnull=True)),
                 name="item_choice_has_correct_option",
             ),
-            models.CheckConstraint(condition=Q(withdrawn__in=["", "draft", "archived"]), name="item_withdrawn_valid"),
+            models.CheckConstraint(
+                condition=Q(withdrawn__in=["", "draft", "archived", "aside"]), name="item_withdrawn_valid"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,5 +1,6 @@
 """Questions withdrawn from an open quiz: a review's card whose deck was made a draft since it started (students may not
-read drafts, and a new review would not ask it), or any quiz's card archived since (no quiz asks it any more).
+read drafts, and a new review would not ask it), or any quiz's card archived since (no quiz asks it any more) or set
+aside by the student since (they asked for it not to be).
 
 Withdrawn when the student next opens the quiz or one of its questions, or answers it; not when the deck or card
 changes, so a deck made a draft and published again before that takes nothing away, and a question withdrawn stays so
@@ -53,7 +54,7 @@ class Withdrawal:
         """What the student is told: "2 questions were withdrawn: their deck is being revised." """
         counts = Counter(self.reasons.values())
         sentences = []
-        for reason in (Withdrawn.DRAFT, Withdrawn.ARCHIVED):
+        for reason in (Withdrawn.DRAFT, Withdrawn.ARCHIVED, Withdrawn.ASIDE):
             if n := counts[reason]:
                 were = "1 question was" if n == 1 else f"{n} questions were"
                 sentences.append(f"{were} withdrawn: {_why(reason, n=n, decks=len(self.decks[reason]))}.")
@@ -63,6 +64,8 @@ class Withdrawal:
 def _why(reason: str, *, n: int = 1, decks: int = 1) -> str:
     if reason == Withdrawn.ARCHIVED:
         return "its card is no longer asked" if n == 1 else "their cards are no longer asked"
+    if reason == Withdrawn.ASIDE:
+        return "you set its card aside" if n == 1 else "you set their cards aside"
     if n == 1:
         return "its deck is being revised"
     return "their deck is being revised" if decks == 1 else "their decks are being revised"
@@ -89,10 +92,13 @@ def refusal_note(item: SessionItem, withdrawal: Withdrawal, *, answered: bool = 
 # the lock too, and refuses an answer to a question withdrawn before it took it).
 _WITHDRAW = """
 UPDATE quiz_sessionitem i
-SET withdrawn = CASE WHEN c.archived THEN 'archived' ELSE 'draft' END
+SET withdrawn = CASE WHEN c.archived THEN 'archived' WHEN %(skip_drafts)s AND NOT d.published THEN 'draft'
+                     ELSE 'aside' END
 FROM content_card c JOIN content_deck d ON d.id = c.deck_id
 WHERE i.card_id = c.id AND i.session_id = %(session)s AND i.withdrawn = ''
-    AND (c.archived OR (%(skip_drafts)s AND NOT d.published))
+    AND (c.archived OR (%(skip_drafts)s AND NOT d.published) OR EXISTS (
+        SELECT 1 FROM quiz_cardstate s WHERE s.user_id = %(user)s AND s.card_id = c.id AND s.set_aside_at IS NOT NULL
+    ))
     AND NOT EXISTS (SELECT 1 FROM quiz_answer a WHERE a.item_id = i.id)
 RETURNING i.withdrawn, c.deck_id, i.position
 """
@@ -116,7 +122,7 @@ def session_withdraw(*, user: AbstractBaseUser, session: QuizSession) -> Withdra
     with transaction.atomic():
         student_lock(user.pk)
         with connection.cursor() as cursor:
-            cursor.execute(_WITHDRAW, {"session": session.pk, "skip_drafts": skip_drafts})
+            cursor.execute(_WITHDRAW, {"session": session.pk, "skip_drafts": skip_drafts, "user": session.user_id})
             for reason, deck_id, position in cursor.fetchall():
                 withdrawal.add(reason, deck_id, position)
             if withdrawal:

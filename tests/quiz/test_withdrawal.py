@@ -1,4 +1,5 @@
-"""Questions withdrawn from an open review or quiz: their deck made a draft, or their card archived, since it began."""
+"""Questions withdrawn from an open review or quiz: their deck made a draft, their card archived, or set aside by the
+student, since it began."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.content.models import Card, Deck
-from apps.quiz import services, withdrawal
+from apps.quiz import memory, services, withdrawal
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer, CardState, QuizSession, SessionItem
 from tests.factories import make_card, make_deck
@@ -117,6 +118,37 @@ def test_an_archived_card_is_withdrawn_from_a_deck_quiz_too(student, decks):
     item, withdrawn = withdrawal.session_resume(user=student, session=quiz)
     assert withdrawn.note == "1 question was withdrawn: its card is no longer asked."
     assert (item.position, item.number, quiz.item_count) == (2, 1, 2)
+
+
+def _set_aside_in_quiz(student, decks) -> tuple[QuizSession, Card]:
+    """A review asking the Kept cards, the second of which the student, having answered it before, sets aside."""
+    _kept, _revised, kept_cards, _ = decks
+    _answer(student, _review(student, [kept_cards[1]]), 1, "kept 1")
+    quiz = _review(student, kept_cards)
+    memory.card_set_aside(user=student, card_id=kept_cards[1].pk, aside=True)
+    return quiz, kept_cards[1]
+
+
+def test_a_card_set_aside_during_a_quiz_is_withdrawn_from_it_and_brought_back_before_takes_nothing(student, decks):
+    """Set aside from its page during a quiz, a card was still asked by that quiz."""
+    quiz, card = _set_aside_in_quiz(student, decks)
+    _answer(student, quiz, 1)
+    item, withdrawn = withdrawal.session_resume(user=student, session=quiz)
+    assert withdrawn.note == "1 question was withdrawn: you set its card aside."
+    assert (item.position, item.number, quiz.item_count) == (3, 2, 2)
+    assert quiz.items.get(position=2).withdrawn == "aside"
+    other, card = _set_aside_in_quiz(student, decks)
+    memory.card_set_aside(user=student, card_id=card.pk, aside=False)  # brought back before the quiz goes on
+    _item, withdrawn = withdrawal.session_resume(user=student, session=QuizSession.objects.get(pk=other.pk))
+    assert not withdrawn
+
+
+def test_an_answer_to_a_card_set_aside_in_another_tab_is_refused_and_given_back(student_client, student, decks):
+    quiz, _card = _set_aside_in_quiz(student, decks)
+    response = _post(student_client, quiz, 2, response="kept 1 again")
+    page = unescape(response.content.decode())
+    assert response.status_code == 409 and "This question was withdrawn: you set its card aside." in page
+    assert "kept 1 again" in page and not Answer.objects.filter(item__session=quiz).exists()
 
 
 def test_a_deck_published_again_before_the_student_resumes_takes_nothing_away(student, decks):
