@@ -60,3 +60,22 @@ def test_choosing_a_deck_updates_the_count_in_the_same_live_region(live_server, 
     expect(count).to_have_attribute("data-before", "yes")
     expect(count).to_have_attribute("role", "status")
     expect(page.locator("#results tbody tr")).to_have_count(1)
+
+
+def test_back_to_a_deck_choice_keeps_the_count(live_server, page, sign_in, transactional_db):
+    student = make_user("alice")
+    for title, quizzes in (("Training", 2), ("Serving", 1)):
+        deck = make_deck(title=title)
+        make_card(deck=deck, question=f"{title}?", answer="An answer")
+        for _ in range(quizzes):
+            services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+    sign_in(page, "alice", "/quiz/history/")
+    page.get_by_label("Quizzes on").select_option(label="Serving")
+    expect(page.locator("#history-count")).to_have_text("1 quiz on Serving, 0 answers.")
+    page.get_by_label("Quizzes on").select_option(label="Training")
+    expect(page.locator("#history-count")).to_have_text("2 quizzes on Training, 0 answers.")
+    page.go_back()
+    expect(page.locator("#results tbody tr")).to_have_count(1)
+    expect(page.locator("#history-count")).to_have_text("1 quiz on Serving, 0 answers.")
+    page.get_by_label("Quizzes on").select_option(label="Every deck")
+    expect(page.locator("#history-count")).to_have_text("3 quizzes, 0 answers.")

@@ -36,6 +36,10 @@ def test_search_from_the_header_then_results_follow_the_typing_and_back_restores
     expect(page).to_have_url(re.compile(r"/search/\?q=kuber$"))
     expect(page.locator("body > header.site-header")).to_have_count(1)
     expect(page.locator(".search-results a.card-title")).to_have_count(1)
+    # The page Back brings keeps its count, which goes on following the typing.
+    expect(page.locator("#search-count")).to_have_text("1 card matches “kuber”.")
+    page.get_by_role("searchbox", name="Search the cards").fill("zebra")
+    expect(page.locator("#search-count")).to_contain_text("No card matches “zebra”.")
 
 
 def test_search_works_without_javascript(live_server, browser, transactional_db):
