@@ -643,6 +643,21 @@ def test_the_summary_of_a_quiz_ended_early_says_what_its_score_covers(student_cl
     assert "Your results: 100\u00a0%" in html
     assert "This quiz ended before its last question: the score is over the 1 question you answered, not all 4." in html
     assert html.count("Not answered") == 3
+    assert "Ended early: 1 of 4 answered" in html and "Finished" not in html
+
+
+def test_the_summary_of_a_review_ended_early_calls_it_a_review(student_client, student):
+    deck = _deck(size=2)
+    services.session_start(user=student, deck=deck, size=2, mode="recall", order="new")
+    answered = QuizSession.objects.get(user=student)
+    for position in (1, 2):
+        _post_answer(student_client, answered, position, response="no idea")
+    CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
+    review = services.session_start(user=student, deck=None, size=2, mode="recall", order="due")
+    student_client.post(reverse("quiz:finish", args=[review.pk]))
+    html = student_client.get(review.get_absolute_url()).content.decode()
+    assert "Ended early: 0 of 2 answered" in html
+    assert "You ended the review before answering any of its 2 questions." in html
 
 
 def test_summary_names_a_shown_answer_as_the_feedback_did_and_scores_it_zero(student_client, student):
