@@ -312,6 +312,11 @@
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
     const error = root.querySelector(".field-error");
-    if (error) keepErrorInSight(error);
+    if (!error) return;
+    // htmx hands the focus back to the new copy of what had it: Enter pressed on the question's heading (where
+    // "Next question" left the focus) would keep it there, away from the options the error is about.
+    const about = root.dataset.state === "question" ? root.querySelector("[data-focus]") : null;
+    if (about && !about.contains(document.activeElement)) about.focus({ preventScroll: true });
+    keepErrorInSight(error);
   });
 })();

@@ -92,3 +92,26 @@ def test_an_option_focused_when_the_error_comes_is_described_by_it(live_server, 
     expect(first).to_be_focused()
     expect(first).to_have_accessible_description("Choose one of the options.")
     assert eventually(page, IN_SIGHT, bool), "the error is off the screen"
+
+
+def test_enter_on_the_next_questions_heading_with_no_option_focuses_the_options(
+    live_server, page, sign_in, transactional_db
+):
+    """After "Next question" the focus is on the new question's heading; htmx gave it back to the heading's new
+    copy when the error came, away from the options the error is about."""
+    quiz = _quiz("choice")
+    page.set_viewport_size({"width": 375, "height": 700})
+    sign_in(page, "alice", quiz.get_absolute_url())
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    page.get_by_role("link", name="Next question").click()
+    heading = page.get_by_role("heading", name=re.compile("^Question 2"))
+    expect(heading).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_have_text("Choose one of the options.")
+    options = page.get_by_role("group", name="Choose one answer")
+    expect(options).to_be_focused()
+    expect(options).to_have_accessible_description(re.compile(r"^Choose one of the options\."))
+    assert eventually(page, IN_SIGHT, bool), "the error is off the screen"
+    page.keyboard.press("2")
+    expect(page.locator("#option-1")).to_be_checked()
