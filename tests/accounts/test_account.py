@@ -165,6 +165,16 @@ def test_deleting_needs_the_password_and_a_wrong_one_deletes_nothing(client, stu
     assert get_user_model().objects.filter(pk=student.pk).exists() and Answer.objects.filter(user=student).count() == 2
 
 
+def test_deleting_says_which_cohorts_are_left_in_plain_words(client, student, instructor, cohort):
+    client.force_login(student)
+    page = client.get(reverse("account_delete")).content.decode()
+    assert "You leave your cohort, and your answers drop out of its statistics." in page
+    second = cohorts.cohort_create(name="Spring", instructor=instructor)
+    cohorts.cohort_join(student=student, code=second.join_code)
+    page = client.get(reverse("account_delete")).content.decode()
+    assert "You leave your 2 cohorts, and your answers drop out of their statistics." in page
+
+
 def test_deleting_removes_the_account_its_answers_and_its_share_of_cohort_statistics(
     client, student, other_student, deck, cohort
 ):
