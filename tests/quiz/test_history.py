@@ -123,6 +123,13 @@ def test_the_page_takes_as_many_queries_for_thirty_quizzes_as_for_one(
         student_client.get(HISTORY, {"deck": deck.slug})
 
 
+def test_a_student_with_no_quizzes_is_pointed_to_the_decks(student_client):
+    home = reverse("content:home")
+    for url in (HISTORY, reverse("quiz:progress")):
+        html = student_client.get(url).content.decode()
+        assert f'No quizzes yet: <a href="{home}">pick a deck</a> to start one.' in html
+
+
 def test_my_progress_links_to_every_quiz(student_client, student):
     _quiz(student, _deck("Training"))
     assert f'<a href="{HISTORY}">All your quizzes</a>' in student_client.get(reverse("quiz:progress")).content.decode()
