@@ -112,6 +112,7 @@ def test_a_review_question_names_its_deck_and_the_breadcrumb_says_review(student
     response = student_client.post(reverse("quiz:review"), {"size": 5, "mode": "recall", "order": "due"})
     html = student_client.get(response["Location"]).content.decode()
     assert f'<p class="meta card-deck">From {session.deck.title}</p>' in html
+    assert ">End the review here</a>" in html and "End the quiz" not in html
     # and on its feedback, where the deck is as much news as on the question
     review = QuizSession.objects.get(deck=None)
     ending = student_client.get(reverse("quiz:finish", args=[review.pk])).content.decode()
@@ -124,6 +125,7 @@ def test_a_review_question_names_its_deck_and_the_breadcrumb_says_review(student
     assert '<li aria-current="page">Review</li>' in html
     deck_quiz = student_client.get(_session(student, size=1, deck=session.deck).get_absolute_url()).content.decode()
     assert 'data-state="question"' in deck_quiz and "card-deck" not in deck_quiz  # the deck's title heads the page
+    assert ">End the quiz here</a>" in deck_quiz
 
 
 def test_the_size_help_fits_a_review_which_has_no_deck(student_client, student):
