@@ -18,6 +18,12 @@ class StartForm(forms.Form):
         max_value=50,
         initial=10,
         help_text="From 1 to 50; a deck with fewer cards gives a shorter quiz.",
+        error_messages={
+            "required": "Say how many questions: from 1 to 50.",
+            "invalid": "Enter a whole number of questions, from 1 to 50.",
+            "min_value": "Ask for at least 1 question.",
+            "max_value": "Ask for at most 50 questions.",
+        },
     )
     mode = forms.ChoiceField(
         label="Question type",

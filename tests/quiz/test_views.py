@@ -914,6 +914,25 @@ def test_a_refused_start_form_opens_on_the_number_of_questions(student_client, s
     assert len(autofocused) == 1 and 'name="size"' in autofocused[0]
 
 
+@pytest.mark.parametrize(
+    ("size", "error"),
+    [
+        ("0", "Ask for at least 1 question."),
+        ("51", "Ask for at most 50 questions."),
+        ("", "Say how many questions: from 1 to 50."),
+        ("ten", "Enter a whole number of questions, from 1 to 50."),
+    ],
+)
+def test_a_refused_number_of_questions_says_what_to_ask_for(student_client, size, error):
+    """What a browser that does not check the number itself sends: not Django's "Ensure this value is ..."."""
+    deck = _deck()
+    response = student_client.post(
+        reverse("quiz:start", args=[deck.slug]), {"size": size, "mode": "mixed", "order": "new"}
+    )
+    assert response.status_code == 422
+    assert error in response.content.decode() and "Ensure this value" not in response.content.decode()
+
+
 def test_show_answer_with_an_option_chosen_asks_first_without_javascript_and_keeps_the_choice(student_client, student):
     """Without JavaScript quiz.js cannot ask: the question comes back with the choice still checked, asking."""
     session = _session(student, mode="choice")
