@@ -36,6 +36,8 @@ class QuizSession(models.Model):
     seed = models.BigIntegerField(help_text="Makes option shuffles stable across reloads.")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # "Quiz the questions you missed": its size and order were not the student's choice, so are not offered again.
+    retry = models.BooleanField(default=False)
     # Kept by answer_submit and answer_override (item_count by withdrawal.py), so a page counts no answers.
     item_count = models.PositiveSmallIntegerField(default=0)
     answered_count = models.PositiveSmallIntegerField(default=0)

@@ -56,7 +56,7 @@ def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime
     rng.shuffle(cards)
     return session_create(
         user=user, deck=session.deck, cards=cards, mode=session.mode, order=QuizSession.Order.RANDOM,
-        size=len(cards), rng=rng, seed=seed, now=now or timezone.now(),
+        size=len(cards), rng=rng, seed=seed, now=now or timezone.now(), retry=True,
     )  # fmt: skip
 
 

@@ -80,8 +80,9 @@ def session_newer_open(*, session: QuizSession) -> QuizSession | None:
 
 def session_last_options(*, user: AbstractBaseUser, deck: Deck | None) -> dict:
     """The size, mode and order of the user's latest quiz on `deck` (None: their latest review), to offer them
-    again: a student who quizzes a deck the same way each time need not set the form each time."""
-    latest = QuizSession.objects.filter(user=user, deck=deck).order_by("-created_at").values("size", "mode", "order")
+    again: a student who quizzes a deck the same way each time need not set the form each time. Not a retry's."""
+    latest = QuizSession.objects.filter(user=user, deck=deck, retry=False).order_by("-created_at")
+    latest = latest.values("size", "mode", "order")
     return dict(latest.first() or {})
 
 

@@ -87,14 +87,16 @@ def session_create(
     rng: random.Random,
     seed: int,
     now: datetime,
+    retry: bool = False,
 ) -> QuizSession:
     """Saves a quiz of `cards`, in that order, each question's mode and options fixed by `rng` (from `seed`)."""
     options = choice_options(cards, rng) if mode != QuizSession.Mode.RECALL else {}
     first_is_choice = rng.random() < 0.5
     with transaction.atomic():
         session = QuizSession.objects.create(
-            user=user, deck=deck, mode=mode, order=order, size=size, seed=seed, created_at=now, item_count=len(cards)
-        )
+            user=user, deck=deck, mode=mode, order=order, size=size, seed=seed, created_at=now, item_count=len(cards),
+            retry=retry,
+        )  # fmt: skip
         items = []
         for position, card in enumerate(cards, start=1):
             wants_choice = mode == QuizSession.Mode.CHOICE or (

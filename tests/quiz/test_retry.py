@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -147,3 +148,14 @@ def test_a_double_tap_on_the_retry_button_makes_one_quiz_not_two(client, student
     services.answer_submit(user=student, session_id=again.pk, position=1, submission=services.Submission(response="x"))
     third = client.post(reverse("quiz:retry", args=[quiz.pk]))
     assert third["Location"] != first["Location"] and QuizSession.objects.filter(user=student).count() == 3
+
+
+def test_the_next_quiz_of_the_deck_is_offered_as_the_student_set_it_not_as_the_retry_was(client, student, deck):
+    """A retry is as long as the questions missed, shuffled: the start form offered "2, Random" after it."""
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
+    client.force_login(student)
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    assert QuizSession.objects.filter(user=student).count() == 2
+    form = client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
+    assert re.search(r'<input type="number" name="size" value="4"', form)
+    assert re.search(r'<input type="radio" name="order" value="new"[^>]* checked', form)
