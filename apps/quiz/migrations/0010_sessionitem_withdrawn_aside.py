@@ -4,24 +4,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('content', '0011_card_alias_text'),
-        ('quiz', '0009_sessionitem_withdrawn'),
+        ("content", "0011_card_alias_text"),
+        ("quiz", "0009_sessionitem_withdrawn"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='sessionitem',
-            name='item_withdrawn_valid',
+            model_name="sessionitem",
+            name="item_withdrawn_valid",
         ),
         migrations.AlterField(
-            model_name='sessionitem',
-            name='withdrawn',
-            field=models.CharField(blank=True, choices=[('', 'Asked'), ('draft', 'Its deck is being revised'), ('archived', 'Its card is no longer asked'), ('aside', 'The student set its card aside')], default='', max_length=10),
+            model_name="sessionitem",
+            name="withdrawn",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "Asked"),
+                    ("draft", "Its deck is being revised"),
+                    ("archived", "Its card is no longer asked"),
+                    ("aside", "The student set its card aside"),
+                ],
+                default="",
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sessionitem',
-            constraint=models.CheckConstraint(condition=models.Q(('withdrawn__in', ['', 'draft', 'archived', 'aside'])), name='item_withdrawn_valid'),
+            model_name="sessionitem",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("withdrawn__in", ["", "draft", "archived", "aside"])), name="item_withdrawn_valid"
+            ),
         ),
     ]
