@@ -16,6 +16,8 @@ from .services import password_confirm, password_reset_mail_queue, sign_in_tries
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
+        max_length=254,  # the user table's column: the box took 320 characters, and the model then refused them
+        error_messages={"max_length": "An email address can be at most 254 characters long."},
         help_text="Used only to reset your password.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )

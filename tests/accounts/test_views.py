@@ -34,6 +34,7 @@ def test_sign_up_signs_in_and_returns_to_next(client):
         ({"username": "dana", "email": "not-an-email"}, "Enter a valid email address"),
         ({"username": "alice", "email": "x@example.com"}, "A user with that username already exists"),
         ({"username": "dana", "email": "ALICE@example.com"}, "already exists. Try signing in"),
+        ({"username": "dana", "email": "d" * 250 + "@example.com"}, "can be at most 254 characters long"),
     ],
 )
 def test_sign_up_errors_are_shown_on_the_form(client, student, data, message):
