@@ -67,7 +67,7 @@ def test_each_card_says_whether_it_is_new_due_learning_or_mastered_for_this_stud
     assert by_card[answered[2].pk] == "Learning Back in 1 day, 1 hour"
     assert list(by_card.values()).count("New") == 1
     html = student_client.get(deck.get_absolute_url()).content.decode()
-    assert f'href="{deck.get_absolute_url()}quiz/?order=due">Review the 1 due</a>' in html
+    assert f'href="{deck.get_absolute_url()}quiz/?order=due">Review the due card</a>' in html
 
 
 def test_strangers_see_the_cards_without_any_standing_or_review_button(client, student):

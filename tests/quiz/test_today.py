@@ -76,7 +76,7 @@ def test_with_nothing_due_it_says_when_the_next_card_comes_back(student_client, 
     _answer(student, _deck("Serving", 1), size=1)
     CardState.objects.filter(user=student).update(due=timezone.now() + timedelta(days=2, hours=1, minutes=5))
     panel = _today(student_client)
-    assert "Nothing is due for review. The next card comes back in 2\xa0days, 1\xa0hour" in panel
+    assert "Nothing is due right now. The next card comes back in 2\xa0days, 1\xa0hour" in panel
     assert "Review due cards" not in panel
 
 
@@ -159,7 +159,7 @@ def test_each_deck_tile_shows_the_students_own_cards_seen_mastered_and_due(stude
     tile = _tile(student_client, "Serving")
     assert '<progress class="thin-bar" max="4" value="3" aria-hidden="true"></progress>' in tile
     assert "3 of 4 seen · 1 mastered · <strong>1 due now</strong>" in tile
-    review = f'<a href="{reverse("quiz:start", args=[serving.slug])}?order=due">Review the 1 due'
+    review = f'<a href="{reverse("quiz:start", args=[serving.slug])}?order=due">Review the due card'
     assert review in tile
     assert '<progress class="thin-bar" max="2" value="0"' in _tile(student_client, "Training")
     assert "Not started yet" in _tile(student_client, "Unseen")

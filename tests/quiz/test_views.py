@@ -1024,7 +1024,7 @@ def test_the_results_offer_a_review_only_when_cards_are_due_and_say_how_many(stu
     CardState.objects.filter(user=student).update(due=timezone.now() + timedelta(hours=3, minutes=30))
     nothing_due = _results_actions(student_client, session)
     assert reverse("quiz:review") not in nothing_due  # no button that leads to "Nothing is due right now"
-    assert "Nothing is due for review. The next card comes back in 3 hours" in nothing_due
+    assert "Nothing is due right now. The next card comes back in 3 hours" in nothing_due
 
     _session(other_student, size=1)  # a classmate's due cards are not hers
     CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
