@@ -9,8 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats
+from django.utils.html import format_html
 
 from apps.common.forms import focus_first_error
+from apps.common.html import bdi, html_join
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 
 from . import selectors, services
@@ -43,8 +45,8 @@ def extension(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> H
             form.add_error("due_date", str(exc))
         else:
             day = formats.date_format(granted.due_date, "j M Y")
-            who, title = membership.student.get_username(), assignment.deck.title
-            messages.success(request, f"{who} now has until {day} for {title}.")
+            who, title = membership.student.get_username(), bdi(assignment.deck.title)
+            messages.success(request, format_html("{} now has until {} for {}.", who, day, title))
             return HttpResponseSeeOther(reverse("cohorts:student", args=[cohort.pk, student_id]))
     refused = request.method == "POST" and (form is None or bool(form.errors))
     if form is not None:
@@ -61,11 +63,11 @@ def extension_remove(request: HttpRequest, pk: int, student_id: int, deck_id: in
     assignment = selectors.assignment_for(cohort=cohort, deck_id=deck_id)
     if request.method != "POST":  # "Remove" pressed signed out comes back from signing in as a GET: its page again
         return redirect("cohorts:student", cohort.pk, student_id)
-    who, title = membership.student.get_username(), assignment.deck.title
+    who, title = membership.student.get_username(), bdi(assignment.deck.title)
     if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
-        messages.success(request, f"{who} is back on the cohort's deadline for {title}.")
+        messages.success(request, format_html("{} is back on the cohort's deadline for {}.", who, title))
     else:  # a double click, or a stale page
-        messages.info(request, f"{who} had no extension for {title}; nothing changed.")
+        messages.info(request, format_html("{} had no extension for {}; nothing changed.", who, title))
     return HttpResponseSeeOther(reverse("cohorts:student", args=[cohort.pk, student_id]))
 
 
@@ -168,7 +170,7 @@ def assignment_extensions(request: HttpRequest, pk: int, deck_id: int) -> HttpRe
         else:
             names = sorted(form.offered[pk] for pk in chosen)
             verb = "has" if len(names) == 1 else "have"
-            said = f"{_who(names)} now {verb} until {_day(due)} for {assignment.deck.title}."
+            said = format_html("{} now {} until {} for {}.", _who(names), verb, _day(due), bdi(assignment.deck.title))
             return _done(request, cohort, assignment, said)
     return _panel(request, cohort, assignment, grant_form=form, status=422)
 
@@ -180,7 +182,7 @@ def _refusals_on(form: ExtensionsGrantForm, refused: services.ExtensionsRefusedE
     for student_id, exc in refused.refusals.items():
         about.setdefault((exc.field, str(exc)), []).append(form.offered.get(student_id, "A student"))
     for (field, message), names in about.items():
-        form.add_error(field or "students", message if field else f"{_who(sorted(names))}: {message}")
+        form.add_error(field or "students", message if field else format_html("{}: {}", _who(sorted(names)), message))
 
 
 def _one_extension(request: HttpRequest, pk: int, deck_id: int, student_id: int):
@@ -209,15 +211,16 @@ def assignment_extension_change(request: HttpRequest, pk: int, deck_id: int, stu
             )  # fmt: skip
         except services.CohortError as exc:
             if exc.field is None:  # removed meanwhile: their row is gone, so the panel says it
-                return _panel(request, cohort, assignment, problem=f"{who}: {exc}", status=422)
+                return _panel(request, cohort, assignment, problem=format_html("{}: {}", who, str(exc)), status=422)
             form.add_error(exc.field, str(exc))
         else:
-            said = f"{who} now has until {_day(granted.due_date)} for {assignment.deck.title}."
+            said = format_html("{} now has until {} for {}.", who, _day(granted.due_date), bdi(assignment.deck.title))
             return _done(request, cohort, assignment, said)
     if selectors.extension_for(assignment=assignment, student_id=student_id) is None:
         # A stale page: removed meanwhile, so no row shows the error; said above the list instead.
-        errors = " ".join(error for field_errors in form.errors.values() for error in field_errors)
-        return _panel(request, cohort, assignment, problem=f"{who} no longer has an extension. {errors}", status=422)
+        errors = html_join(" ", (error for field_errors in form.errors.values() for error in field_errors))
+        problem = format_html("{} no longer has an extension. {}", who, errors)
+        return _panel(request, cohort, assignment, problem=problem, status=422)
     return _panel(request, cohort, assignment, changing=(student_id, form), status=422)
 
 
@@ -227,9 +230,11 @@ def assignment_extension_remove(request: HttpRequest, pk: int, deck_id: int, stu
     cohort, assignment, membership = _one_extension(request, pk, deck_id, student_id)
     if request.method != "POST":
         return redirect("cohorts:assignment_extensions", cohort.pk, deck_id)
-    who, title = membership.student.get_username(), assignment.deck.title
+    who, title = membership.student.get_username(), bdi(assignment.deck.title)
     if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
-        return _done(request, cohort, assignment, f"{who} is back on the cohort's deadline for {title}.")
+        return _done(
+            request, cohort, assignment, format_html("{} is back on the cohort's deadline for {}.", who, title)
+        )
     # A double click, a stale page, or a student removed since (their extensions went with them).
-    gone = f"{who} is no longer a student of {cohort.name}" if membership.removed_at else f"{who} had no extension"
-    return _done(request, cohort, assignment, f"{gone}; nothing changed.", ok=False)
+    gone = "{} is no longer a student of {}" if membership.removed_at else "{} had no extension"
+    return _done(request, cohort, assignment, format_html(gone + "; nothing changed.", who, bdi(cohort.name)), ok=False)

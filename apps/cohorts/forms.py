@@ -8,6 +8,7 @@ from django.http import QueryDict
 from django.utils import formats, timezone
 from django.utils.html import format_html
 
+from apps.common.html import bdi, html_join
 from apps.content.models import Deck
 
 from .models import Cohort
@@ -62,7 +63,7 @@ class AssignmentForm(forms.Form):
         # its author hunt for it.
         drafts = list(Deck.objects.filter(published=False).order_by("title").values_list("title", flat=True)[:4])
         if drafts:
-            named = ", ".join(drafts[:3]) + (" …" if len(drafts) > 3 else "")
+            named = format_html("{}{}", html_join(", ", map(bdi, drafts[:3])), " …" if len(drafts) > 3 else "")
             # Help text is shown as markup (as Django's own templates do), and any author names a draft.
             self.fields["deck"].help_text = format_html(
                 "Drafts ({}) are not listed: students could not open them. Tick Published on a deck's page "
@@ -142,10 +143,8 @@ class ExtensionsGrantForm(ExtensionForm):
             raise forms.ValidationError(f"{', '.join(had)} {verb} an extension already: change it in the list above.")
         if any(pk not in self.offered for pk in chosen):
             # Not named: it may be someone who never was in the cohort.
-            raise forms.ValidationError(
-                "Choose among the students listed: one you chose is not (or no longer) a student of "
-                f"{self.cohort_name}."
-            )
+            said = "Choose among the students listed: one you chose is not (or no longer) a student of {}."
+            raise forms.ValidationError(format_html(said, bdi(self.cohort_name)))
         return chosen
 
 

@@ -12,8 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import formats, timezone
+from django.utils.html import format_html
 
 from apps.common.db import student_lock
+from apps.common.html import bdi, html_join
 from apps.common.ratelimits import try_refund, try_reserve
 from apps.content.models import Deck
 
@@ -67,11 +69,15 @@ def _name_free(
         holders = holders.exclude(cohort=cohort)
     names = dict(holders.order_by("user__username").values_list("user_id", "user__username"))
     if asking.pk in names:
-        raise CohortError(f"You already have a cohort named “{name}”. Choose another name.", field="name")
+        raise CohortError(
+            format_html("You already have a cohort named “{}”. Choose another name.", bdi(name)), field="name"
+        )
     if names:
         first = next(iter(names.values()))
         raise CohortError(
-            f"{first} already teaches a cohort named “{name}”: choose another name, or leave {first} out."
+            format_html(
+                "{0} already teaches a cohort named “{1}”: choose another name, or leave {0} out.", first, bdi(name)
+            )
         )
 
 
@@ -99,7 +105,9 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     kept = []
     if owner is not None and owner.pk != editor.pk:
         if owner.get_username() not in named:
-            raise CohortError(f"{owner.get_username()} owns {cohort.name}: they stay one of its instructors.")
+            raise CohortError(
+                format_html("{} owns {}: they stay one of its instructors.", owner.get_username(), bdi(cohort.name))
+            )
         # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
         named.discard(owner.get_username())
         kept = [owner]
@@ -113,10 +121,9 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
             cohort=cohort, removed_at__isnull=True, student__in=[teacher.pk for teacher in others]
         ).order_by("student__username")
         if learners := list(students.values_list("student__username", flat=True)):
-            raise CohortError(
-                f"{', '.join(learners)} {'is a student' if len(learners) == 1 else 'are students'} of {cohort.name}: "
-                "remove them from its students first, to make them one of its instructors."
-            )
+            said = "{} {} of {}: remove them from its students first, to make them one of its instructors."
+            verb = "is a student" if len(learners) == 1 else "are students"
+            raise CohortError(format_html(said, ", ".join(learners), verb, bdi(cohort.name)))
         cohort.name = name
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])
@@ -129,7 +136,8 @@ def cohort_owner_set(*, cohort: Cohort, owner_id: int, editor: AbstractBaseUser)
     with transaction.atomic():
         cohort = Cohort.objects.select_for_update().get(pk=cohort.pk)
         if cohort.owner_id is not None and cohort.owner_id != editor.pk:
-            raise CohortError(f"Only {cohort.owner.get_username()}, who owns {cohort.name}, can hand it over.")
+            said = "Only {}, who owns {}, can hand it over."
+            raise CohortError(format_html(said, cohort.owner.get_username(), bdi(cohort.name)))
         new_owner = cohort.instructors.filter(pk=owner_id).first()
         if new_owner is None:
             raise CohortError("The new owner must be one of the cohort's instructors.", field="owner")
@@ -213,7 +221,7 @@ def cohort_join(*, student: AbstractBaseUser, code: str) -> Membership:
     if cohort is None:
         raise CohortError("That code does not match any cohort. Check it with your instructor.")
     if cohort.instructors.filter(pk=student.pk).exists():
-        raise CohortError(f"You teach {cohort.name}; instructors do not join as students.")
+        raise CohortError(format_html("You teach {}; instructors do not join as students.", bdi(cohort.name)))
     with transaction.atomic():
         membership, created = Membership.objects.select_for_update().get_or_create(cohort=cohort, student=student)
         rejoined = not created and membership.removed_at is not None
@@ -294,10 +302,8 @@ def assignment_remove(*, cohort: Cohort, deck_id: int) -> int | None:
 def _too_early(*, cohort: Cohort, assignment: Assignment, due_date: date) -> CohortError | None:
     """Why `due_date` extends nothing (the assignment has no due date, or it is not later), or None."""
     if assignment.due_date is None:
-        return CohortError(
-            f"{assignment.deck.title} has no due date in {cohort.name}: there is no deadline to extend.",
-            field="due_date",
-        )
+        said = "{} has no due date in {}: there is no deadline to extend."
+        return CohortError(format_html(said, bdi(assignment.deck.title), bdi(cohort.name)), field="due_date")
     if due_date <= assignment.due_date:
         deadline = formats.date_format(assignment.due_date, "j M Y")
         return CohortError(
@@ -332,7 +338,7 @@ class ExtensionsRefusedError(CohortError):
     student it was about."""
 
     def __init__(self, refusals: dict[int, CohortError]) -> None:
-        super().__init__(" ".join(dict.fromkeys(str(exc) for exc in refusals.values())))
+        super().__init__(html_join(" ", dict.fromkeys(str(exc) for exc in refusals.values())))
         self.refusals = refusals
 
 
@@ -352,7 +358,7 @@ def extensions_grant(
         assignment = assignment.filter(cohort=cohort, deck_id=deck_id).first()
         if assignment is None:
             raise ExtensionsRefusedError(
-                dict.fromkeys(chosen, CohortError(f"That deck is not assigned to {cohort.name}."))
+                dict.fromkeys(chosen, CohortError(format_html("That deck is not assigned to {}.", bdi(cohort.name))))
             )
         members = Membership.objects.select_for_update().filter(cohort=cohort, student_id__in=chosen)
         current = {pk for pk, removed in members.order_by("student_id").values_list("student_id", "removed_at")
@@ -360,7 +366,8 @@ def extensions_grant(
         late = _too_early(cohort=cohort, assignment=assignment, due_date=due_date)
         for student_id in chosen:
             if student_id not in current:
-                refusals[student_id] = CohortError(f"Only students of {cohort.name} can have an extension.")
+                said = format_html("Only students of {} can have an extension.", bdi(cohort.name))
+                refusals[student_id] = CohortError(said)
             elif late is not None:
                 refusals[student_id] = late
         if refusals:

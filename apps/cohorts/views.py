@@ -11,10 +11,12 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.common.forms import focus_first_error
+from apps.common.html import bdi
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 from apps.common.ratelimits import minutes_left
 from apps.content.models import Deck
@@ -219,7 +221,7 @@ def owner_set(request: HttpRequest, pk: int) -> HttpResponse:
         said = str(exc) if isinstance(exc, services.CohortError) else "Choose one of the cohort's instructors."
         messages.error(request, said)
         return _manage_page(request, cohort, status=422)
-    messages.success(request, f"{cohort.owner.get_username()} now owns {cohort.name}.")
+    messages.success(request, format_html("{} now owns {}.", cohort.owner.get_username(), bdi(cohort.name)))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 
@@ -256,7 +258,7 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
     said = _assignment_said(deck.title, change)
     if dropped := change.extensions_dropped:
         why = "no longer later than the due date" if change.due else "with no due date, there is none to extend"
-        said += f" {_extensions_lost(dropped)}: {why}."
+        said = format_html("{} {}: {}.", said, _extensions_lost(dropped), why)
     messages.success(request, said)
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
@@ -265,23 +267,23 @@ def _extensions_lost(count: int) -> str:
     return f"{count} student{'s' if count > 1 else ''} lost {'their extensions' if count > 1 else 'an extension'}"
 
 
-def _assignment_said(title: str, change: services.AssignmentChange) -> str:
+def _assignment_said(title: str, change: services.AssignmentChange) -> SafeString:
     """What the one form for assigning a deck and changing its due date did: a deck assigned already, sent with
     the date left empty, loses its due date, which the instructor may not have meant."""
 
     def day(value) -> str:
         return formats.date_format(value, "j M Y")
 
-    due, before = change.due, change.due_before
+    due, before, title = change.due, change.due_before, bdi(title)
     if change.created:
-        return f"{title} is assigned, due {day(due)}." if due else f"{title} is assigned, with no due date."
+        return format_html("{} is assigned, {}.", title, f"due {day(due)}" if due else "with no due date")
     if before == due:
         state = f"due {day(due)}" if due else "with no due date"
-        return f"{title} was assigned already, {state}: nothing changed."
+        return format_html("{} was assigned already, {}: nothing changed.", title, state)
     if due is None:
-        return f"{title} no longer has a due date (it was due {day(before)})."
+        return format_html("{} no longer has a due date (it was due {}).", title, day(before))
     was = f"was {day(before)}" if before else "had no due date"
-    return f"{title} is now due {day(due)} ({was})."
+    return format_html("{} is now due {} ({}).", title, day(due), was)
 
 
 @login_required
@@ -292,11 +294,11 @@ def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpRespon
     ended = services.assignment_remove(cohort=cohort, deck_id=deck_id)
     if ended is None:
         # A double click, or a stale page: say so rather than claim a removal that did not happen.
-        said = "{} was not assigned to <bdi>{}</bdi>; nothing changed."
+        said = "<bdi>{}</bdi> was not assigned to <bdi>{}</bdi>; nothing changed."
         messages.info(request, format_html(said, deck or "That deck", cohort.name))
     else:
         lost = f" {_extensions_lost(ended)}." if ended else ""
-        said = "{} is no longer assigned to <bdi>{}</bdi>; students' answers are kept.{}"
+        said = "<bdi>{}</bdi> is no longer assigned to <bdi>{}</bdi>; students' answers are kept.{}"
         messages.success(request, format_html(said, deck, cohort.name, lost))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
@@ -371,14 +373,14 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
         if typed:
             already = selectors.place_in_cohort(user=request.user, cohort=joining) if joining else None
             if already:
-                messages.info(request, f"You’re already in {joining.name}.")
+                messages.info(request, format_html("You’re already in {}.", bdi(joining.name)))
                 return HttpResponseSeeOther(_already_in(joining, already))
             try:
                 membership = services.cohort_join(student=request.user, code=form.cleaned_data["code"])
             except services.CohortError as exc:
                 form.add_error("code", str(exc))
             else:
-                messages.success(request, f"You joined {membership.cohort.name}.")
+                messages.success(request, format_html("You joined {}.", bdi(membership.cohort.name)))
                 return HttpResponseSeeOther(reverse("quiz:progress"))
     status = 422 if form.errors else (404 if code and cohort is None else 200)
     focus_first_error(form)

@@ -225,7 +225,9 @@ def test_granting_with_htmx_swaps_the_panel_and_says_so(client, world, htmx):
     assert response.status_code == 200 and "HX-Request" in response["Vary"]
     assert html.lstrip().startswith('<div id="extensions-panel">') and "<h1>" not in html
     note = re.search(r'<p class="message message-success" role="status" tabindex="-1" data-focus>(.*?)</p>', html)
-    assert note.group(1) == f"ann now has until {_day(timezone.localdate() + timedelta(days=4))} for Serving."
+    assert (
+        note.group(1) == f"ann now has until {_day(timezone.localdate() + timedelta(days=4))} for <bdi>Serving</bdi>."
+    )
     assert list(_rows(html)) == ["ann"] and "ann" not in " ".join(_offered(html))
     # Every form in it posts with HTMX to the address it has without.
     for form in re.findall(r"<form [^>]*>", html):
@@ -259,7 +261,7 @@ def test_the_service_grants_all_or_none_and_names_each_refusal(world, student):
             due_date=timezone.localdate() + timedelta(days=3), granted_by=carol,
         )  # fmt: skip
     assert list(refused.value.refusals) == [bob.pk]
-    assert str(refused.value.refusals[bob.pk]) == "Only students of Spring can have an extension."
+    assert str(refused.value.refusals[bob.pk]) == "Only students of <bdi>Spring</bdi> can have an extension."
     assert not Extension.objects.exists()
     granted = services.extensions_grant(
         cohort=world["cohort"], deck_id=world["deck"].pk, student_ids=[world["ann"].pk, student.pk, student.pk],
@@ -297,8 +299,14 @@ def test_bad_input_is_a_form_error_never_a_500(client, world, student):
         "not a number": ({"students": ["x"], "due_date": _later(5)}, "Choose among the students listed."),
         "a NUL": ({"students": ["\x00"], "due_date": _later(5)}, "Choose among the students listed."),
         "another cohort's": ({"students": [world["bob"].pk], "due_date": _later(5)}, "not (or no longer) a student"),
-        "removed": ({"students": [ann, gone.pk], "due_date": _later(5)}, "not (or no longer) a student of Spring"),
-        "no such user": ({"students": [10**12], "due_date": _later(5)}, "not (or no longer) a student of Spring"),
+        "removed": (
+            {"students": [ann, gone.pk], "due_date": _later(5)},
+            "not (or no longer) a student of <bdi>Spring</bdi>",
+        ),
+        "no such user": (
+            {"students": [10**12], "due_date": _later(5)},
+            "not (or no longer) a student of <bdi>Spring</bdi>",
+        ),
         "has one": ({"students": [ann, student.pk], "due_date": _later(5)}, "alice has an extension already"),
         "a bad date": ({"students": [ann], "due_date": "2026-02-30"}, "Enter a valid date."),
         "too far": ({"students": [ann], "due_date": "9999-12-31"}, "at most five years ahead"),

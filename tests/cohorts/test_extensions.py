@@ -131,7 +131,7 @@ def test_only_students_of_the_cohort_and_its_assigned_decks_have_extensions(clie
     assert client.post(_url(world, deck=make_deck()), later).status_code == 404
     # Their own cohort's deck, asked through the other cohort: not theirs to give either.
     assert client.post(_url(world, cohort=world["autumn"]), later).status_code == 404
-    with pytest.raises(services.CohortError, match="Only students of Spring"):
+    with pytest.raises(services.CohortError, match="Only students of <bdi>Spring</bdi>"):
         _grant(world, instructor, 5, student=outsider)
     services.cohort_remove_student(cohort=world["cohort"], student_id=world["personas"]["cohort_student"].pk)
     assert client.post(_url(world), later).status_code == 404

@@ -879,7 +879,8 @@ def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_
         response = client.post(reverse("cohorts:join"), {"code": cohort.join_code}, follow=True)
         assert response.redirect_chain == [(onward, 303)]
         assert (
-            "You’re already in Spring." in response.content.decode() and "You joined" not in response.content.decode()
+            "You’re already in <bdi>Spring</bdi>." in response.content.decode()
+            and "You joined" not in response.content.decode()
         )
     assert Membership.objects.filter(cohort=cohort).count() == 1
 
@@ -892,7 +893,7 @@ def test_a_removed_student_can_join_again_through_the_invite_link(client, instru
     invite = reverse("cohorts:invite", args=[cohort.join_code])
     assert '<button type="submit" aria-describedby="join-notice">Join Spring</button>' in client.get(invite).text
     response = client.post(invite, {"code": cohort.join_code}, follow=True)
-    assert "You joined Spring." in response.content.decode()
+    assert "You joined <bdi>Spring</bdi>." in response.content.decode()
 
 
 LONG_OPTION = "Because it regularizes: dividing each micro-batch loss by $N$ acts like a smaller learning rate. " * 2

@@ -22,6 +22,8 @@ pytestmark = pytest.mark.django_db
 
 
 def _text(html: str) -> str:
+    # <bdi> (a name, isolated) is part of its sentence; other tags are read as breaks.
+    html = re.sub(r"</?bdi>", "", html)
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).replace("\xa0", " ").split())
 
 
@@ -145,4 +147,4 @@ def test_a_draft_title_in_the_deck_choice_is_text_not_markup(client, instructor)
     client.force_login(instructor)
     html = client.get(reverse("cohorts:manage", args=[cohort.pk])).content.decode()
     assert "<img" not in html
-    assert "Drafts (&lt;img src=x onerror=&quot;alert(1)&quot;&gt;) are not listed" in html
+    assert "Drafts (<bdi>&lt;img src=x onerror=&quot;alert(1)&quot;&gt;</bdi>) are not listed" in html

@@ -1,0 +1,150 @@
+"""A cohort's name and a deck's title, written by people, sit isolated in <bdi> inside the messages and form errors
+built around them: a name holding a right-to-left override (U+202E) cannot reverse the words after it, and a name
+holding markup is shown as text."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.cohorts import services
+from tests.conftest import make_instructor, make_user
+from tests.factories import make_card, make_deck
+
+pytestmark = pytest.mark.django_db
+
+RLO = "\u202e"
+NAME = f"{RLO}<script>x</script> Spring"
+SHOWN = f"<bdi>{RLO}&lt;script&gt;x&lt;/script&gt; Spring</bdi>"
+TITLE = f"{RLO}<i>Serving</i>"
+TITLE_SHOWN = f"<bdi>{RLO}&lt;i&gt;Serving&lt;/i&gt;</bdi>"
+
+
+def _html(response) -> str:
+    html = response.content.decode()
+    assert "<script>x</script>" not in html and "<i>Serving</i>" not in html
+    return html
+
+
+@pytest.fixture
+def cohort(instructor):
+    return services.cohort_create(name=NAME, instructor=instructor)
+
+
+def test_a_name_taken_already_is_isolated_in_the_form_error(client, instructor, cohort):
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:create"), {"name": NAME, "instructors": ""}, follow=True)
+    assert response.status_code == 422
+    assert f"You already have a cohort named “{SHOWN}”. Choose another name." in _html(response)
+
+
+def test_a_co_instructor_holding_the_name_is_refused_with_it_isolated(client, instructor):
+    services.cohort_create(name=NAME, instructor=make_instructor("dave"))
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:create"), {"name": NAME, "instructors": "dave"})
+    assert f"dave already teaches a cohort named “{SHOWN}”" in _html(response)
+
+
+def test_handing_the_cohort_over_says_so_with_the_name_isolated(client, instructor):
+    make_instructor("dave")
+    cohort = services.cohort_create(name=NAME, instructor=instructor, instructor_usernames=["dave"])
+    dave = cohort.instructors.get(username="dave")
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:owner", args=[cohort.pk]), {"owner": dave.pk}, follow=True)
+    assert f"dave now owns {SHOWN}." in _html(response)
+    # Only its owner may hand it over: carol is told who that is now.
+    response = client.post(reverse("cohorts:owner", args=[cohort.pk]), {"owner": instructor.pk})
+    assert f"Only dave, who owns {SHOWN}, can hand it over." in _html(response)
+
+
+def test_a_student_made_an_instructor_is_refused_with_the_name_isolated(client, instructor, cohort):
+    services.cohort_join(student=make_user("ann"), code=cohort.join_code)
+    cohort.memberships.get().student.groups.add(*make_instructor("erin").groups.all())
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:manage", args=[cohort.pk]), {"name": "Other", "instructors": "ann"})
+    assert response.status_code == 422
+    assert f"ann is a student of {SHOWN}: remove them" in _html(response)
+
+
+def test_joining_says_which_cohort_with_its_name_isolated(client, student, cohort):
+    client.force_login(student)
+    response = client.post(reverse("cohorts:join"), {"code": cohort.join_code}, follow=True)
+    assert f"You joined {SHOWN}." in _html(response)
+    response = client.post(reverse("cohorts:join"), {"code": cohort.join_code}, follow=True)
+    assert f"You’re already in {SHOWN}." in _html(response)
+
+
+def test_an_instructor_joining_their_own_cohort_is_refused_with_its_name_isolated(instructor, cohort):
+    with pytest.raises(services.CohortError) as refused:
+        services.cohort_join(student=instructor, code=cohort.join_code)
+    assert str(refused.value) == f"You teach {SHOWN}; instructors do not join as students."
+
+
+def test_assigning_and_unassigning_a_deck_isolate_its_title(client, instructor, cohort):
+    deck = make_deck(title=TITLE, published=True)
+    client.force_login(instructor)
+    response = client.post(reverse("cohorts:assignment_add", args=[cohort.pk]), {"deck": deck.pk}, follow=True)
+    assert f"{TITLE_SHOWN} is assigned, with no due date." in _html(response)
+    url = reverse("cohorts:assignment_remove", args=[cohort.pk, deck.pk])
+    response = client.post(url, follow=True)
+    assert f"{TITLE_SHOWN} is no longer assigned to {SHOWN}" in _html(response)
+    response = client.post(url, follow=True)
+    assert f"{TITLE_SHOWN} was not assigned to {SHOWN}; nothing changed." in _html(response)
+
+
+def test_a_draft_is_named_isolated_in_the_decks_help(client, instructor, cohort):
+    make_deck(title=TITLE, published=False)
+    client.force_login(instructor)
+    assert f"Drafts ({TITLE_SHOWN}) are not listed" in _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
+
+
+@pytest.fixture
+def extended(instructor, student, cohort):
+    deck = make_deck(title=TITLE, published=True)
+    make_card(deck=deck)
+    services.assignment_set(cohort=cohort, deck=deck, due_date=timezone.localdate())
+    services.cohort_join(student=student, code=cohort.join_code)
+    return deck
+
+
+def test_extension_messages_isolate_the_title_and_the_cohorts_name(client, instructor, student, cohort, extended):
+    later = (timezone.localdate() + timedelta(days=3)).isoformat()
+    client.force_login(instructor)
+    one = reverse("cohorts:extension", args=[cohort.pk, student.pk, extended.pk])
+    assert f"for {TITLE_SHOWN}." in _html(client.post(one, {"due_date": later}, follow=True))
+    page = reverse("cohorts:assignment_extensions", args=[cohort.pk, extended.pk])
+    remove = reverse("cohorts:assignment_extension_remove", args=[cohort.pk, extended.pk, student.pk])
+    assert f"alice is back on the cohort's deadline for {TITLE_SHOWN}." in _html(client.post(remove, follow=True))
+    services.cohort_remove_student(cohort=cohort, student_id=student.pk)
+    gone = _html(client.post(remove, follow=True))
+    assert f"alice is no longer a student of {SHOWN}; nothing changed." in gone
+    # Offered on a stale page: the grant form refuses her, naming the cohort.
+    refused = _html(client.post(page, {"students": [student.pk], "due_date": later}))
+    assert f"not (or no longer) a student of {SHOWN}." in refused
+
+
+def test_a_refusal_from_the_service_keeps_the_name_isolated(client, instructor, student, cohort, extended):
+    client.force_login(instructor)
+    services.assignment_set(cohort=cohort, deck=extended, due_date=None)
+    with pytest.raises(services.CohortError) as refused:
+        services.extension_grant(
+            cohort=cohort, deck_id=extended.pk, student_id=student.pk,
+            due_date=timezone.localdate() + timedelta(days=3), granted_by=instructor,
+        )  # fmt: skip
+    assert str(refused.value) == f"{TITLE_SHOWN} has no due date in {SHOWN}: there is no deadline to extend."
+
+
+def test_a_refusal_said_above_the_list_keeps_the_name_isolated(client, instructor, student, cohort, extended):
+    later = timezone.localdate() + timedelta(days=3)
+    services.extension_grant(
+        cohort=cohort, deck_id=extended.pk, student_id=student.pk, due_date=later, granted_by=instructor
+    )
+    services.cohort_remove_student(cohort=cohort, student_id=student.pk)
+    client.force_login(instructor)
+    change = reverse("cohorts:assignment_extension_change", args=[cohort.pk, extended.pk, student.pk])
+    response = client.post(change, {"due_date": (later + timedelta(days=1)).isoformat()})
+    assert response.status_code == 422
+    assert f"alice: Only students of {SHOWN} can have an extension." in _html(response)
