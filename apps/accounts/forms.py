@@ -33,6 +33,28 @@ class SignupForm(UserCreationForm):
         return email
 
 
+def lockout_warning(*, request, username: str) -> str | None:
+    """After a wrong password axes has just counted (signing in, or on an account page): how many more this name has
+    from this network before its pause. None when nothing was counted, or when this one locked it."""
+    tries = sign_in_tries_left(request=request, credentials={"username": username})
+    if tries is None:
+        return None
+    left, pause = tries
+    minutes = minutes_left(pause)
+    return (
+        f"{left} more tr{pluralize(left, 'y,ies')} before signing in with this name from your network pauses for"
+        f" {minutes} minute{pluralize(minutes)}."
+    )
+
+
+def _wrong_password(message: str, *, request, user, code: str | None = None) -> ValidationError:
+    """An account page's refusal of a wrong current password, with the lockout's warning as signing in has it: the
+    wrong passwords there count towards the same pause."""
+    warning = lockout_warning(request=request, username=user.get_username())
+    error = ValidationError(message, code=code)
+    return ValidationError([error, ValidationError(warning, code="lockout_warning")]) if warning else error
+
+
 class _UsernameLengthMixin:
     """Refuses an over-long user name before authenticating, and warns of the lockout after a counted failure.
 
@@ -49,15 +71,9 @@ class _UsernameLengthMixin:
     def get_invalid_login_error(self) -> ValidationError:
         error = super().get_invalid_login_error()
         # The fifth typo used to pause sign-in for a quarter of an hour unannounced.
-        tries = sign_in_tries_left(request=self.request, credentials={"username": self.data.get("username")})
-        if tries is None:
+        warning = lockout_warning(request=self.request, username=self.data.get("username"))
+        if warning is None:
             return error
-        left, pause = tries
-        minutes = minutes_left(pause)
-        warning = (
-            f"{left} more tr{pluralize(left, 'y,ies')} before signing in with this name from your network pauses for"
-            f" {minutes} minute{pluralize(minutes)}."
-        )
         return ValidationError([error, ValidationError(warning, code="lockout_warning")])
 
 
@@ -140,7 +156,8 @@ class ProfileForm(forms.ModelForm):
         changed = email is not None and email.casefold() != self._email.casefold()
         password = cleaned.get("current_password") or ""
         if changed and not password_confirm(request=self.request, user=self.instance, password=password):
-            self.add_error("current_password", "Enter your current password to change your email address.")
+            said = "Enter your current password to change your email address."
+            self.add_error("current_password", _wrong_password(said, request=self.request, user=self.instance))
         return cleaned
 
 
@@ -158,7 +175,8 @@ class AccountDeleteForm(forms.Form):
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not password_confirm(request=self.request, user=self.user, password=password):
-            raise forms.ValidationError("That is not your password; nothing was deleted.")
+            said = "That is not your password; nothing was deleted."
+            raise _wrong_password(said, request=self.request, user=self.user)
         return password
 
 
@@ -172,5 +190,6 @@ class CountedPasswordChangeForm(PasswordChangeForm):
     def clean_old_password(self) -> str:
         old_password = self.cleaned_data["old_password"]
         if not password_confirm(request=self.request, user=self.user, password=old_password):
-            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+            said = self.error_messages["password_incorrect"]
+            raise _wrong_password(said, request=self.request, user=self.user, code="password_incorrect")
         return old_password

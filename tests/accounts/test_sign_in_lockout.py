@@ -314,3 +314,36 @@ def test_the_warning_is_the_same_for_a_name_with_no_account(client, student, set
     warning = "4 more tries before signing in with this name from your network pauses for 30 minutes."
     assert warning in _said(known) and warning in _said(unknown)
     assert _said(known) == _said(unknown)
+
+
+def _field_errors(response, field: str) -> list[str]:
+    """The errors shown under one field of the form."""
+    errors = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', response.content.decode(), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in re.findall(r"<li>(.*?)</li>", errors.group(1))]
+
+
+@pytest.mark.parametrize(
+    ("page", "field", "refusal"),
+    [
+        ("account_delete", "password", "That is not your password; nothing was deleted."),
+        ("account", "current_password", "Enter your current password to change your email address."),
+        ("password_change", "old_password", "Your old password was entered incorrectly. Please enter it again."),
+    ],
+)
+def test_a_wrong_password_on_the_account_pages_says_how_many_tries_are_left(client, student, settings, page, field,
+                                                                             refusal):  # fmt: skip
+    """Counted towards the sign-in pause, the account pages' wrong passwords paused it unannounced, where signing in
+    warns."""
+    client.force_login(student)
+    first = _account_form(client, page, "guess")
+    assert first.status_code == 422
+    warning = "4 more tries before signing in with this name from your network pauses for 15 minutes."
+    assert _field_errors(first, field) == [refusal, warning]
+    for _ in range(2):
+        _account_form(client, page, "guess")
+    last_chance = _account_form(client, page, "guess")
+    assert _field_errors(last_chance, field)[1] == (
+        "1 more try before signing in with this name from your network pauses for 15 minutes."
+    )
+    locked = _account_form(client, page, "guess")  # as it warned: the lockout page
+    assert locked.status_code == 429 and "Too many sign-in attempts" in locked.content.decode()
