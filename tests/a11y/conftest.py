@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
@@ -46,6 +47,7 @@ class PageSpec:
     path: str
     user: str | None = None  # a key of Site.users; None is a visitor who is not signed in
     math: bool = False  # KaTeX output is on the page, so its MathML must be too
+    status: int = 200  # an error page's own (429: a limit's pause)
 
 
 @dataclass
@@ -86,8 +88,23 @@ def _answer_all(user, session, *, now, wrong_recall: int = 1, wrong_choice: int 
     return answers
 
 
+def _join_codes_used_up(user) -> None:
+    """`user` has tried every join code JOIN_ACCOUNT_RATE allows (from an address of their own, so that the live
+    server's is not used up): their join pages are the 429 that says so."""
+    from django.test import RequestFactory
+
+    from apps.cohorts import services as cohorts
+
+    request = RequestFactory().get("/join/", REMOTE_ADDR="192.0.2.99")
+    request.user = user
+    for _ in range(1000):
+        if cohorts.join_try_begin(request=request) is not None:
+            return
+    raise AssertionError("JOIN_ACCOUNT_RATE never paused the account")
+
+
 @pytest.fixture
-def site(transactional_db) -> Site:
+def site(transactional_db):
     from apps.cohorts import services as cohorts
     from apps.content.models import Card, Deck
     from apps.quiz import memory
@@ -97,8 +114,10 @@ def site(transactional_db) -> Site:
     call_command("load_content", verbosity=0)
     flashcards, syllabus = Deck.objects.get(slug=FLASHCARDS), Deck.objects.get(slug=SYLLABUS)
     affine, temperature = Card.objects.get(question=AFFINE), Card.objects.get(question=TEMPERATURE)
+    cache.clear()  # a transactional test's flush leaves the cache table's counts (the limits' tries)
     carol = make_instructor("carol")
-    alice, bob = make_user("alice"), make_user("bob")
+    alice, bob, dan = make_user("alice"), make_user("bob"), make_user("dan")
+    _join_codes_used_up(dan)
     now = timezone.now()
 
     cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
@@ -187,16 +206,30 @@ def site(transactional_db) -> Site:
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
+        PageSpec("invite link, too many codes tried", f"/join/{cohort.join_code}/", user="dan", status=429),
         PageSpec("admin card reports", "/admin/quiz/cardreport/", user="carol"),
         PageSpec("admin regrade past answers", f"/admin/content/card/{affine.pk}/regrade/", user="carol"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),
     ]
-    return Site(
-        users={"alice": alice, "bob": bob, "carol": carol},
+    yield Site(
+        users={"alice": alice, "bob": bob, "carol": carol, "dan": dan},
         pages=pages,
         recall_quiz=recall.get_absolute_url(),
         choice_quiz=choice.get_absolute_url(),
     )
+    cache.clear()  # the limits the tests used up (sign-ups, resets, sign-ins from the live server's address)
+
+
+def limits_used_up(settings) -> None:
+    """Sign-ups and reset links from the live server's and the test client's address used up, at one an hour: the
+    next of either is the page (429) that says so."""
+    from django.test import RequestFactory
+
+    from apps.accounts.services import password_reset_refused, signup_refused
+
+    settings.SIGNUP_RATE = settings.PASSWORD_RESET_RATE = "1/h"
+    sent = RequestFactory().post("/", {"email": "someone@example.com"}, REMOTE_ADDR="127.0.0.1")
+    assert not signup_refused(request=sent) and not password_reset_refused(request=sent)
 
 
 def need_file(path: Path) -> None:

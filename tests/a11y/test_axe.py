@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.a11y.conftest import AXE
+from tests.a11y.conftest import AXE, limits_used_up
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
@@ -73,7 +73,7 @@ def _audit_into(failures: list[str], page, name: str) -> None:
             failures.append(_describe(f"{name}, details open", violations))
 
 
-def test_every_page_passes_axe(live_server, site, contexts):
+def test_every_page_passes_axe(live_server, site, contexts, settings):
     failures: list[str] = []
     missing_math: list[str] = []
 
@@ -95,7 +95,8 @@ def test_every_page_passes_axe(live_server, site, contexts):
         refused += [f"[{spec.name}] {m.text}" for m in messages if "Content Security Policy" in m.text]
         page = pages[spec.user]
         response = page.goto(f"{live_server.url}{spec.path}")
-        assert response is not None and response.ok, f"{spec.name}: {spec.path} answered {response and response.status}"
+        answered = response and response.status
+        assert answered == spec.status, f"{spec.name}: {spec.path} answered {answered}"
         audit(page, spec.name, math=spec.math)
 
     # The states HTMX swaps in, as the student reaches them in the page rather than by URL.
@@ -185,6 +186,30 @@ def test_every_page_passes_axe(live_server, site, contexts):
     expect(visitor.locator(".form-errors")).to_be_visible()
     audit(visitor, "sign in with errors")
 
+    # The pages a limit answers with (429), as a visitor reaches them: a name locked after wrong passwords, and
+    # sign-ups and reset links from this address used up.
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        visitor.goto(f"{live_server.url}/accounts/login/")
+        visitor.get_by_label("Username").fill("bob")
+        visitor.get_by_label("Password").fill("not the password")
+        visitor.get_by_role("button", name="Sign in").click()
+    expect(visitor.get_by_role("heading", name="Too many sign-in attempts")).to_be_visible()
+    audit(visitor, "sign-in lockout")
+    limits_used_up(settings)
+    visitor.goto(f"{live_server.url}/accounts/signup/")
+    visitor.get_by_label("Username").fill("dora")
+    visitor.get_by_label("Email").fill("dora@example.com")
+    visitor.get_by_label("Password", exact=True).fill("a-long-passphrase-2026")
+    visitor.get_by_label("Password confirmation").fill("a-long-passphrase-2026")
+    visitor.get_by_role("button", name="Create account").click()
+    expect(visitor.get_by_role("heading", name="Too many sign-ups from your network")).to_be_visible()
+    audit(visitor, "sign-ups paused")
+    visitor.goto(f"{live_server.url}/accounts/password_reset/")
+    visitor.get_by_label("Email").fill("alice@example.com")
+    visitor.get_by_role("button", name="Send the link").click()
+    expect(visitor.get_by_role("heading", name="Too many reset requests")).to_be_visible()
+    audit(visitor, "reset links paused")
+
     problems = []
     if failures:
         problems.append("axe found WCAG violations:\n" + "\n\n".join(failures))
@@ -205,7 +230,7 @@ def test_the_site_in_dark_mode_passes_axe(live_server, site, contexts):
         if spec.user not in pages:
             pages[spec.user] = contexts(spec.user, dark=True).new_page()
         page = pages[spec.user]
-        assert page.goto(f"{live_server.url}{spec.path}").ok, spec.name
+        assert page.goto(f"{live_server.url}{spec.path}").status == spec.status, spec.name
         assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
         _audit_into(failures, page, f"{spec.name}, dark")
     page = pages["alice"]

@@ -9,7 +9,7 @@ import subprocess
 from django.test import Client
 from django.utils.text import slugify
 
-from tests.a11y.conftest import FLASHCARDS
+from tests.a11y.conftest import FLASHCARDS, limits_used_up
 from tests.conftest import PASSWORD
 
 
@@ -37,13 +37,13 @@ def _quiz_start_with_errors(client: Client) -> bytes:
     return response.content
 
 
-def test_every_page_is_valid_html(vnu, site, tmp_path):
+def test_every_page_is_valid_html(vnu, site, tmp_path, settings):
     clients: dict[str | None, Client] = {}
     documents: dict[str, bytes] = {}
     for spec in site.pages:
         client = clients.setdefault(spec.user, _client(site, spec.user))
         response = client.get(spec.path)
-        assert response.status_code == 200, f"{spec.name}: {spec.path} answered {response.status_code}"
+        assert response.status_code == spec.status, f"{spec.name}: {spec.path} answered {response.status_code}"
         # The raw bytes as served, not the DOM a browser rebuilds from them: vnu must see our mistakes.
         documents[spec.name] = response.content
 
@@ -79,6 +79,17 @@ def test_every_page_is_valid_html(vnu, site, tmp_path):
     sign_out_link = alice.get("/accounts/logout/")
     assert sign_out_link.status_code == 405
     documents["form-only address opened as a link"] = sign_out_link.content
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        locked = visitor.post("/accounts/login/", {"username": "bob", "password": PASSWORD + "-wrong"})
+    assert locked.status_code == 429 and b"Too many sign-in attempts" in locked.content
+    documents["sign-in lockout"] = locked.content
+    limits_used_up(settings)
+    paused = visitor.post("/accounts/signup/", {"username": "dora", "email": "dora@example.com"})
+    assert paused.status_code == 429 and b"Too many sign-ups" in paused.content
+    documents["sign-ups paused"] = paused.content
+    paused = visitor.post("/accounts/password_reset/", {"email": "alice@example.com"})
+    assert paused.status_code == 429 and b"Too many reset requests" in paused.content
+    documents["reset links paused"] = paused.content
     bad_host = visitor.get("/", HTTP_HOST="scanner.example")
     assert bad_host.status_code == 400
     documents["bad request"] = bad_host.content
