@@ -148,3 +148,23 @@ def test_a_refusal_said_above_the_list_keeps_the_name_isolated(client, instructo
     response = client.post(change, {"due_date": (later + timedelta(days=1)).isoformat()})
     assert response.status_code == 422
     assert f"alice: Only students of {SHOWN} can have an extension." in _html(response)
+
+
+def test_the_invite_and_leave_pages_isolate_the_name_in_their_sentences(client, student, cohort):
+    client.force_login(student)
+    invite = _html(client.get(reverse("cohorts:invite", args=[cohort.join_code])))
+    assert f"<h1>Join {SHOWN}</h1>" in invite and f"You were invited to join <strong>{SHOWN}</strong>." in invite
+    services.cohort_join(student=student, code=cohort.join_code)
+    assert f"<h1>You’re already in {SHOWN}</h1>" in _html(
+        client.get(reverse("cohorts:invite", args=[cohort.join_code]))
+    )
+    assert f"<h1>Leave {SHOWN}?</h1>" in _html(client.get(reverse("cohorts:leave", args=[cohort.pk])))
+
+
+def test_the_extension_pages_isolate_the_decks_title(client, instructor, student, cohort, extended):
+    client.force_login(instructor)
+    one = _html(client.get(reverse("cohorts:extension", args=[cohort.pk, student.pk, extended.pk])))
+    assert f'<p class="lede">{TITLE_SHOWN} in {SHOWN}: due' in one
+    page = _html(client.get(reverse("cohorts:assignment_extensions", args=[cohort.pk, extended.pk])))
+    assert f"No student has an extension on {TITLE_SHOWN}: everyone is due" in page
+    assert f"<p>{TITLE_SHOWN} leaves the dashboard" in _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))

@@ -33,7 +33,7 @@ def test_an_invite_link_says_so_before_the_join_button_signed_in_or_not(client, 
     assert anonymous.index(NOTICE.format("this")) < anonymous.index("Create an account")
     client.force_login(student)
     signed_in = client.get(invite).content.decode()
-    assert _before_the_button(signed_in, NOTICE.format("this"), "Join Spring</button>")
+    assert _before_the_button(signed_in, NOTICE.format("this"), "Join <bdi>Spring</bdi></button>")
 
 
 @pytest.mark.parametrize(

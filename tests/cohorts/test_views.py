@@ -619,7 +619,7 @@ def test_join_through_an_invite_link_as_a_new_user(client, instructor):
     cohort = services.cohort_create(name="Spring", instructor=instructor)
     invite = reverse("cohorts:invite", args=[cohort.join_code])
     page = client.get(invite).content.decode()
-    assert "Join Spring" in page and f"/accounts/signup/?next={invite}" in page
+    assert "Join <bdi>Spring</bdi>" in page and f"/accounts/signup/?next={invite}" in page
     response = client.post(
         reverse("signup"),
         {"username": "newbie", "email": "n@example.com", "password1": PASSWORD + "!", "password2": PASSWORD + "!",
@@ -872,7 +872,7 @@ def test_an_invite_link_opened_by_someone_already_in_the_cohort_says_so_instead_
         response = client.get(invite)
         html = response.content.decode()
         assert response.status_code == 200
-        assert re.search(r"<h1>You’re already in Spring</h1>", html)
+        assert re.search(r"<h1>You’re already in <bdi>Spring</bdi></h1>", html)
         assert f'<a class="button" href="{onward}">{link}</a>' in html
         assert "<form" not in re.search(r"<main\b.*</main>", html, re.S).group(0)  # no Join button
         # The join code typed in (or an old invite page's button) does not say "You joined" again, nor fail.
@@ -891,7 +891,8 @@ def test_a_removed_student_can_join_again_through_the_invite_link(client, instru
     services.cohort_remove_student(cohort=cohort, student_id=student.pk)
     client.force_login(student)
     invite = reverse("cohorts:invite", args=[cohort.join_code])
-    assert '<button type="submit" aria-describedby="join-notice">Join Spring</button>' in client.get(invite).text
+    button = '<button type="submit" aria-describedby="join-notice">Join <bdi>Spring</bdi></button>'
+    assert button in client.get(invite).text
     response = client.post(invite, {"code": cohort.join_code}, follow=True)
     assert "You joined <bdi>Spring</bdi>." in response.content.decode()
 
