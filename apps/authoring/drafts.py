@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.template.defaultfilters import pluralize
+from django.utils.html import format_html
 
 from apps.cohorts.models import Assignment
+from apps.common.html import bdi, html_join
 from apps.content.models import Deck
 
 
@@ -23,10 +25,13 @@ def drafts_warn_assigned(request: HttpRequest, *, decks: list[Deck]) -> None:
     cohorts: dict[str, list[str]] = {}
     for assignment in assignments:
         students = f"{assignment.students} student{pluralize(assignment.students)}"
-        cohorts.setdefault(assignment.deck.title, []).append(f"{assignment.cohort.name} ({students})")
-    for title, names in cohorts.items():
-        messages.warning(
-            request,
-            f"{title} is assigned to {', '.join(names)}: while it is a draft their students neither see it nor its "
-            "deadline. Publish it again to give it back.",
+        # Names other instructors wrote: each isolated, so that one right-to-left cannot reorder the rest.
+        cohorts.setdefault(assignment.deck.title, []).append(
+            format_html("{} ({})", bdi(assignment.cohort.name), students)
         )
+    for title, names in cohorts.items():
+        said = (
+            "{} is assigned to {}: while it is a draft their students neither see it nor its deadline. Publish it "
+            "again to give it back."
+        )
+        messages.warning(request, format_html(said, bdi(title), html_join(", ", names)))

@@ -76,7 +76,8 @@ def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, ins
     data = {"title": "CNNs", "slug": deck.slug, "description": ""}
     said = [str(m) for m in client.post(url, data, follow=True).context["messages"]]
     assert (
-        "CNNs is assigned to Autumn (0 students), Spring (2 students): while it is a draft their students neither "
+        "<bdi>CNNs</bdi> is assigned to <bdi>Autumn</bdi> (0 students), <bdi>Spring</bdi> (2 students): while it is "
+        "a draft their students neither "
         "see it nor its deadline. Publish it again to give it back." in said
     )
     # Saved again as a draft, or a deck no cohort has: nothing to warn of.
@@ -90,4 +91,23 @@ def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, ins
     deck.save()
     changelist = reverse("admin:content_deck_changelist")
     response = client.post(changelist, {"action": "make_draft", "_selected_action": [deck.pk]}, follow=True)
-    assert [str(m) for m in response.context["messages"]][1].startswith("CNNs is assigned to Autumn (0 students)")
+    assert [str(m) for m in response.context["messages"]][1].startswith(
+        "<bdi>CNNs</bdi> is assigned to <bdi>Autumn</bdi> (0 students)"
+    )
+
+
+def test_the_draft_warning_isolates_each_cohorts_name(client, instructor):
+    """Cohort names other instructors wrote: one with a right-to-left override reversed the rest of the warning."""
+    from apps.cohorts import services as cohorts
+
+    deck = make_deck(title="CNNs")
+    for name in ("\u202e<i>Spring</i>", "Autumn"):
+        cohorts.assignment_set(cohort=cohorts.cohort_create(name=name, instructor=instructor), deck=deck, due_date=None)
+    client.force_login(instructor)
+    url = reverse("admin:content_deck_change", args=[deck.pk])
+    page = client.post(url, {"title": "CNNs", "slug": deck.slug, "description": ""}, follow=True).content.decode()
+    assert "<i>Spring</i>" not in page
+    assert (
+        "<bdi>CNNs</bdi> is assigned to <bdi>Autumn</bdi> (0 students), <bdi>\u202e&lt;i&gt;Spring&lt;/i&gt;</bdi> "
+        "(0 students): while it is a draft" in page
+    )
