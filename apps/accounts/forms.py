@@ -155,8 +155,11 @@ class ProfileForm(forms.ModelForm):
         email = cleaned.get("email")
         changed = email is not None and email.casefold() != self._email.casefold()
         password = cleaned.get("current_password") or ""
-        if changed and not password_confirm(request=self.request, user=self.instance, password=password):
-            said = "Enter your current password to change your email address."
+        said = "Enter your current password to change your email address."
+        if changed and not password:
+            # Left empty (the box is optional): no guess, so not counted towards the sign-in pause as a wrong one.
+            self.add_error("current_password", said)
+        elif changed and not password_confirm(request=self.request, user=self.instance, password=password):
             self.add_error("current_password", _wrong_password(said, request=self.request, user=self.instance))
         return cleaned
 

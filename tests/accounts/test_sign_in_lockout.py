@@ -347,3 +347,18 @@ def test_a_wrong_password_on_the_account_pages_says_how_many_tries_are_left(clie
     )
     locked = _account_form(client, page, "guess")  # as it warned: the lockout page
     assert locked.status_code == 429 and "Too many sign-in attempts" in locked.content.decode()
+
+
+def test_a_new_email_sent_without_the_password_is_not_counted_as_a_wrong_one(client, student, settings):
+    """The box is optional, so the browser sends it empty: that was counted as a wrong password, and a student who
+    forgot it a few times was paused from signing in."""
+    client.force_login(student)
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        forgot = _account_form(client, "account", "")
+        assert forgot.status_code == 422
+        assert _field_errors(forgot, "current_password") == [
+            "Enter your current password to change your email address."
+        ]
+    assert not AccessAttempt.objects.exists()
+    client.logout()
+    assert _sign_in(client, "alice", PASSWORD).status_code == 302
