@@ -5,7 +5,8 @@ Data and model parallelism, sharding and replication are told apart by exactly t
 what they apply to differs. Each clause (cut at punctuation and clause words) pairs a word of an action group
 with the content words next to it (up to two either side, not across another action word or a conjunction); a
 clause after a negator ("no model splitting", "can't just replicate it") pairs nothing. A response pair is a
-fault when the answer pairs that thing only with the other actions, never with this one.
+fault when the answer pairs that thing only with the other actions, never with this one. "it" and "its" in the
+response stand for the subject of the clause before (pronouns.py): "its layers are split" splits the model.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import pairwise
 
+from .pronouns import resolved
 from .synonyms import groups_of
 from .targets import CLAUSE_WORDS, NEGATING_PAIRS, NEGATORS
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, stem, tokenize
@@ -83,12 +85,12 @@ def bindings(text: str) -> frozenset[Binding]:
 
 def misbound(answer: frozenset[Binding], response: str) -> tuple[str, ...]:
     """The response's clauses that apply an action to a thing the answer only applies the other action to."""
-    out = []
-    for clause in _clauses(response):
+    out, clauses = [], _clauses(response)
+    for clause, meant in zip(clauses, resolved(clauses, _thing), strict=True):  # "its layers": the model's
         if _negated(clause):
             continue
         said = " ".join(t.surface for t in clause)
-        for action, thing in bindings(said):
+        for action, thing in bindings(" ".join(t.surface for t in meant)):
             others = {a for a, t in answer if t == thing}
             if others and action not in others:
                 out.append(said)
