@@ -55,6 +55,7 @@ from functools import partial
 from typing import Protocol
 
 from .bindings import misbound
+from .cadence import too_often
 from .comparatives import comparisons, judged, unsaid
 from .contrasts import agreeing, core_said, restated, sameness_claims
 from .covary import judge
@@ -81,7 +82,7 @@ from .points import category, denies_difference, item_precision, miscategorised,
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .restrictions import restrictions
-from .roles import attributed, misattributed
+from .roles import contrasted, misattributed
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 from .vague import other_means, parts_only, topic_only
@@ -102,7 +103,6 @@ COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
-CONTRAST_CLAUSES = 2  # clauses giving the right things their distinguishing words, none wrong: PARTIAL
 FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 ELABORATION_FROM = 0.5  # coverage ratio above 1 - this: off-target words weigh less and less (_penalty)
 # Content words from which most earning nothing is another concept: three already ("serves models as a REST API",
@@ -277,6 +277,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     agree, flipped = judge(profile.covaries, text) if profile.covaries else (0, ())
     reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
+    often = too_often(profile.cadences, text) if profile.cadences else ()  # "a step after every micro-batch"
+    wrong_way |= {t.norm for phrase in often for t in tokenize(fold(phrase))}
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
     found = response_scopes(text, tokens, profile.question_norms)
@@ -334,6 +336,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
+    swaps += often
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
     swaps += opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
     swaps += restrictions(text, profile.listed, names)  # "keeps just the weights" where it lists them with more
@@ -349,7 +352,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         and not miscategorised(text, profile.genus)
         and (
             compared
-            or (profile.roles[1] and _contrasted(attributed(profile.roles, profile.question_stems, text)))
+            or (profile.roles[1] and contrasted(profile.roles, profile.question_stems, text))
             or one_point(
                 result, index, profile.key_terms, tokens, profile.question_norms, profile.defining, profile.baseline
             )
@@ -368,13 +371,6 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
-
-
-def _contrasted(attributions: tuple[int, int]) -> bool:
-    """The answer's distinguishing words given to the right things in two clauses, none to the wrong one: a real
-    contrast ("TPUs are made by Google and are faster for TensorFlow"), where one alone may be a stray fact."""
-    right, wrong = attributions
-    return right >= CONTRAST_CLAUSES and not wrong
 
 
 def _focused(result: Coverage, index: ResponseIndex) -> bool:

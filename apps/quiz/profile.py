@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from .authored import authored_key_terms
 from .bindings import Binding, bindings
+from .cadence import Cadence, cadences
 from .comparatives import Comparison, comparisons, things
 from .covary import covariations
 from .directions import Claim, claims, conversions, numbers, openings
@@ -95,6 +96,7 @@ class Profile:
     listed: tuple[Sentence, ...] = ()  # the answer's sentences with their commas, for "only X" (restrictions.py)
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
+    cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
 
 @lru_cache(maxsize=512)
@@ -171,4 +173,5 @@ def card_profile(
         listing=bool(_LISTING.search(question)),
         baseline=baseline(question),
         listed=listed_sentences(answer_plain),
+        cadences=cadences(answer),
     )

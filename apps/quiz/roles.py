@@ -29,6 +29,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+CONTRAST_CLAUSES = 2  # clauses giving the right things their distinguishing words, none wrong: PARTIAL
 _PIECE = re.compile(r"\([^()]{1,30}\)|[\w'\-.]+|[,;:?!]")
 _CONJUNCTIONS = frozenset({"and", "with", "versus", "vs", "vs."})
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
@@ -236,3 +237,10 @@ def misattributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[
         total += len(wrong) - right
     # A slip in one clause of an answer that mostly gives each thing its own words is let be.
     return tuple(out) if total > 0 else ()
+
+
+def contrasted(roles: Roles, qstems: frozenset[str], response: str) -> bool:
+    """The answer's distinguishing words given to the right things in two clauses, none to the wrong one: a real
+    contrast ("TPUs are made by Google and are faster for TensorFlow"), where one alone may be a stray fact."""
+    right, wrong = attributed(roles, qstems, response)
+    return right >= CONTRAST_CLAUSES and not wrong
