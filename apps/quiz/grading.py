@@ -83,6 +83,7 @@ from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .restrictions import restrictions
 from .roles import contrasted, misattributed
+from .storage import stores_only
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 from .vague import other_means, parts_only, topic_only
@@ -357,6 +358,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
                 result, index, profile.key_terms, tokens, profile.question_norms, profile.defining, profile.baseline
             )
             or category(result, index, profile.key_terms, profile.genus)
+            or stores_only(profile.store, tokens, profile.known, text)  # "storing models" for a registry
         )
     ):
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right

@@ -23,6 +23,7 @@ from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .restrictions import Sentence, listed_sentences
 from .roles import Roles, ownership
+from .storage import asks_store
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
@@ -96,6 +97,7 @@ class Profile:
     listed: tuple[Sentence, ...] = ()  # the answer's sentences with their commas, for "only X" (restrictions.py)
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
+    store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
 
@@ -174,4 +176,5 @@ def card_profile(
         baseline=baseline(question),
         listed=listed_sentences(answer_plain),
         cadences=cadences(answer),
+        store=asks_store(question),
     )
