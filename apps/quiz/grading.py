@@ -70,6 +70,7 @@ from .formulas import (
     response_names,
     wrong_expressions,
 )
+from .items import short_list
 from .keyterms import (
     Coverage,
     ResponseIndex,
@@ -324,6 +325,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
     if profile.two_part and len(parts) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
+    if profile.items:  # "tracking, projects, model registry, and deployment": three of the four asked for
+        note = note or short_list(profile.items, tokens)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
     clash = clashes(profile.key_terms, profile.known, tokens, result)

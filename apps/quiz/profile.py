@@ -17,6 +17,7 @@ from .directions import Claim, claims, conversions, numbers, openings
 from .faults import defining_sentence
 from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
+from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, spelled_out
 from .mathnorm import Formula
 from .points import genus
@@ -97,6 +98,7 @@ class Profile:
     listed: tuple[Sentence, ...] = ()  # the answer's sentences with their commas, for "only X" (restrictions.py)
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
+    items: tuple[Item, ...] = ()  # the names of a closed list asked for by number: ("model", "registry") (items.py)
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
@@ -177,4 +179,5 @@ def card_profile(
         listed=listed_sentences(answer_plain),
         cadences=cadences(answer),
         store=asks_store(question),
+        items=closed_items(question, answer),
     )
