@@ -79,7 +79,7 @@ from .keyterms import (
     repeats_question,
 )
 from .opposites import opposed
-from .points import category, denies_difference, item_precision, miscategorised, one_point
+from .points import category, denies_difference, focused, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .restrictions import restrictions
@@ -105,12 +105,10 @@ COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
-FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
 ELABORATION_FROM = 0.5  # coverage ratio above 1 - this: off-target words weigh less and less (_penalty)
 # Content words from which most earning nothing is another concept: three already ("serves models as a REST API",
-# two of three off target, for a registry); two are still a fragment, judged by _focused and points.py.
+# two of three off target, for a registry); two are still a fragment, judged by points.py.
 OFF_TARGET_FROM = 3
-FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 
 
 class Verdict(StrEnum):
@@ -317,7 +315,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
     score = min(1.0, ratio) ** curve * _penalty(result, index, profile, items)
-    if _focused(result, index) and not miscategorised(
+    if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short
         score = max(score, PARTIAL_AT)
@@ -376,14 +374,6 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
-
-
-def _focused(result: Coverage, index: ResponseIndex) -> bool:
-    """Two or more words, each earning a key term, and nothing else of substance: a fragment of the answer, not a
-    guess. One word alone ("gradients") is too little to tell."""
-    if result.precision < 1.0 or len(index.content) < 2:
-        return False
-    return len(result.matched) >= FOCUSED_TERMS or result.matched_weight >= FOCUSED_WEIGHT
 
 
 def _penalty(result: Coverage, index: ResponseIndex, profile: Profile, items: float = 0.0) -> float:

@@ -7,6 +7,9 @@ is its subject matter, not a point); the response must not define the question's
 ("All-reduce reduces all the gradients"), nor deny a term of the answer ("the sum, not the average"), nor say
 anything else wrong (faults.py).
 
+A fragment of two or more words, every one earning a key term (two terms, or one distinctive term such as "systolic
+arrays"), is a piece of the answer, not a guess: at least partly right however short (focused).
+
 A category answer ("A file format for models.") to a question asking what something is names the kind of thing the
 answer's defining sentence says it is ("ONNX is an open ... format for representing ... models"), its genus, and
 another term of that sentence ("models"), in at most three words of its own: partly right, as a person marks it,
@@ -35,6 +38,8 @@ POINT_WEIGHT = 0.75  # a term of the answer of ordinary weight, not a weak word 
 POINT_WORDS = 2  # the response's own content words, beyond the question's
 POINT_PRECISION = 0.5  # at least one of them earns the point
 
+FOCUSED_TERMS = 2  # key terms a response must name, with no off-target word, to earn at least partial credit
+FOCUSED_WEIGHT = 0.9  # or the weight of the one term it names: technical and compound terms, not "model" or "data"
 GENUS_WORDS = 3  # the response's own content words, beyond the question's
 # "X is an open, framework-agnostic standard format for ...": the words from "is a" to what qualifies the head
 _GENUS = re.compile(
@@ -50,6 +55,14 @@ _NO_DIFFERENCE = re.compile(
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def focused(result: Coverage, index: ResponseIndex) -> bool:
+    """Two or more words, each earning a key term, and nothing else of substance: a fragment of the answer, not a
+    guess. One word alone ("gradients") is too little to tell."""
+    if result.precision < 1.0 or len(index.content) < 2:
+        return False
+    return len(result.matched) >= FOCUSED_TERMS or result.matched_weight >= FOCUSED_WEIGHT
 
 
 def one_point(
