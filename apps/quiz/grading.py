@@ -78,6 +78,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
+from .named import unnamed
 from .opposites import opposed
 from .points import category, denies_difference, focused, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
@@ -325,6 +326,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
     if profile.items:  # "tracking, projects, model registry, and deployment": three of the four asked for
         note = note or short_list(profile.items, tokens)
+    if profile.named[1]:  # "lower precision floats" where the question asks which formats (FP16 or BF16, FP32)
+        note = note or unnamed(profile.named, tokens)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
     clash = clashes(profile.key_terms, profile.known, tokens, result)

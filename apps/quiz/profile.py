@@ -20,6 +20,7 @@ from .formulas import find_expressions, find_formulas, glossary
 from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, spelled_out
 from .mathnorm import Formula
+from .named import Named, asked_names
 from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .restrictions import Sentence, listed_sentences
@@ -99,6 +100,7 @@ class Profile:
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
     items: tuple[Item, ...] = ()  # the names of a closed list asked for by number: ("model", "registry") (items.py)
+    named: Named = ("", ())  # what the question asks to have named ("numeric formats"), and the answer's names
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
@@ -179,5 +181,6 @@ def card_profile(
         listed=listed_sentences(answer_plain),
         cadences=cadences(answer),
         store=asks_store(question),
+        named=asked_names(question, terms),
         items=closed_items(question, answer),
     )
