@@ -85,6 +85,7 @@ from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
 from .restrictions import restrictions
 from .roles import contrasted, misattributed
+from .sides import compared_only
 from .storage import stores_only
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
@@ -366,6 +367,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         )
     ):
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
+    if profile.subject and compared_only(profile.things, text):  # "Structured pruning ...; unstructured ..."
+        score, note = min(score, ONE_PART_CAP), f"{note} The question also asks what {profile.subject} is.".strip()
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = _verdict(score)
     # An incorrect answer earns nothing: "Incorrect · 26 %" read as a contradiction, and its fraction of a point

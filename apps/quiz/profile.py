@@ -25,6 +25,7 @@ from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
 from .restrictions import Sentence, listed_sentences
 from .roles import Roles, ownership
+from .sides import defined_subject
 from .storage import asks_store
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
@@ -101,6 +102,7 @@ class Profile:
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
     items: tuple[Item, ...] = ()  # the names of a closed list asked for by number: ("model", "registry") (items.py)
     named: Named = ("", ())  # what the question asks to have named ("numeric formats"), and the answer's names
+    subject: str = ""  # what a comparison question also asks to define: "pruning" (sides.py)
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
@@ -181,6 +183,7 @@ def card_profile(
         listed=listed_sentences(answer_plain),
         cadences=cadences(answer),
         store=asks_store(question),
+        subject=defined_subject(question, compared),
         named=asked_names(question, terms),
         items=closed_items(question, answer),
     )
