@@ -60,6 +60,7 @@ from .comparatives import comparisons, judged, unsaid
 from .contrasts import agreeing, core_said, restated, sameness_claims
 from .covary import judge
 from .directions import compare, misnumbered, swapped
+from .factors import too_few
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
 from .formulas import (
@@ -325,8 +326,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
     if profile.two_part and len(parts) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
-    if profile.items:  # "tracking, projects, model registry, and deployment": three of the four asked for
-        note = note or short_list(profile.items, tokens)
+    if profile.items or profile.factors[1]:  # "tracking, projects, model registry, and deployment": 3 of the 4
+        note = note or short_list(profile.items, tokens) or too_few(profile.factors, result.matched, profile.key_terms)
     if profile.named[1]:  # "lower precision floats" where the question asks which formats (FP16 or BF16, FP32)
         note = note or unnamed(profile.named, tokens)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"

@@ -69,7 +69,7 @@ def _items(tokens: list[Token]) -> list[list[str]]:
 def short_list(names: tuple[Item, ...], tokens: list[Token]) -> str:
     """What is wrong with a full-length list naming fewer of the answer's items than asked, or ""."""
     items = _items(tokens)
-    if len(items) < len(names):
+    if not names or len(items) < len(names):
         return ""
     named = set()
     for item in items:

@@ -14,6 +14,7 @@ from .cadence import Cadence, cadences
 from .comparatives import Comparison, comparisons, things
 from .covary import covariations
 from .directions import Claim, claims, conversions, numbers, openings
+from .factors import Items, answer_items
 from .faults import defining_sentence
 from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
@@ -103,6 +104,7 @@ class Profile:
     items: tuple[Item, ...] = ()  # the names of a closed list asked for by number: ("model", "registry") (items.py)
     named: Named = ("", ())  # what the question asks to have named ("numeric formats"), and the answer's names
     subject: str = ""  # what a comparison question also asks to define: "pruning" (sides.py)
+    factors: Items = ("", ())  # an open list asked for ("What factors ...?"): its noun and items (factors.py)
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
@@ -183,6 +185,7 @@ def card_profile(
         listed=listed_sentences(answer_plain),
         cadences=cadences(answer),
         store=asks_store(question),
+        factors=answer_items(question, answer_plain),
         subject=defined_subject(question, compared),
         named=asked_names(question, terms),
         items=closed_items(question, answer),
