@@ -39,7 +39,7 @@ reload, load, restore
 rebuild, reconstruct, recreate, redefine, instantiate
 configuration, config, setting, setup, combination, candidate
 update, step, apply
-underflow, vanish, round to zero, flush to zero
+underflow, round to zero, flush to zero
 overflow, explode
 version, revision, tag
 reproducible, reproduce, repeatable, reproducibility

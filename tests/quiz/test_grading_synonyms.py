@@ -9,6 +9,7 @@ import pytest
 from apps.quiz.grading import GradingCard, Verdict, grade
 from apps.quiz.synonyms import _SINGLE
 from apps.quiz.textnorm import stem, stems_related
+from tests.quiz.test_grading import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 HARDWARE = GradingCard(
@@ -144,3 +145,21 @@ def test_everything_and_complete_say_full(response):
 def test_every_is_no_everything():
     # "every" extends to "everything" by its stem, but says how often, not how much
     assert "full" not in grade(SNAPSHOT, "The snapshot is written every epoch.").matched
+
+
+LOSS_SCALING = "What is loss scaling in FP16"
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # "vanishing gradients" is another problem (decay through depth): no evidence of FP16 underflow
+        ("multiplying the loss by a constant so the gradients don't vanish", PARTIAL),
+        ("multiplying the loss by a constant so small gradients don't flush to zero in fp16, then unscaling", CORRECT),
+        ("multiplying the loss by a constant so small gradients don't underflow, then unscaling them", CORRECT),
+    ],
+)
+def test_vanishing_is_no_underflow(response, verdict):
+    result = grade(card(LOSS_SCALING), response)
+    assert result.verdict is verdict, result
+    assert ("underflow" in result.matched) is (verdict is CORRECT), result
