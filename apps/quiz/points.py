@@ -10,6 +10,9 @@ anything else wrong (faults.py).
 A fragment of two or more words, every one earning a key term (two terms, or one distinctive term such as "systolic
 arrays"), is a piece of the answer, not a guess: at least partly right however short (focused).
 
+A condition after the point ("so you can roll back to an older model if the new one is worse") says when it applies:
+its words are not counted among the response's own (conditions.py).
+
 A category answer ("A file format for models.") to a question asking what something is names the kind of thing the
 answer's defining sentence says it is ("ONNX is an open ... format for representing ... models"), its genus, and
 another term of that sentence ("models"), in at most three words of its own: partly right, as a person marks it,
@@ -29,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .conditions import conditional_stems
 from .keyterms import Coverage, KeyTerm, ResponseIndex
 from .synonyms import groups_of
 from .textnorm import STOPWORDS, Token, fold, stem, tokenize
@@ -79,7 +83,8 @@ def one_point(
     "It is faster" names a benefit, not what data parallelism is. A comparative said of nothing ("4 times
     larger") is no point, though a synonym links it to the answer's "increase", nor is what the question compares
     its subject against (`baseline`: "on a grid" for "over grid search"; vague.py)."""
-    if result.contradicted or len(index.content) > POINT_WORDS or result.precision < POINT_PRECISION:
+    own = index.content - conditional_stems(tokens)  # "... if the new one is worse" says when, not what else
+    if result.contradicted or len(own) > POINT_WORDS or result.precision < POINT_PRECISION:
         return False
     if circular(tokens, question_norms) or (baseline and describes_baseline(tokens, baseline)):
         return False
