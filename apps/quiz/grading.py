@@ -329,7 +329,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     if profile.items or profile.factors[1]:  # "tracking, projects, model registry, and deployment": 3 of the 4
         note = note or short_list(profile.items, tokens) or too_few(profile.factors, result.matched, profile.key_terms)
     if profile.named[1]:  # "lower precision floats" where the question asks which formats (FP16 or BF16, FP32)
-        note = note or unnamed(profile.named, tokens)
+        note = note or unnamed(profile.named, result.matched)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
     clash = clashes(profile.key_terms, profile.known, tokens, result)

@@ -102,7 +102,7 @@ class Profile:
     listing: bool = False  # the question asks for a number of items: off-target words are judged by item
     baseline: frozenset[str] = frozenset()  # "over grid/random search": what the subject is compared against
     items: tuple[Item, ...] = ()  # the names of a closed list asked for by number: ("model", "registry") (items.py)
-    named: Named = ("", ())  # what the question asks to have named ("numeric formats"), and the answer's names
+    named: Named = ("", frozenset())  # what the question asks to have named ("numeric formats"), and the answer's names
     subject: str = ""  # what a comparison question also asks to define: "pruning" (sides.py)
     factors: Items = ("", ())  # an open list asked for ("What factors ...?"): its noun and items (factors.py)
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)

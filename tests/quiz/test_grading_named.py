@@ -59,3 +59,18 @@ def test_naming_them_or_another_question_is_not_held_against_it(subject, respons
     result = grade(card(subject) if isinstance(subject, str) else subject, response)
     assert result.verdict is Verdict.CORRECT, result
     assert "name them" not in result.feedback, result
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "most of the math in half precision while a master copy of the weights stays in single precision, which saves "
+        "memory and is faster on tensor cores",
+        "most of the math in bfloat16 while a master copy of the weights stays in float32, which saves memory and is "
+        "faster on tensor cores",
+    ],
+)
+def test_the_names_spelled_out_name_them(response):
+    result = grade(card(MIXED), response)
+    assert result.verdict is Verdict.CORRECT, result
+    assert "name them" not in result.feedback, result
