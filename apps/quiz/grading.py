@@ -43,6 +43,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL. Vague answers (vague.py): a topic
   named, nothing said of it, or another means to the answer's end, earns nothing; a formula's parts, PARTIAL at most.
+  Also at most PARTIAL: a list short of the answer's items (items.py, factors.py), no name for the formats asked for
+  (named.py), two kinds compared, the thing not defined (sides.py); "storing models" for a store: PARTIAL (storage.py).
 """
 
 from __future__ import annotations
