@@ -189,6 +189,9 @@ class CountedPasswordChangeForm(PasswordChangeForm):
     def __init__(self, user, *args, request, **kwargs) -> None:
         super().__init__(user, *args, **kwargs)
         self.request = request
+        # As the account page names them, not Django's "Old password" and "New password confirmation".
+        self.fields["old_password"].label = "Current password"
+        self.fields["new_password2"].label = "New password again"
 
     def clean_old_password(self) -> str:
         old_password = self.cleaned_data["old_password"]

@@ -159,6 +159,13 @@ def test_wrong_password_is_a_form_error(client, student):
     assert "the username is not" in page and "both fields may be case-sensitive" not in page  # "Alice" signs in
 
 
+def test_the_password_change_form_names_its_fields_as_the_account_page_does(client, student):
+    client.force_login(student)
+    page = client.get(reverse("password_change")).content.decode()
+    assert ">Current password<" in page and ">New password again<" in page
+    assert "Old password" not in page and "New password confirmation" not in page
+
+
 def test_change_password(client, student):
     from django.test import Client
 
