@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
-from django.db.models import Count, Q
+from django.db.models import Count, F, FloatField, Q
+from django.db.models.functions import Cast, NullIf
 
 from apps.cohorts.models import Cohort, Extension, Membership
 from apps.quiz.models import Answer, CardReport, CardState, QuizSession
 
-EXPORT_FORMAT = 1  # raised when a field changes meaning, so a script reading old downloads can tell
+# Raised when a field changes meaning, so a script reading old downloads can tell. 2: a quiz's "score" is its mean
+# score, as the pages show it, no longer the sum of its answers' scores (now "score_sum").
+EXPORT_FORMAT = 2
 
 
 def account_summary(*, user: AbstractUser) -> dict[str, int]:
@@ -29,7 +32,7 @@ def account_owned_cohorts(*, user: AbstractUser) -> list[Cohort]:
 # Each list: the query's columns, renamed where the export names them more plainly.
 _QUIZ = {"id": "id", "deck__slug": "deck", "deck__title": "deck_title", "mode": "mode", "order": "order",
          "size": "size", "created_at": "created_at", "finished_at": "finished_at", "item_count": "questions",
-         "answered_count": "answered", "score_sum": "score"}  # fmt: skip
+         "answered_count": "answered", "mean_score": "score", "score_sum": "score_sum"}  # fmt: skip
 _ANSWER = {"session_id": "quiz", "item__position": "position", "card__deck__slug": "deck",
            "card_version__data__question": "question", "mode": "mode", "response": "response", "revealed": "revealed",
            "auto_verdict": "auto_verdict", "auto_score": "auto_score", "override_verdict": "override_verdict",
@@ -49,7 +52,13 @@ _REPORT = {"card__deck__slug": "deck", "card__question": "question", "message": 
 def account_export(*, user: AbstractUser) -> dict:
     """Everything stored about `user` that is theirs, in six queries whatever the history's size."""
     lists = {
-        "quizzes": (QuizSession.objects.filter(user=user).order_by("created_at", "pk"), _QUIZ),
+        "quizzes": (
+            # The mean over the questions answered, 0 to 1 (null before any): what the pages show as the quiz's score.
+            QuizSession.objects.filter(user=user)
+            .annotate(mean_score=F("score_sum") / Cast(NullIf(F("answered_count"), 0), FloatField()))
+            .order_by("created_at", "pk"),
+            _QUIZ,
+        ),
         "answers": (Answer.objects.filter(user=user).order_by("answered_at", "pk"), _ANSWER),
         "memory": (CardState.objects.filter(user=user).order_by("due", "pk"), _MEMORY),
         "cohorts": (Membership.objects.filter(student=user).order_by("joined_at", "pk"), _COHORT),

@@ -120,6 +120,8 @@ def test_the_download_holds_ones_own_data_and_no_one_elses(client, student, othe
                                                          "Which object runs pods on every node?"}  # fmt: skip
     assert data["answers"][0]["final_verdict"] == "correct" and data["answers"][1]["final_verdict"] == "incorrect"
     assert [q["deck_title"] for q in data["quizzes"]] == ["Serving"]
+    # The score the pages show (50 %), not the sum of the answers' scores.
+    assert (data["quizzes"][0]["score"], data["quizzes"][0]["score_sum"], data["format"]) == (0.5, 1.0, 2)
     assert len(data["memory"]) == 2 and [c["cohort"] for c in data["cohorts"]] == ["Autumn"]
     assert sorted(bool(card["set_aside_at"]) for card in data["memory"]) == [False, True]  # one card set aside
     assert "bob's secret answer" not in response.content.decode()
