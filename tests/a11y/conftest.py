@@ -158,11 +158,12 @@ def site(transactional_db):
     )
     SessionItem.objects.create(session=recall, position=1, card=temperature, mode="recall")
     SessionItem.objects.create(session=recall, position=2, card=affine, mode="recall")
+    # Listed on "cards set aside", and so marked on the flashcards' deck page. Before the quiz below, which a card set
+    # aside after it started would leave a question short.
+    memory.card_set_aside(user=alice, card_id=wrong_choice.card_id, aside=True)
     choice = quiz.session_start(user=alice, deck=flashcards, size=3, mode="choice", order="random")
     shown = quiz.Submission(response="scale the loss", reveal=True)  # typed, then "Show answer"
     quiz.answer_submit(user=alice, session_id=recall.pk, position=2, submission=shown)
-    # Listed on "cards set aside", and so marked on the flashcards' deck page.
-    memory.card_set_aside(user=alice, card_id=wrong_choice.card_id, aside=True)
 
     dashboard = f"/cohorts/{cohort.pk}/"
     pages = [
