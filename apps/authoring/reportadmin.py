@@ -92,6 +92,13 @@ class CardReportAdmin(admin.ModelAdmin):
             .annotate(student_sort=Case(When(student_taught=True, then="user__username"), default=Value("")))
         )
 
+    def lookup_allowed(self, lookup, value, request) -> bool:
+        # The admin filters on a report's own fields from the address (?user=<id>): that would gather an anonymous
+        # student's reports and tell them from another's.
+        if lookup.split("__")[0] in ("user", "user_id") and not request.user.is_superuser:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
     def get_search_results(self, request, queryset, search_term):
         # A student's name finds their reports for their own cohorts' instructors only: for anyone else's it would
         # tell which reports an anonymous student sent.

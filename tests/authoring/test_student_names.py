@@ -90,3 +90,13 @@ def test_a_superuser_sees_every_name(reported, superuser):
     assert "Autumn: it is CronJob" in _reports(root, q="bob")
     form = root.get(reverse("admin:content_card_change", args=[reported.pk])).content.decode()
     assert "<li>alice, " in form and "<li>bob, " in form
+
+
+def test_reports_cannot_be_filtered_by_another_cohorts_student(reported, instructor, superuser):
+    """The admin takes a filter on any field of the report from its address: ?user=<id> would gather an anonymous
+    student's reports, and tell them from another's, however the names are hidden."""
+    bob = User.objects.get(username="bob")
+    changelist = reverse("admin:quiz_cardreport_changelist")
+    for lookup in ("user", "user__id__exact", "user_id"):
+        assert _signed_in(instructor).get(changelist, {lookup: bob.pk}).status_code == 400
+    assert "Autumn: it is CronJob" in _reports(_signed_in(superuser), user=bob.pk)  # who sees every name anyway
