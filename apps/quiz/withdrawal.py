@@ -89,13 +89,16 @@ def refusal_note(item: SessionItem, withdrawal: Withdrawal, *, answered: bool = 
 
 
 # Only questions not answered, under the student's lock: no answer is on its way in meanwhile (answer_record takes
-# the lock too, and refuses an answer to a question withdrawn before it took it).
+# the lock too, and refuses an answer to a question withdrawn before it took it). And only of a quiz still open, its
+# row locked until _UNCOUNT: ended in another tab ("End the quiz here", a new quiz) since the page read it, it keeps
+# its questions and its count, as any finished quiz does.
 _WITHDRAW = """
+WITH open AS (SELECT id FROM quiz_quizsession WHERE id = %(session)s AND finished_at IS NULL FOR NO KEY UPDATE)
 UPDATE quiz_sessionitem i
 SET withdrawn = CASE WHEN c.archived THEN 'archived' WHEN %(skip_drafts)s AND NOT d.published THEN 'draft'
                      ELSE 'aside' END
-FROM content_card c JOIN content_deck d ON d.id = c.deck_id
-WHERE i.card_id = c.id AND i.session_id = %(session)s AND i.withdrawn = ''
+FROM open, content_card c JOIN content_deck d ON d.id = c.deck_id
+WHERE i.session_id = open.id AND i.card_id = c.id AND i.withdrawn = ''
     AND (c.archived OR (%(skip_drafts)s AND NOT d.published) OR EXISTS (
         SELECT 1 FROM quiz_cardstate s WHERE s.user_id = %(user)s AND s.card_id = c.id AND s.set_aside_at IS NOT NULL
     ))

@@ -402,3 +402,16 @@ def test_an_answer_waiting_for_a_withdrawal_in_flight_is_refused_and_not_stored(
         runner.join()
     quiz.refresh_from_db()
     assert not Answer.objects.exists() and (quiz.item_count, quiz.answered_count, quiz.score_sum) == (1, 0, 0)
+
+
+def test_a_quiz_ended_in_another_tab_since_the_page_read_it_keeps_its_questions_and_count(student, decks):
+    _kept, revised, kept_cards, revised_cards = decks
+    quiz = _review(student, [kept_cards[0], *revised_cards])
+    _answer(student, quiz, 1, "kept 0")
+    _draft(revised)
+    read = QuizSession.objects.get(pk=quiz.pk)  # the review's page read it open
+    services.session_finish(user=student, session_id=quiz.pk)  # "End the quiz here" in another tab
+    assert not withdrawal.session_withdraw(user=student, session=read)
+    quiz.refresh_from_db()
+    assert (quiz.item_count, quiz.answered_count) == (3, 1)
+    assert not SessionItem.objects.exclude(withdrawn="").exists()
