@@ -303,3 +303,16 @@ def test_the_feedback_and_setting_aside_from_it_take_a_constant_number_of_querie
         _aside_from_feedback(student_client, quiz, "1", **htmx)
     with django_assert_num_queries(9):  # without JavaScript: the message is kept in the session
         _aside_from_feedback(student_client, quiz, "0")
+
+
+def test_a_card_archived_since_its_feedback_was_shown_says_what_was_done_with_htmx_too(
+    student_client, student, deck, htmx
+):
+    """Its button gone from the feedback swapped in, the note went with it, and nothing took the focus."""
+    quiz = _answered_quiz(student, deck)
+    Card.objects.filter(pk=quiz.items.get(position=1).card_id).update(archived=True)
+    html = _aside_from_feedback(student_client, quiz, "1", **htmx).content.decode()
+    assert 'class="set-aside"' not in html
+    note = re.search(r'id="set-aside-note" role="status" tabindex="-1" data-focus>([^<]*)<', html)
+    assert note.group(1).startswith("Set aside: it is asked in none of your quizzes and reviews")
+    assert html.count("data-focus") == 1
