@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Case, Exists, OuterRef, Value, When
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Q, Value, When
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
@@ -78,10 +78,16 @@ class CardReportAdmin(admin.ModelAdmin):
         return False  # students report from a question's feedback, with their answer
 
     def get_queryset(self, request):
+        # As cohorts.selectors.students_taught: an instructor's own report (a quiz tried out) is theirs, not another
+        # cohort's student's.
         taught = (
             Value(True)
             if request.user.is_superuser
-            else Exists(Membership.objects.filter(student=OuterRef("user"), cohort__instructors=request.user))
+            else ExpressionWrapper(
+                Q(user=request.user)
+                | Q(Exists(Membership.objects.filter(student=OuterRef("user"), cohort__instructors=request.user))),
+                output_field=BooleanField(),
+            )
         )
         return (
             super()

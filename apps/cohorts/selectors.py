@@ -44,15 +44,16 @@ def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
 
 
 def students_taught(*, user: AbstractBaseUser, student_ids: Iterable[int]) -> set[int]:
-    """Those of the students who are, or were, in a cohort the user teaches: every one for a superuser. Card
-    reports and regrades are for any instructor who edits cards, but an instructor learns only their own
-    students' names from them. One query, or none."""
+    """Those of the students who are, or were, in a cohort the user teaches, and the user themself (an instructor
+    trying out a quiz): every one for a superuser. Card reports and regrades are for any instructor who edits cards,
+    but an instructor learns only their own students' names from them. One query, or none."""
     ids = set(student_ids)
     if user.is_superuser or not ids:
         return ids
-    return set(
-        Membership.objects.filter(student_id__in=ids, cohort__instructors=user).values_list("student_id", flat=True)
+    taught = Membership.objects.filter(student_id__in=ids, cohort__instructors=user).values_list(
+        "student_id", flat=True
     )
+    return set(taught) | (ids & {user.pk})
 
 
 def student_name(*, student: AbstractBaseUser, taught: set[int]) -> str:

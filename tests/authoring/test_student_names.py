@@ -100,3 +100,16 @@ def test_reports_cannot_be_filtered_by_another_cohorts_student(reported, instruc
     for lookup in ("user", "user__id__exact", "user_id"):
         assert _signed_in(instructor).get(changelist, {lookup: bob.pk}).status_code == 400
     assert "Autumn: it is CronJob" in _reports(_signed_in(superuser), user=bob.pk)  # who sees every name anyway
+
+
+def test_an_instructor_who_reported_a_card_is_named_to_themself_not_as_another_cohorts_student(reported, instructor):
+    session = services.session_start(user=instructor, deck=reported.deck, size=1, mode="recall", order="new")
+    services.answer_submit(
+        user=instructor, session_id=session.pk, position=1, submission=services.Submission(response="CronJob")
+    )
+    card_report_submit(user=instructor, item=session.items.get(), message="Trying it out: it is CronJob")
+    carol = _signed_in(instructor)
+    assert '<td class="field-student">carol</td>' in _reports(carol)
+    assert "Trying it out" in _reports(carol, q="carol")
+    form = carol.get(reverse("admin:content_card_change", args=[reported.pk])).content.decode()
+    assert "<li>carol, " in form
