@@ -5,7 +5,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 from django_htmx.http import HttpResponseClientRefresh
+
+from apps.common.html import bdi
 
 from . import selectors
 from .forms import AnswerForm
@@ -28,14 +31,15 @@ def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm, 
     the newer quiz is offered."""
     form.is_valid()  # a withdrawn question is refused before its form is read
     typed = form.cleaned_data.get("response", "") if form.item.mode == "recall" else ""
+    # The words given back are isolated, as wherever a student's text is shown inline.
     if request.htmx and withdrawn:
-        return problem_page(
-            request, quiz, "withdrawn", status=409, said=f"{withdrawn} Here it is: “{typed}”" if typed else withdrawn
-        )
+        said = format_html("{} Here it is: “{}”", withdrawn, bdi(typed)) if typed else withdrawn
+        return problem_page(request, quiz, "withdrawn", status=409, said=said)
     if request.htmx:
         # The refresh shows the quiz's results, which offer the newer quiz.
         if typed:
-            messages.warning(request, f"{PROBLEMS['finished']} Your answer was not saved; here it is: “{typed}”")
+            said = format_html("{} Your answer was not saved; here it is: “{}”", PROBLEMS["finished"], bdi(typed))
+            messages.warning(request, said)
         return problem_page(request, quiz, "finished", status=409)
     context = {
         "session": quiz,
@@ -49,7 +53,6 @@ def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm, 
 
 PROBLEMS = {
     "finished": "This quiz is finished and takes no more answers.",
-    "withdrawn": "This question was withdrawn; your answer was not saved.",
     "unanswered": "Answer the question before marking it right or wrong.",
     "fixed": "Only a typed answer can be marked right or wrong; a chosen option or a shown answer stays as it is.",
     "unchecked": "Only an answer typed before “Show answer” can be checked.",

@@ -300,7 +300,8 @@ def test_an_answer_to_a_withdrawn_question_is_refused_and_given_back(
     assert response.status_code == 409 and response["HX-Refresh"] == "true"
     page = unescape(student_client.get(review.get_absolute_url()).content.decode())
     assert (
-        "This question was withdrawn: its deck is being revised. Your answer was not saved. Here it is: “Again”" in page
+        "This question was withdrawn: its deck is being revised. Your answer was not saved. "
+        "Here it is: “<bdi>Again</bdi>”" in page
     )
     assert "Question 3 of 4" in page
     review.refresh_from_db()
