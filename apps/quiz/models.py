@@ -37,7 +37,8 @@ class QuizSession(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     # "Quiz the questions you missed": its size and order were not the student's choice, so are not offered again.
-    retry = models.BooleanField(default=False)
+    # Defaults in the database too, for rows written by SQL and by the previous release's servers during a deploy.
+    retry = models.BooleanField(default=False, db_default=False)
     # Kept by answer_submit and answer_override (item_count by withdrawal.py), so a page counts no answers.
     item_count = models.PositiveSmallIntegerField(default=0)
     answered_count = models.PositiveSmallIntegerField(default=0)
@@ -97,7 +98,9 @@ class SessionItem(models.Model):
     options = models.JSONField(default=list, blank=True)
     correct_option = models.PositiveSmallIntegerField(null=True, blank=True)
     # Kept in its place, so the other questions' addresses (and forms open in other tabs) still point where they did.
-    withdrawn = models.CharField(max_length=10, choices=Withdrawn.choices, default=Withdrawn.NO, blank=True)
+    withdrawn = models.CharField(
+        max_length=10, choices=Withdrawn.choices, default=Withdrawn.NO, db_default=Withdrawn.NO, blank=True
+    )
 
     class Meta:
         ordering = ["session", "position"]
