@@ -7,6 +7,7 @@ import secrets
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from apps.content.models import Card
@@ -72,6 +73,15 @@ def _pending_retry(*, user: AbstractBaseUser, session: QuizSession, cards: list[
         .order_by("-created_at")
         .first()
     )  # fmt: skip
-    if latest is None or set(latest.items.values_list("card_id", flat=True)) != {card.pk for card in cards}:
+    if latest is None:
+        return None
+    # Only its questions still asked: those withdrawn, or to be withdrawn when it is next opened (set aside, archived,
+    # or of a deck made a draft since), are no longer among `cards`, and the retry resumed would not ask them either.
+    asked = latest.items.filter(withdrawn="", card__archived=False).exclude(
+        Exists(CardState.objects.filter(user_id=user.pk, card=OuterRef("card"), set_aside_at__isnull=False))
+    )
+    if session.deck_id is None:
+        asked = asked.filter(card__deck__published=True)
+    if set(asked.values_list("card_id", flat=True)) != {card.pk for card in cards}:
         return None
     return latest

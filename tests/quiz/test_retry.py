@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.content.models import Card, Deck
-from apps.quiz import services
+from apps.quiz import memory, services
 from apps.quiz.models import QuizSession
 from tests.factories import make_card, make_deck
 
@@ -159,3 +159,22 @@ def test_the_next_quiz_of_the_deck_is_offered_as_the_student_set_it_not_as_the_r
     form = client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
     assert re.search(r'<input type="number" name="size" value="4"', form)
     assert re.search(r'<input type="radio" name="order" value="new"[^>]* checked', form)
+
+
+@pytest.mark.parametrize("opened", [False, True], ids=["not-yet-opened", "opened"])
+def test_the_retry_button_resumes_the_retry_not_begun_though_one_of_its_cards_was_set_aside_since(
+    client, student, deck, opened
+):
+    """The results then offer one question fewer: the retry not begun asks (or already asks) just those, and is
+    resumed rather than left unfinished beside a new one."""
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "no idea"})
+    client.force_login(student)
+    first = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    memory.card_set_aside(user=student, card_id=_card(quiz, 4).pk, aside=True)
+    if opened:  # its question is withdrawn when the retry is opened
+        assert "1 question was withdrawn" in client.get(first["Location"]).content.decode()
+    assert "Quiz the 2 questions you missed" in client.get(quiz.get_absolute_url()).content.decode()
+    second = client.post(reverse("quiz:retry", args=[quiz.pk]))
+    assert second["Location"] == first["Location"]
+    assert QuizSession.objects.filter(user=student).count() == 2
+    assert "Question 1 of 2 · 0 answered" in client.get(second["Location"]).content.decode()
