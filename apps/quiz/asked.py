@@ -4,7 +4,7 @@ use too (their query counts stay as they were: these are parts of the queries th
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.content.selectors import sees_drafts
@@ -66,3 +66,31 @@ def numbered(items: QuerySet[SessionItem]) -> QuerySet[SessionItem]:
         .values("n")
     )
     return items.annotate(number=F("position") - Coalesce(Subquery(before), 0))
+
+
+def with_asked_count(sessions: QuerySet[QuizSession]) -> QuerySet[QuizSession]:
+    """The quizzes with `asked_count`: item_count less the questions to be withdrawn when the quiz is next opened
+    (not answered, and archived, set aside, or in a review of a deck made a draft since), so that "2 of 4 answered"
+    offered before the quiz is opened counts what it will ask; and only those that still ask something (one whose
+    every question left is stale ends when opened, as withdrawal does). Part of the query that reads them. A deck's
+    quiz keeps its draft's cards: a student cannot open it, and one who authors decks is asked them."""
+    stale = (
+        SessionItem.objects.filter(
+            Q(card__archived=True)
+            | Q(session__deck__isnull=True, card__deck__published=False)
+            | Exists(
+                CardState.objects.filter(
+                    user_id=OuterRef("session__user_id"), card=OuterRef("card"), set_aside_at__isnull=False
+                )
+            ),
+            ~Exists(Answer.objects.filter(item=OuterRef("pk"))),
+            session=OuterRef("pk"),
+            withdrawn="",
+        )
+        .order_by()
+        .values("session")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    asked = sessions.annotate(asked_count=F("item_count") - Coalesce(Subquery(stale), 0))
+    return asked.filter(asked_count__gt=F("answered_count"))

@@ -16,7 +16,7 @@ from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
 from .activity import Activity, Forecast, activity, first_day, forecast
-from .asked import numbered, stale_annotations
+from .asked import numbered, stale_annotations, with_asked_count
 from .memory import card_set_aside_at
 from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat, StudentDeckStat
 from .scheduling import is_mastered, mastered_q
@@ -65,8 +65,10 @@ def session_items(*, session: QuizSession) -> list[SessionItem]:
 
 
 def session_unfinished(*, user: AbstractBaseUser, deck: Deck | None) -> QuizSession | None:
-    """The user's latest quiz on `deck` (None: a review of due cards) still open, to offer it before another."""
-    return QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True).order_by("-created_at").first()
+    """The user's latest quiz on `deck` (None: a review of due cards) still open, to offer it before another, with
+    asked.with_asked_count's `asked_count`."""
+    unfinished = QuizSession.objects.filter(user=user, deck=deck, finished_at__isnull=True)
+    return with_asked_count(unfinished).order_by("-created_at").first()
 
 
 def session_newer_open(*, session: QuizSession) -> QuizSession | None:
@@ -254,12 +256,8 @@ def study_today(*, user: AbstractBaseUser, now: datetime | None = None) -> Today
     due_by_deck = sorted(((row["deck__title"], row["due_now"]) for row in rows if row["due_now"]),
                          key=lambda row: (-row[1], row[0]))  # fmt: skip
     upcoming = [row["next_due"] for row in rows if row["next_due"] is not None]
-    unfinished = (
-        QuizSession.objects.select_related("deck")
-        .filter(_VISIBLE, user=user, finished_at__isnull=True)
-        .order_by("-created_at")
-        .first()
-    )
+    unfinished = QuizSession.objects.select_related("deck").filter(_VISIBLE, user=user, finished_at__isnull=True)
+    unfinished = with_asked_count(unfinished).order_by("-created_at").first()
     return Today(
         due=sum(n for _, n in due_by_deck),
         due_by_deck=due_by_deck,

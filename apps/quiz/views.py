@@ -347,11 +347,14 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
     """
     quiz = selectors.session_get(user=request.user, pk=pk)
     if request.method != "POST":
-        if quiz.finished_at:
+        # Withdrawn first, as the quiz's own page would: "3 of 5 unanswered" counts only the questions still asked.
+        # One that ends the quiz leads to its results, which say what was withdrawn.
+        item, withdrawn = withdrawal.session_resume(user=request.user, session=quiz)
+        if item is None:
             return redirect(quiz)
-        return render(
-            request, "quiz/finish.html", {"session": quiz, "unanswered": quiz.item_count - quiz.answered_count}
-        )
+        unanswered = quiz.item_count - quiz.answered_count
+        context = {"session": quiz, "unanswered": unanswered, "withdrawn": withdrawn.note}
+        return render(request, "quiz/finish.html", context)
     services.session_finish(user=request.user, session_id=quiz.pk)
     return redirect(quiz)
 
