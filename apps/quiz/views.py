@@ -183,7 +183,8 @@ def item(request: HttpRequest, pk: int, position: int) -> HttpResponse:
     if quiz.finished_at:
         return redirect(quiz)
     if (withdrawn := withdrawal.question_withdraw(user=request.user, session=quiz, item=question)) is not None:
-        messages.info(request, withdrawal.refusal_note(question, withdrawn, answered=False))
+        if not quiz.finished_at:  # a withdrawal that ended the quiz is told by its results
+            messages.info(request, withdrawal.refusal_note(question, withdrawn, answered=False))
         return redirect(quiz)
     context = {"session": quiz, "state": "question", "item": question, "form": _refused_form(request, question)}
     return _render_stage(request, context)

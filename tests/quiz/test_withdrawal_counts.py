@@ -1,6 +1,6 @@
-"""The counts a student reads of an open quiz before opening it ("End the quiz here", the unfinished quiz offered on the
-home page, the start pages and the results of an older one) agree with what it will ask: questions to be withdrawn
-when it is next opened (asked.py, withdrawal.py) are not counted as still to answer."""
+"""What a student reads of an open quiz with questions to be withdrawn when it is next opened (asked.py,
+withdrawal.py): the counts before opening it ("End the quiz here", the unfinished quiz offered on the home page, the
+start pages and the results of an older one) agree with what it will ask, and a withdrawal is told once."""
 
 from __future__ import annotations
 
@@ -117,3 +117,16 @@ def test_a_deck_quiz_tried_out_by_its_author_counts_its_draft_cards(client, inst
     client.force_login(instructor)
     page = client.get(reverse("quiz:start", args=[deck.slug])).content.decode()
     assert "1 of 3 questions answered." in page
+
+
+def test_opening_the_last_question_by_its_address_when_its_withdrawal_ends_the_review_says_so_once(
+    student_client, student, cards
+):
+    kept, revised = cards
+    review = _review(student, [kept[0], revised[0]], answered=1)
+    Deck.objects.filter(pk=revised[0].deck_id).update(published=False)
+    response = student_client.get(reverse("quiz:item", args=[review.pk, 2]), follow=True)
+    assert response.redirect_chain == [(review.get_absolute_url(), 302)]
+    page = response.content.decode()
+    assert "Finished: 1 of 1 answered" in page
+    assert page.count("withdrawn: its deck is being revised.") == 1  # the flashed message said it again
