@@ -24,11 +24,14 @@ def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: st
     resend). One report per card waits in the instructors' queue, and nothing the student wrote is dropped: the
     form is offered again on every feedback, a later quiz's too.
     """
-    message = message.strip()
+    # A form sends its line breaks as CRLF, which the box's maxlength counted as one character each.
+    message = message.replace("\r\n", "\n").strip()
     if not message:
         raise InvalidReportError("Say what is wrong with this card.")
     if len(message) > CardReport.MAX_LENGTH:
-        raise InvalidReportError(f"Reports are limited to {CardReport.MAX_LENGTH:,} characters.")
+        raise InvalidReportError(
+            f"A report holds at most {CardReport.MAX_LENGTH:,} characters; this one has {len(message):,}."
+        )
     answer = getattr(item, "answer", None)
     if answer is None or answer.user_id != user.pk:
         raise InvalidReportError("Answer the question before reporting its card.")

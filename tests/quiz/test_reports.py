@@ -82,7 +82,10 @@ def test_a_note_that_would_overfill_the_waiting_report_is_a_form_error_that_keep
 
 @pytest.mark.parametrize(
     ("message", "error"),
-    [("   ", "Say what is wrong with this card."), ("x" * 1001, "Reports are limited to 1,000 characters.")],
+    [
+        ("   ", "Say what is wrong with this card."),
+        ("x" * 1234, "A report holds at most 1,000 characters; this one has 1,234."),
+    ],
 )
 def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student_client, answered, message, error):
     response = student_client.post(_report_url(answered), {"message": message})
@@ -93,6 +96,16 @@ def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student
     assert page.count("autofocus") == 1
     assert message.strip()[:50] in page
     assert not CardReport.objects.exists()
+
+
+def test_the_report_box_takes_at_most_the_limit_and_its_line_breaks_count_once(student_client, answered):
+    """A browser's maxlength counts a line break as one character, and the form sends it as two (CRLF)."""
+    feedback = student_client.get(reverse("quiz:item", args=[answered.pk, 1])).content.decode()
+    assert re.search(r'<textarea id="report-message" name="message" rows="3" maxlength="1000"', feedback)
+    assert "At most 1,000 characters." in feedback
+    message = "\r\n".join(["x" * 99] * 10)  # 999 characters as the box counts them, 1,008 as sent
+    assert student_client.post(_report_url(answered), {"message": message}).status_code == 303
+    assert CardReport.objects.get().message == message.replace("\r\n", "\n")
 
 
 def test_only_an_answered_question_of_ones_own_quiz_can_be_reported(student_client, other_student, answered):

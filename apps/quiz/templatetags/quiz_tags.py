@@ -5,6 +5,7 @@ from django import template
 from apps.common.templatetags.common_tags import percent
 from apps.quiz import selectors
 from apps.quiz.grading import CORRECT_AT, Verdict
+from apps.quiz.models import CardReport
 
 register = template.Library()
 
@@ -13,6 +14,12 @@ register = template.Library()
 def study_today(user) -> selectors.Today | None:
     """A signed-in student's due reviews, unfinished quiz and standing per deck, for the page they land on."""
     return selectors.study_today(user=user) if user.is_authenticated else None
+
+
+@register.simple_tag
+def report_max_length() -> int:
+    """How long a report on a card may be, for its box's maxlength."""
+    return CardReport.MAX_LENGTH
 
 
 @register.inclusion_tag("quiz/_today.html")
