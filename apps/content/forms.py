@@ -8,7 +8,9 @@ class SearchForm(forms.Form):
         label="Search the cards",
         required=False,
         max_length=200,
-        error_messages={"max_length": "Search for at most %(limit_value)d characters (this is %(show_value)d)."},
+        error_messages={
+            "max_length": "A search holds at most %(limit_value)d characters; this one has %(show_value)d."
+        },
     )
     # From a deck page's box: that deck's cards only.
     deck = forms.SlugField(required=False)

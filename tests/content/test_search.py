@@ -97,12 +97,15 @@ def test_a_long_query_is_refused_with_a_message_and_punctuation_alone_finds_noth
     response = client.get(SEARCH, {"q": "x" * 201})
     html = response.content.decode()
     assert response.status_code == 200 and response.context["page"] is None
-    assert "Search for at most 200 characters (this is 201)." in html and 'aria-invalid="true"' in html
-    assert html.count("Search for at most 200") == 1 and 'aria-describedby="search-help id_q_error"' in html
+    assert "A search holds at most 200 characters; this one has 201." in html and 'aria-invalid="true"' in html
+    assert html.count("A search holds at most 200") == 1 and 'aria-describedby="search-help id_q_error"' in html
     # As the results follow the typing, the message comes with them: typing past the limit no longer just empties
     # the results without a word.
     live = client.get(SEARCH, {"q": "x" * 201}, headers={"HX-Request": "true"}).content.decode()
-    assert '<span class="field-error" id="id_q_error">Search for at most 200 characters (this is 201).</span>' in live
+    assert (
+        '<span class="field-error" id="id_q_error">A search holds at most 200 characters; this one has 201.</span>'
+        in live
+    )
     assert 'id="search-count" role="status"' in live
     for query in ("(((", "&|<->", "!"):
         response = client.get(SEARCH, {"q": query})

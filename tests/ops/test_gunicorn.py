@@ -143,7 +143,7 @@ def test_a_search_too_long_for_the_default_request_line_gets_the_sites_form_erro
             response = probe.getresponse()
             page = response.read().decode()
             assert response.status == 200, page[:200]
-            assert f"Search for at most 200 characters (this is {length})" in page
+            assert f"A search holds at most 200 characters; this one has {length}." in page
             assert page.startswith("<!doctype html>")
         probe.close()
     finally:
