@@ -27,6 +27,7 @@ NOTES = {
     True: "Set aside: it is asked in none of your quizzes and reviews until you bring it back.",
     False: "Brought back: it is asked again, and comes back for review as its schedule says.",
 }
+REVISED = "Its deck is being revised: this card can be set aside or brought back once the deck is published again."
 
 
 def _aside_asked(request: HttpRequest) -> bool:
@@ -74,20 +75,27 @@ def set_aside_from_feedback(request: HttpRequest, quiz: QuizSession, question: S
     stay as they are; quizzes and reviews started later leave the card out. Back to the same feedback, its button
     turned and a note saying what was done: a message without JavaScript, beside the button with HTMX."""
     aside = _aside_asked(request)
-    try:
-        state = memory.card_set_aside(user=request.user, card_id=question.card_id, aside=aside)
-    except CardState.DoesNotExist:
-        raise Http404("You have not answered this card: it is set aside from nothing.") from None
     url = reverse("quiz:item", args=[quiz.pk, question.position])
+    # A deck made a draft since the feedback was shown: as from the card's page (a 404 now), nothing is done, which
+    # the list of cards set aside, leaving the card out until the deck is published, could not show or undo.
+    refused = not question.card.deck.published and not sees_drafts(request.user)
+    if refused:
+        note = REVISED
+    else:
+        try:
+            state = memory.card_set_aside(user=request.user, card_id=question.card_id, aside=aside)
+        except CardState.DoesNotExist:
+            raise Http404("You have not answered this card: it is set aside from nothing.") from None
+        question.card_set_aside_at = state.set_aside_at
+        note = NOTES[aside]
     if not request.htmx:
-        messages.success(request, NOTES[aside])
+        (messages.info if refused else messages.success)(request, note)
         return HttpResponseSeeOther(url)
-    question.card_set_aside_at = state.set_aside_at
     context = {
         "session": quiz,
         "state": "feedback",
         "item": question,
         "answer": question.answer,
-        "aside_note": NOTES[aside],
+        "aside_note": note,
     }
     return replace_url(render_page_or_partial(request, SESSION_TEMPLATE, "stage", context), url)

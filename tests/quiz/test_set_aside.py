@@ -316,3 +316,52 @@ def test_a_card_archived_since_its_feedback_was_shown_says_what_was_done_with_ht
     note = re.search(r'id="set-aside-note" role="status" tabindex="-1" data-focus>([^<]*)<', html)
     assert note.group(1).startswith("Set aside: it is asked in none of your quizzes and reviews")
     assert html.count("data-focus") == 1
+
+
+def _review_of(user, cards) -> QuizSession:
+    """A review of due cards asking `cards`, in this order, all answered wrong."""
+    review = services.session_create(
+        user=user, deck=None, cards=cards, mode="recall", order="due", size=len(cards),
+        rng=random.Random(1), seed=1, now=timezone.now(),
+    )  # fmt: skip
+    for position in range(1, len(cards) + 1):
+        submission = services.Submission(response="no idea")
+        services.answer_submit(user=user, session_id=review.pk, position=position, submission=submission)
+    return review
+
+
+def test_a_reviews_card_of_a_deck_made_a_draft_since_is_not_set_aside_from_its_feedback(
+    student_client, student, instructor, deck, htmx
+):
+    """Its page is a 404 to a student and the list of cards set aside leaves it out until the deck is published
+    again: set aside from the feedback, it could be neither seen nor brought back there meanwhile."""
+    other = make_deck(title="Revised")
+    revised = make_card(deck=other, question="Revised question?", answer="Revised")
+    review = _review_of(student, [revised])
+    other.published = False
+    other.save(update_fields=["published"])
+    shown = student_client.get(_feedback_url(review)).content.decode()
+    assert "Revised question?" in shown and 'class="set-aside"' not in shown and "Set this card aside" not in shown
+
+    # A press on the feedback shown before the deck became a draft does nothing, and says so.
+    response = _aside_from_feedback(student_client, review, "1")
+    assert response.status_code == 303 and response["Location"] == _feedback_url(review)
+    page = student_client.get(_feedback_url(review)).content.decode()
+    assert "Its deck is being revised: this card can be set aside or brought back once the deck is published" in page
+    html = _aside_from_feedback(student_client, review, "1", **htmx).content.decode()
+    note = re.search(r'id="set-aside-note" role="status" tabindex="-1" data-focus>([^<]*)<', html)
+    assert note.group(1).startswith("Its deck is being revised") and 'class="set-aside"' not in html
+    assert CardState.objects.get(user=student, card=revised).set_aside_at is None
+
+    # One who authors decks may open the draft's cards, and set them aside from their feedback.
+    theirs = _review_of(instructor, [revised])
+    client = Client()
+    client.force_login(instructor)
+    assert _button(client.get(_feedback_url(theirs)).content.decode()) == "Set this card aside"
+    assert _aside_from_feedback(client, theirs, "1").status_code == 303
+    assert CardState.objects.get(user=instructor, card=revised).set_aside_at is not None
+
+    # Published again, the student's feedback offers it again.
+    other.published = True
+    other.save(update_fields=["published"])
+    assert _button(student_client.get(_feedback_url(review)).content.decode()) == "Set this card aside"

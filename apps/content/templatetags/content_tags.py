@@ -6,7 +6,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from apps.content.selectors import LESS_THAN, MATCH_END, MATCH_START
+from apps.content.selectors import LESS_THAN, MATCH_END, MATCH_START, sees_drafts
 from apps.content.styles import styles_url
 
 register = template.Library()
@@ -21,6 +21,13 @@ def content_styles_url() -> str:
 _FOOTNOTE_MARK = re.compile(r'<sup id="fnref-[^"]*">.*?</sup>', re.DOTALL)
 # A start or end tag of a link in sanitized HTML (attribute values are quoted, and may hold ">").
 _LINK_TAG = re.compile(r'</?a\b(?:[^>"]|"[^"]*")*>')
+
+
+@register.filter(name="sees_drafts")
+def sees_drafts_filter(user) -> bool:
+    """Whether `user` may open the cards of draft decks: put after a cheaper test with `or`, as a student asks no
+    query for it but one who authors decks does."""
+    return sees_drafts(user)
 
 
 @register.filter
