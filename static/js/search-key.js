@@ -9,6 +9,12 @@
     const box = document.querySelector("input[type=search][aria-keyshortcuts='/']");
     if (!box) return;
     event.preventDefault();
+    // On a narrow screen the header's box gives way to a link to the search page, whose own box has the focus.
+    const link = document.querySelector("[data-search-link]");
+    if (!box.getClientRects().length && link && link.getClientRects().length) {
+      window.location.assign(link.href);
+      return;
+    }
     box.focus();
     box.select();
   });

@@ -170,3 +170,34 @@ def test_student_takes_a_mixed_quiz_with_the_keyboard_only(live_server, page, tr
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/progress/$"))
     expect(page.locator("table").nth(1)).to_contain_text("Finished")
+
+
+def test_the_phone_menu_by_keyboard_alone(live_server, browser, transactional_db):
+    """A phone's header folds its links under "Menu": Tab reaches the button with a visible ring, Enter opens it,
+    Tab goes on through its links, and Escape closes it with the focus back on the button."""
+    make_user("alice")
+    page = browser.new_context(viewport={"width": 375, "height": 812}).new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next=/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(f"{live_server.url}/")
+    page.wait_for_load_state("load")
+    nav = page.get_by_role("navigation", name="Main")
+
+    _tab_to(page, ".menu-toggle summary")
+    expect(nav).to_be_hidden()
+    page.keyboard.press("Enter")
+    expect(nav).to_be_visible()
+    _press(page, "Tab", "into the menu")
+    expect(nav.get_by_role("link", name="Decks")).to_be_focused()
+    _tab_to(page, ".site-nav .link-button")
+    expect(nav.get_by_role("button", name="Sign out")).to_be_focused()
+    _press(page, "Escape", "closing the menu")
+    expect(nav).to_be_hidden()
+    expect(page.locator(".menu-toggle summary")).to_be_focused()
+    _press(page, "Space", "opening it again")
+    expect(nav).to_be_visible()
+    _press(page, "Tab", "into the menu again")
+    page.keyboard.press("Enter")  # on "Decks"
+    expect(page).to_have_url(f"{live_server.url}/")
