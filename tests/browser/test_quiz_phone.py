@@ -1,13 +1,17 @@
-"""The quiz at a phone's width, in a real Chromium: long unbreakable words (a function's full name in inline code)
-wrap in the options, their review and the free-recall feedback instead of making the page scroll sideways."""
+"""The quiz at a phone's width, in a real Chromium: the question near the top of the screen, and long unbreakable
+words (a function's full name in inline code) wrapping in the options, their review and the free-recall feedback
+instead of making the page scroll sideways."""
 
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
+from apps.content.models import Deck
 from apps.content.services import card_save
 from apps.quiz import services
+from tests.browser.conftest import SYLLABUS
 from tests.conftest import make_user
 from tests.factories import make_card, make_deck
 
@@ -90,3 +94,41 @@ def test_a_report_sent_on_a_phone_says_its_thanks_where_the_student_is(browser, 
     expect(thanks).to_contain_text("Thank you")
     expect(thanks).to_be_in_viewport()
     expect(thanks).to_be_focused()  # a keyboard goes on from it, to "Next question" above or the page's end
+
+
+# Where a part of the page starts, from the top of the page (not of the window, which a focused part may scroll).
+TOP = "(el) => el.getBoundingClientRect().top + window.scrollY"
+THIRD = 812 / 3
+
+
+@pytest.mark.parametrize("mode", ["choice", "recall"])
+def test_on_a_phone_the_question_starts_in_the_first_third_of_the_screen(browser, live_server, sign_in, mode):
+    """As in Anki or Quizlet: the header, the trail and the deck's title (a long seed one) took 400 to 500 px of a
+    812 px screen, and the student scrolled to read every question."""
+    call_command("load_content", verbosity=0)
+    alice = make_user("alice")
+    deck = Deck.objects.get(slug=SYLLABUS)
+    session = services.session_start(user=alice, deck=deck, size=2, mode=mode, order="new")
+    page = browser.new_context(viewport={"width": 375, "height": 812}).new_page()
+    sign_in(page, "alice", session.get_absolute_url())
+
+    assert page.locator(".site-header").evaluate("(el) => el.getBoundingClientRect().height") < 60  # one line
+    expect(page.get_by_role("heading", name=deck.title)).to_be_visible()  # still there, above the question
+    assert page.locator("#stage .question-text").evaluate(TOP) < THIRD
+
+    if mode == "choice":
+        page.locator(".option").first.click()
+    else:
+        page.get_by_role("textbox", name="Your answer").fill("no idea")
+    page.get_by_role("button", name="Check answer").click()
+    verdict = page.locator("#verdict-heading")
+    expect(verdict).to_be_visible()
+    assert verdict.evaluate(TOP) < THIRD
+    if mode == "choice":
+        # Under the verdict and its line ("Not this one: the right answer is marked below."). A free-recall verdict's
+        # note on the answer may run to several lines, and comes first: the verdict is what the student looks for.
+        assert page.locator("#stage .question-text").evaluate(TOP) < 300
+
+    page.locator("[data-next]").click()  # swapped in by htmx
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+    assert page.locator("#stage .question-text").evaluate(TOP) < THIRD
