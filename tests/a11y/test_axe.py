@@ -43,16 +43,17 @@ def contexts(chromium, live_server, site):
     """
     made = {}
 
-    def get(user: str | None, *, strict: bool = False, dark: bool = False):
-        if (user, strict, dark) not in made:
+    def get(user: str | None, *, strict: bool = False, dark: bool = False, phone: bool = False):
+        if (user, strict, dark, phone) not in made:
+            viewport = {"width": 375, "height": 812} if phone else {"width": 1280, "height": 900}
             context = chromium.new_context(
-                bypass_csp=not strict, color_scheme="dark" if dark else "light", viewport={"width": 1280, "height": 900}
+                bypass_csp=not strict, color_scheme="dark" if dark else "light", viewport=viewport
             )
             if user is not None:
                 context.add_cookies([{**site.session_cookie(user), "url": live_server.url}])
             context.set_default_timeout(10_000)
-            made[user, strict, dark] = context
-        return made[user, strict, dark]
+            made[user, strict, dark, phone] = context
+        return made[user, strict, dark, phone]
 
     yield get
     for context in made.values():
@@ -245,3 +246,17 @@ def test_the_site_in_dark_mode_passes_axe(live_server, site, contexts):
     expect(page.locator(".skip-link")).to_be_focused()
     _audit_into(failures, page, "skip link focused, dark")
     assert not failures, "axe found WCAG violations in dark mode:\n" + "\n\n".join(failures)
+
+
+def test_the_site_on_a_phone_passes_axe(live_server, site, contexts):
+    """At a phone's width the header folds its links under "Menu" and the quiz is laid out tighter: audited closed
+    and open (_audit_into opens every <details>, the menu's too), light and dark."""
+    failures: list[str] = []
+    for dark in (False, True):
+        for user, path in ((None, "/"), ("alice", "/"), ("alice", site.choice_quiz), ("alice", site.recall_quiz)):
+            page = contexts(user, dark=dark, phone=True).new_page()
+            page.goto(f"{live_server.url}{path}")
+            expect(page.get_by_text("Menu", exact=True)).to_be_visible()
+            _audit_into(failures, page, f"{path} on a phone{', dark' if dark else ''}{', signed in' if user else ''}")
+            page.close()
+    assert not failures, "axe found WCAG violations on a phone:\n" + "\n\n".join(failures)
