@@ -24,7 +24,7 @@ def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: st
     resend). One report per card waits in the instructors' queue, and nothing the student wrote is dropped: the
     form is offered again on every feedback, a later quiz's too.
     """
-    # A form sends its line breaks as CRLF, which the box's maxlength counted as one character each.
+    # A form sends its line breaks as CRLF: each is one character to the student, as the limit says.
     message = message.replace("\r\n", "\n").strip()
     if not message:
         raise InvalidReportError("Say what is wrong with this card.")

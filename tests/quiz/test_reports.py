@@ -98,10 +98,11 @@ def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student
     assert not CardReport.objects.exists()
 
 
-def test_the_report_box_takes_at_most_the_limit_and_its_line_breaks_count_once(student_client, answered):
-    """A browser's maxlength counts a line break as one character, and the form sends it as two (CRLF)."""
+def test_the_report_box_says_its_limit_and_its_line_breaks_count_once(student_client, answered):
+    """A line break is one character to the student, and the form sends it as two (CRLF). No maxlength, as for
+    answers: the browser would cut a pasted report silently; the form says how much is too much."""
     feedback = student_client.get(reverse("quiz:item", args=[answered.pk, 1])).content.decode()
-    assert re.search(r'<textarea id="report-message" name="message" rows="3" maxlength="1000"', feedback)
+    assert re.search(r'<textarea id="report-message" name="message" rows="3" data-draft', feedback)
     assert "At most 1,000 characters." in feedback
     message = "\r\n".join(["x" * 99] * 10)  # 999 characters as the box counts them, 1,008 as sent
     assert student_client.post(_report_url(answered), {"message": message}).status_code == 303
