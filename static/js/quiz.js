@@ -136,8 +136,13 @@
 
   // An error sits above the options or the answer box, which take the focus and so are scrolled into view;
   // options taller than the screen are scrolled to their middle, which can leave the error above it.
+  // The whole error, not half of it as inView allows, and clear of the screen's edge: scrollIntoView left it a
+  // fraction of a pixel past the bottom of a phone on its side, its last line cut.
   function keepErrorInSight(error) {
-    if (!inView(error)) error.scrollIntoView({ block: "nearest" });
+    const box = error.getBoundingClientRect();
+    const height = window.innerHeight || document.documentElement.clientHeight;
+    if (box.top < 0) window.scrollBy(0, box.top - 8);
+    else if (box.bottom > height) window.scrollBy(0, Math.min(box.bottom - height + 8, box.top));
   }
 
   // The options take the focus on a page load, and the browser scrolls them into view: on a short screen the

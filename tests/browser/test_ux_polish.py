@@ -247,4 +247,8 @@ def test_a_user_name_that_is_an_email_address_fits_the_header_and_the_account_pa
     for path in ["/", "/accounts/account/", "/accounts/account/delete/"]:
         page.goto(f"{live_server.url}{path}")
         assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), f"{path} is wider than a {width} px screen"
+    menu = page.locator("summary", has_text="Menu")
+    if menu.is_visible():  # a phone: the header's links are under its menu
+        menu.click()
     expect(page.get_by_role("link", name=username)).to_be_in_viewport()
+    assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS), "the open menu is wider than the screen"
