@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -48,6 +49,9 @@ class PageSpec:
     user: str | None = None  # a key of Site.users; None is a visitor who is not signed in
     math: bool = False  # KaTeX output is on the page, so its MathML must be too
     status: int = 200  # an error page's own (429: a limit's pause)
+    # Run just before the page is visited: a limit's window (an hour, starting at a time set by the key) could end
+    # between the site's setup and a visit minutes later, and the 429 page was then a 200.
+    before: Callable[[], None] | None = None
 
 
 @dataclass
@@ -207,7 +211,13 @@ def site(transactional_db):
         PageSpec("invite link, already in the cohort", f"/join/{cohort.join_code}/", user="alice"),
         PageSpec("invite link, joining", f"/join/{cohort.join_code}/"),
         PageSpec("join with a code", "/join/", user="alice"),
-        PageSpec("invite link, too many codes tried", f"/join/{cohort.join_code}/", user="dan", status=429),
+        PageSpec(
+            "invite link, too many codes tried",
+            f"/join/{cohort.join_code}/",
+            user="dan",
+            status=429,
+            before=lambda: _join_codes_used_up(dan),
+        ),
         PageSpec("admin card reports", "/admin/quiz/cardreport/", user="carol"),
         PageSpec("admin regrade past answers", f"/admin/content/card/{affine.pk}/regrade/", user="carol"),
         PageSpec("admin card form", f"/admin/content/card/{affine.pk}/change/", user="carol", math=True),

@@ -91,6 +91,8 @@ def test_every_page_passes_axe(live_server, site, contexts, settings):
             pages[spec.user] = contexts(spec.user).new_page()
             strict_pages[spec.user] = contexts(spec.user, strict=True).new_page()
         strict = strict_pages[spec.user]
+        if spec.before:
+            spec.before()
         strict.goto(f"{live_server.url}{spec.path}")
         messages = strict.console_messages(filter="since-navigation")
         refused += [f"[{spec.name}] {m.text}" for m in messages if "Content Security Policy" in m.text]
@@ -231,6 +233,8 @@ def test_the_site_in_dark_mode_passes_axe(live_server, site, contexts):
         if spec.user not in pages:
             pages[spec.user] = contexts(spec.user, dark=True).new_page()
         page = pages[spec.user]
+        if spec.before:
+            spec.before()
         assert page.goto(f"{live_server.url}{spec.path}").status == spec.status, spec.name
         assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
         _audit_into(failures, page, f"{spec.name}, dark")

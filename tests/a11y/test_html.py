@@ -42,6 +42,8 @@ def test_every_page_is_valid_html(vnu, site, tmp_path, settings):
     documents: dict[str, bytes] = {}
     for spec in site.pages:
         client = clients.setdefault(spec.user, _client(site, spec.user))
+        if spec.before:
+            spec.before()
         response = client.get(spec.path)
         assert response.status_code == spec.status, f"{spec.name}: {spec.path} answered {response.status_code}"
         # The raw bytes as served, not the DOM a browser rebuilds from them: vnu must see our mistakes.
