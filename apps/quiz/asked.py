@@ -18,30 +18,37 @@ def skips_drafts(*, session: QuizSession, user: AbstractBaseUser) -> bool:
     return session.deck_id is None or not sees_drafts(user)
 
 
+# A question's card in a deck made a draft since: withdrawn from reviews, and from a deck's quiz but for its authors.
+DRAFT = Q(card__deck__published=False)
+
+
+def gone(*, user_id: int | OuterRef) -> Q:
+    """A question whose card is asked of the user (an id, or an OuterRef to one) in no quiz any more: archived, or
+    set aside by them. With DRAFT, the one rule of these reads; withdrawal._WITHDRAW says it in SQL, and is_stale of
+    a question already loaded."""
+    aside = CardState.objects.filter(user_id=user_id, card=OuterRef("card"), set_aside_at__isnull=False)
+    return Q(card__archived=True) | Q(Exists(aside))
+
+
+def _unanswered() -> Exists:
+    return ~Exists(Answer.objects.filter(item=OuterRef("pk")))
+
+
 def stale_annotations(*, session: QuizSession) -> dict[str, Exists]:
-    """Whether some question of the quiz, still asked and not answered, has a card archived since (`stale_archived`),
-    of a deck made a draft since (`stale_draft`) or set aside by the student since (`stale_aside`): to annotate the
-    question a page reads with (not correlated, so PostgreSQL computes them once), so that a quiz costs no query
-    more. See needs_withdrawal."""
-    asked = SessionItem.objects.filter(
-        ~Exists(Answer.objects.filter(item=OuterRef("pk"))), session=session, withdrawn=""
-    )
+    """Whether some question of the quiz, still asked and not answered, is gone (`stale_gone`) or of a deck made a
+    draft since (`stale_draft`): to annotate the question a page reads with (not correlated, so PostgreSQL computes
+    them once), so that a quiz costs no query more. See needs_withdrawal."""
+    asked = SessionItem.objects.filter(_unanswered(), session=session, withdrawn="")
     return {
-        "stale_archived": Exists(asked.filter(card__archived=True)),
-        "stale_draft": Exists(asked.filter(card__deck__published=False)),
-        "stale_aside": Exists(asked.filter(Exists(_set_aside(user_id=session.user_id)))),
+        "stale_gone": Exists(asked.filter(gone(user_id=session.user_id))),
+        "stale_draft": Exists(asked.filter(DRAFT)),
     }
-
-
-def _set_aside(*, user_id: int):
-    return CardState.objects.filter(user_id=user_id, card=OuterRef("card"), set_aside_at__isnull=False)
 
 
 def needs_withdrawal(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
     """For a question read with stale_annotations: whether some questions of its quiz are to be withdrawn. Asks the
     permission of drafts only of one who may see them, and only when some card of the quiz is in a draft."""
-    stale = item.stale_archived or item.stale_aside
-    return stale or (item.stale_draft and skips_drafts(session=session, user=user))
+    return item.stale_gone or (item.stale_draft and skips_drafts(session=session, user=user))
 
 
 def is_stale(item: SessionItem, *, session: QuizSession, user: AbstractBaseUser) -> bool:
@@ -76,14 +83,8 @@ def with_asked_count(sessions: QuerySet[QuizSession]) -> QuerySet[QuizSession]:
     quiz keeps its draft's cards: a student cannot open it, and one who authors decks is asked them."""
     stale = (
         SessionItem.objects.filter(
-            Q(card__archived=True)
-            | Q(session__deck__isnull=True, card__deck__published=False)
-            | Exists(
-                CardState.objects.filter(
-                    user_id=OuterRef("session__user_id"), card=OuterRef("card"), set_aside_at__isnull=False
-                )
-            ),
-            ~Exists(Answer.objects.filter(item=OuterRef("pk"))),
+            gone(user_id=OuterRef("session__user_id")) | (Q(session__deck__isnull=True) & DRAFT),
+            _unanswered(),
             session=OuterRef("pk"),
             withdrawn="",
         )

@@ -7,11 +7,11 @@ import secrets
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from apps.content.models import Card
 
+from .asked import DRAFT, gone
 from .models import CardState, QuizSession, SessionItem, Verdict
 from .selectors import session_items
 from .services import NothingToStudyError, session_create
@@ -77,11 +77,9 @@ def _pending_retry(*, user: AbstractBaseUser, session: QuizSession, cards: list[
         return None
     # Only its questions still asked: those withdrawn, or to be withdrawn when it is next opened (set aside, archived,
     # or of a deck made a draft since), are no longer among `cards`, and the retry resumed would not ask them either.
-    asked = latest.items.filter(withdrawn="", card__archived=False).exclude(
-        Exists(CardState.objects.filter(user_id=user.pk, card=OuterRef("card"), set_aside_at__isnull=False))
-    )
+    asked = latest.items.filter(withdrawn="").exclude(gone(user_id=user.pk))
     if session.deck_id is None:
-        asked = asked.filter(card__deck__published=True)
+        asked = asked.exclude(DRAFT)
     if set(asked.values_list("card_id", flat=True)) != {card.pk for card in cards}:
         return None
     return latest

@@ -255,7 +255,7 @@ def _answer(request: HttpRequest, pk: int, position: int) -> HttpResponse:
         except services.SessionFinishedError:
             return answer_not_taken(request, quiz, form)
         except withdrawal.QuestionWithdrawnError:
-            return answer_not_taken(request, quiz, form, withdrawal.refusal_note(question, withdrawal.Withdrawal()))
+            return answer_not_taken(request, quiz, form, withdrawal.refusal_note(question))
         except services.InvalidSubmissionError as exc:
             form.add_error(None, str(exc))
         else:

@@ -80,10 +80,10 @@ def withdrawal_of(items: list[SessionItem]) -> Withdrawal:
     return withdrawal
 
 
-def refusal_note(item: SessionItem, withdrawal: Withdrawal, *, answered: bool = True) -> str:
+def refusal_note(item: SessionItem, withdrawal: Withdrawal | None = None, *, answered: bool = True) -> str:
     """Why `item` is not asked: withdrawn now, with the others of `withdrawal`, or before; and, for an answer sent
     to it, that the answer was not saved."""
-    several = len(withdrawal) > 1
+    several = withdrawal is not None and len(withdrawal) > 1
     note = withdrawal.note if several else f"This question was withdrawn: {_why(item.withdrawn)}."
     return f"{note} Your answer{' to this question' if several else ''} was not saved." if answered else note
 
