@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Q, Value, When
+from django.db.models import BooleanField, Case, ExpressionWrapper, Value, When
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
 
-from apps.cohorts.models import Membership
+from apps.cohorts.selectors import taught
 from apps.common.templatetags.common_tags import percent
 from apps.quiz.models import CardReport
 from apps.quiz.reports import card_reports_reopen, card_reports_resolve
@@ -78,22 +78,16 @@ class CardReportAdmin(admin.ModelAdmin):
         return False  # students report from a question's feedback, with their answer
 
     def get_queryset(self, request):
-        # As cohorts.selectors.students_taught: an instructor's own report (a quiz tried out) is theirs, not another
-        # cohort's student's.
-        taught = (
+        taught_by_user = (
             Value(True)
             if request.user.is_superuser
-            else ExpressionWrapper(
-                Q(user=request.user)
-                | Q(Exists(Membership.objects.filter(student=OuterRef("user"), cohort__instructors=request.user))),
-                output_field=BooleanField(),
-            )
+            else ExpressionWrapper(taught(user=request.user, student="user"), output_field=BooleanField())
         )
         return (
             super()
             .get_queryset(request)
             .select_related("card__deck", "user", "answer", "resolved_by")
-            .annotate(student_taught=taught)
+            .annotate(student_taught=taught_by_user)
             # Another cohort's students sort together, in no order that would tell one of them from another.
             .annotate(student_sort=Case(When(student_taught=True, then="user__username"), default=Value("")))
         )
