@@ -47,12 +47,16 @@ def lockout_warning(*, request, username: str) -> str | None:
     )
 
 
+def _warned(error: ValidationError, *, request, username: str) -> ValidationError:
+    """A refused password's error, with the lockout's warning after it when this failure was counted."""
+    warning = lockout_warning(request=request, username=username)
+    return ValidationError([error, ValidationError(warning, code="lockout_warning")]) if warning else error
+
+
 def _wrong_password(message: str, *, request, user, code: str | None = None) -> ValidationError:
     """An account page's refusal of a wrong current password, with the lockout's warning as signing in has it: the
     wrong passwords there count towards the same pause."""
-    warning = lockout_warning(request=request, username=user.get_username())
-    error = ValidationError(message, code=code)
-    return ValidationError([error, ValidationError(warning, code="lockout_warning")]) if warning else error
+    return _warned(ValidationError(message, code=code), request=request, username=user.get_username())
 
 
 class _UsernameLengthMixin:
@@ -69,12 +73,8 @@ class _UsernameLengthMixin:
         return username
 
     def get_invalid_login_error(self) -> ValidationError:
-        error = super().get_invalid_login_error()
         # The fifth typo used to pause sign-in for a quarter of an hour unannounced.
-        warning = lockout_warning(request=self.request, username=self.data.get("username"))
-        if warning is None:
-            return error
-        return ValidationError([error, ValidationError(warning, code="lockout_warning")])
+        return _warned(super().get_invalid_login_error(), request=self.request, username=self.data.get("username"))
 
 
 class SignInForm(_UsernameLengthMixin, AuthenticationForm):
