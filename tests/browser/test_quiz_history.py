@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -42,14 +43,19 @@ def test_paging_with_the_keyboard_keeps_focus_in_the_results(live_server, page, 
     assert page.evaluate("window.stillTheSamePage") is True
 
 
-def test_choosing_a_deck_updates_the_count_in_the_same_live_region(live_server, page, sign_in, transactional_db):
-    """A live region swapped in whole is a new one, which screen readers do not read out: the count keeps its node."""
+@pytest.fixture
+def two_decks_quizzed(transactional_db):
+    """alice has two quizzes on Training and one on Serving, none answered."""
     student = make_user("alice")
     for title, quizzes in (("Training", 2), ("Serving", 1)):
         deck = make_deck(title=title)
         make_card(deck=deck, question=f"{title}?", answer="An answer")
         for _ in range(quizzes):
             services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+
+
+def test_choosing_a_deck_updates_the_count_in_the_same_live_region(live_server, page, sign_in, two_decks_quizzed):
+    """A live region swapped in whole is a new one, which screen readers do not read out: the count keeps its node."""
     sign_in(page, "alice", "/quiz/history/")
     count = page.locator("#history-count")
     expect(count).to_have_text("3 quizzes, 0 answers.")
@@ -62,13 +68,7 @@ def test_choosing_a_deck_updates_the_count_in_the_same_live_region(live_server, 
     expect(page.locator("#results tbody tr")).to_have_count(1)
 
 
-def test_back_to_a_deck_choice_keeps_the_count(live_server, page, sign_in, transactional_db):
-    student = make_user("alice")
-    for title, quizzes in (("Training", 2), ("Serving", 1)):
-        deck = make_deck(title=title)
-        make_card(deck=deck, question=f"{title}?", answer="An answer")
-        for _ in range(quizzes):
-            services.session_start(user=student, deck=deck, size=1, mode="recall", order="new")
+def test_back_to_a_deck_choice_keeps_the_count(live_server, page, sign_in, two_decks_quizzed):
     sign_in(page, "alice", "/quiz/history/")
     page.get_by_label("Quizzes on").select_option(label="Serving")
     expect(page.locator("#history-count")).to_have_text("1 quiz on Serving, 0 answers.")
