@@ -47,6 +47,11 @@ def card(prefix: str) -> GradingCard:
     return found[0]
 
 
+def graded(subject: str | GradingCard, response: str) -> Grade:
+    """The grade of a response to a seed card, named by the start of its question, or to a card made for the test."""
+    return grade(card(subject) if isinstance(subject, str) else subject, response)
+
+
 DDP = "Which distributed computing framework"
 JOB = "When using Kubernetes for ML workload"
 MIXED_FLAG = "What does the '--mixed-precision'"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 ACCUMULATION = "What is gradient accumulation and how"
 SYNC = GradingCard(
@@ -27,7 +27,7 @@ SYNC = GradingCard(
     ],
 )
 def test_each_unit_for_once_every_n_units_is_a_fault(subject, response, phrase):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.INCORRECT, result
     assert "says the opposite of the answer" in result.feedback, result
     assert phrase in result.feedback.split("says the opposite")[0].rsplit(". ", 1)[-1], result
@@ -47,6 +47,6 @@ def test_each_unit_for_once_every_n_units_is_a_fault(subject, response, phrase):
     ],
 )
 def test_a_count_of_its_own_or_a_denial_is_no_fault(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert "says the opposite" not in result.feedback, result
     assert result.verdict is not Verdict.INCORRECT, result

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 REPRODUCIBLE = "What factors must be controlled"
 LATENCY = GradingCard(
@@ -26,7 +26,7 @@ LATENCY = GradingCard(
     ],
 )
 def test_fewer_than_half_of_the_items_is_partial(subject, response, note):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.PARTIAL, result
     assert note in result.feedback, result
 
@@ -40,6 +40,6 @@ def test_fewer_than_half_of_the_items_is_partial(subject, response, note):
     ],
 )
 def test_half_or_more_of_the_items_is_not_held_against_it(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.CORRECT, result
     assert "in the answer." not in result.feedback, result

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 MLFLOW = "What are the four main components"
 SERVING = "Name three common techniques"
@@ -31,7 +31,7 @@ STAGES = GradingCard(
     ],
 )
 def test_an_item_none_of_the_answers_keeps_a_full_list_partial(subject, response, note):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.PARTIAL, result
     assert note in result.feedback, result
 
@@ -50,6 +50,6 @@ def test_an_item_none_of_the_answers_keeps_a_full_list_partial(subject, response
     ],
 )
 def test_the_answers_items_typos_and_open_lists_stay_correct(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.CORRECT, result
     assert "asked for." not in result.feedback, result

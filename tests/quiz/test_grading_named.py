@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.test_grading import card, graded
 
 MIXED = "What is mixed precision training and what"
 TENSORRT = "What is NVIDIA TensorRT"
@@ -37,7 +37,7 @@ PTQ = GradingCard(
     ],
 )
 def test_naming_none_of_what_the_question_asks_is_partial(subject, response, noun):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.PARTIAL, result
     assert f"The question also asks which {noun}; name them." in result.feedback, result
 
@@ -56,7 +56,7 @@ def test_naming_none_of_what_the_question_asks_is_partial(subject, response, nou
     ],
 )
 def test_naming_them_or_another_question_is_not_held_against_it(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.CORRECT, result
     assert "name them" not in result.feedback, result
 

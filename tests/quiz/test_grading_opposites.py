@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 HYPERBAND = "What is the Hyperband"
 WINDOW = GradingCard(
@@ -24,7 +24,7 @@ WINDOW = GradingCard(
     ],
 )
 def test_the_other_end_of_the_answers_scale_says_the_opposite(subject, response, phrase):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is not Verdict.CORRECT, result
     assert f"'{phrase}' says the opposite of the answer." in result.feedback
 
@@ -38,6 +38,6 @@ def test_the_other_end_of_the_answers_scale_says_the_opposite(subject, response,
     ],
 )
 def test_the_same_end_negated_or_a_comparative_is_no_fault(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert "says the opposite" not in result.feedback, result
     assert result.verdict is not Verdict.INCORRECT, result

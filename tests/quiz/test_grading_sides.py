@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 PRUNING = "What is pruning in neural networks"
 CACHING = GradingCard(
@@ -35,7 +35,7 @@ CACHING = GradingCard(
     ],
 )
 def test_the_two_kinds_only_are_partial(subject, response, noun):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.PARTIAL, result
     assert f"The question also asks what {noun} is." in result.feedback, result
 
@@ -62,6 +62,6 @@ def test_the_two_kinds_only_are_partial(subject, response, noun):
     ],
 )
 def test_a_clause_on_the_thing_itself_answers_both_parts(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.CORRECT, result
     assert "also asks what" not in result.feedback, result

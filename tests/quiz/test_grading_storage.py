@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card
+from apps.quiz.grading import GradingCard, Verdict
+from tests.quiz.test_grading import graded
 
 REGISTRY = "In MLflow, what is the purpose"
 FEATURE_STORE = GradingCard(
@@ -31,7 +31,7 @@ SCHEDULER = GradingCard(
     ],
 )
 def test_storing_what_the_store_holds_is_partly_right(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.PARTIAL, result
 
 
@@ -47,5 +47,5 @@ def test_storing_what_the_store_holds_is_partly_right(subject, response):
     ],
 )
 def test_other_things_stored_another_verb_or_no_store_earn_nothing(subject, response):
-    result = grade(card(subject) if isinstance(subject, str) else subject, response)
+    result = graded(subject, response)
     assert result.verdict is Verdict.INCORRECT, result

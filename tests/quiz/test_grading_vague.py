@@ -16,6 +16,7 @@ from tests.quiz.test_grading import (
     MIXED_FLAG,
     QUANTIZATION,
     card,
+    graded,
 )
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
@@ -40,7 +41,7 @@ CACHING = GradingCard(
     ],
 )
 def test_a_topic_named_with_nothing_said_of_it_earns_nothing(subject, response):
-    result = grade(_card(subject), response)
+    result = graded(subject, response)
     assert result.verdict is INCORRECT, result
     assert result.feedback == "That names a topic without saying anything about it."
 
@@ -53,7 +54,7 @@ def test_a_topic_named_with_nothing_said_of_it_earns_nothing(subject, response):
     ],
 )
 def test_a_statement_about_the_topic_keeps_its_credit(subject, response):
-    result = grade(_card(subject), response)
+    result = graded(subject, response)
     assert result.verdict is not INCORRECT, result
 
 
@@ -104,10 +105,6 @@ def test_the_answers_end_alone_or_with_the_questions_means_keeps_its_credit():
         PARTIAL,
         CORRECT,
     )
-
-
-def _card(subject: str | GradingCard) -> GradingCard:
-    return card(subject) if isinstance(subject, str) else subject
 
 
 BAYESIAN = "How does Bayesian optimization improve"
