@@ -31,7 +31,7 @@ class CohortForm(forms.Form):
         if owner:
             self.fields["instructors"].help_text = format_html(
                 "User names, separated by commas. You stay an instructor of the cohort, and so does {}, its owner.",
-                owner,
+                bdi(owner),
             )
 
     def usernames(self) -> list[str]:

@@ -76,7 +76,9 @@ def _name_free(
         first = next(iter(names.values()))
         raise CohortError(
             format_html(
-                "{0} already teaches a cohort named “{1}”: choose another name, or leave {0} out.", first, bdi(name)
+                "{0} already teaches a cohort named “{1}”: choose another name, or leave {0} out.",
+                bdi(first),
+                bdi(name),
             )
         )
 
@@ -88,11 +90,13 @@ def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
     unknown = sorted(wanted - set(found))
     not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
     # Both at once: told only of the first, an instructor fixes it and is then told of the second.
-    problems = [f"No active account is called {', '.join(unknown)}."] if unknown else []
+    problems = [format_html("No active account is called {}.", html_join(", ", map(bdi, unknown)))] if unknown else []
     if not_instructors:
-        problems.append(f"{', '.join(not_instructors)} cannot teach: only instructors can.")
+        problems.append(
+            format_html("{} cannot teach: only instructors can.", html_join(", ", map(bdi, not_instructors)))
+        )
     if problems:
-        raise CohortError(" ".join(problems))
+        raise CohortError(html_join(" ", problems))
     return list(found.values())
 
 
@@ -106,7 +110,9 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     if owner is not None and owner.pk != editor.pk:
         if owner.get_username() not in named:
             raise CohortError(
-                format_html("{} owns {}: they stay one of its instructors.", owner.get_username(), bdi(cohort.name))
+                format_html(
+                    "{} owns {}: they stay one of its instructors.", bdi(owner.get_username()), bdi(cohort.name)
+                )
             )
         # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
         named.discard(owner.get_username())
@@ -137,7 +143,7 @@ def cohort_owner_set(*, cohort: Cohort, owner_id: int, editor: AbstractBaseUser)
         cohort = Cohort.objects.select_for_update().get(pk=cohort.pk)
         if cohort.owner_id is not None and cohort.owner_id != editor.pk:
             said = "Only {}, who owns {}, can hand it over."
-            raise CohortError(format_html(said, cohort.owner.get_username(), bdi(cohort.name)))
+            raise CohortError(format_html(said, bdi(cohort.owner.get_username()), bdi(cohort.name)))
         new_owner = cohort.instructors.filter(pk=owner_id).first()
         if new_owner is None:
             raise CohortError("The new owner must be one of the cohort's instructors.", field="owner")

@@ -221,7 +221,7 @@ def owner_set(request: HttpRequest, pk: int) -> HttpResponse:
         said = str(exc) if isinstance(exc, services.CohortError) else "Choose one of the cohort's instructors."
         messages.error(request, said)
         return _manage_page(request, cohort, status=422)
-    messages.success(request, format_html("{} now owns {}.", cohort.owner.get_username(), bdi(cohort.name)))
+    messages.success(request, format_html("{} now owns {}.", bdi(cohort.owner.get_username()), bdi(cohort.name)))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 
@@ -320,7 +320,8 @@ def student_remove(request: HttpRequest, pk: int, student_id: int) -> HttpRespon
     membership = selectors.membership_for(cohort=cohort, student_id=student_id)
     ended = services.cohort_remove_student(cohort=cohort, student_id=student_id)
     also = f", and their {ended} extensions ended" if ended > 1 else ", and their extension ended" if ended else ""
-    messages.success(request, f"{membership.student.get_username()} was removed{also}. Their answers are kept.")
+    removed = bdi(membership.student.get_username())
+    messages.success(request, format_html("{} was removed{}. Their answers are kept.", removed, also))
     return HttpResponseSeeOther(reverse("cohorts:manage", args=[cohort.pk]))
 
 

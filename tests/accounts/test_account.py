@@ -202,8 +202,9 @@ def test_an_owner_is_told_what_becomes_of_their_cohorts(client, instructor):
     shared = cohorts.cohort_create(name="Shared", instructor=instructor, instructor_usernames=["dave"])
     client.force_login(instructor)
     page = client.get(reverse("account_delete")).content.decode()
-    assert "<strong>Shared</strong>: it stays with its other instructor, and any of them can take it over." in page
-    assert "<strong>Solo</strong>: no one else teaches it" in page
+    stays = "<strong><bdi>Shared</bdi></strong>: it stays with its other instructor, and any of them can take it over."
+    assert stays in page
+    assert "<strong><bdi>Solo</bdi></strong>: no one else teaches it" in page
     client.post(reverse("account_delete"), {"password": PASSWORD})
     shared.refresh_from_db()
     assert shared.owner is None and [u.username for u in shared.instructors.all()] == ["dave"]

@@ -50,11 +50,14 @@ def test_a_zip_of_decks_is_checked_deck_by_deck_then_imported_at_once(client, in
     page = client.post(reverse(URL), {"file": upload})
     html = page.content.decode()
     assert page.status_code == 200 and "Dry run of decks.zip: 2 decks" in html
-    assert "“Ops” (ops.json)" in html and "Existing deck: 1 created, 1 updated, 0 unchanged." in html
-    assert "“RL basics” (rl.json)" in html and "New deck: 1 created, 0 updated, 0 unchanged." in html
+    assert "“<bdi>Ops</bdi>” (<bdi>ops.json</bdi>)" in html
+    assert "Existing deck: 1 created, 1 updated, 0 unchanged." in html
+    assert "“<bdi>RL basics</bdi>” (<bdi>rl.json</bdi>)" in html
+    assert "New deck: 1 created, 0 updated, 0 unchanged." in html
     assert not Deck.objects.filter(slug="rl").exists() and Card.objects.count() == 1  # nothing written yet
     # Each deck's lists under its own heading, one level down from a single file's.
-    assert "<h3>“RL basics” (rl.json)</h3>" in html and "<h4>New cards</h4>" in html and "<h3>New cards" not in html
+    assert "<h3>“<bdi>RL basics</bdi>” (<bdi>rl.json</bdi>)</h3>" in html
+    assert "<h4>New cards</h4>" in html and "<h3>New cards" not in html
     keys = re.findall(r'name="key" value="([0-9a-f]{64})"', html)
     assert len(keys) == 2
     done = client.post(reverse(URL), {"confirm": "1", "key": keys}, follow=True).content.decode()

@@ -45,7 +45,21 @@ def test_a_co_instructor_holding_the_name_is_refused_with_it_isolated(client, in
     services.cohort_create(name=NAME, instructor=make_instructor("dave"))
     client.force_login(instructor)
     response = client.post(reverse("cohorts:create"), {"name": NAME, "instructors": "dave"})
-    assert f"dave already teaches a cohort named “{SHOWN}”" in _html(response)
+    dave = "<bdi>dave</bdi>"
+    said = f"{dave} already teaches a cohort named “{SHOWN}”: choose another name, or leave {dave} out."
+    assert said in _html(response)
+
+
+def test_names_of_no_instructor_are_isolated_in_the_form_error(client, instructor):
+    """An instructor's typo, a name in another script, is told back as typed, without reordering the sentence."""
+    make_user("alice")
+    client.force_login(instructor)
+    data = {"name": "Spring", "instructors": f"alice, {RLO}ghost"}
+    response = client.post(reverse("cohorts:create"), data)
+    assert response.status_code == 422
+    html = _html(response)
+    assert f"No active account is called <bdi>{RLO}ghost</bdi>." in html
+    assert "<bdi>alice</bdi> cannot teach: only instructors can." in html
 
 
 def test_handing_the_cohort_over_says_so_with_the_name_isolated(client, instructor):
@@ -54,10 +68,10 @@ def test_handing_the_cohort_over_says_so_with_the_name_isolated(client, instruct
     dave = cohort.instructors.get(username="dave")
     client.force_login(instructor)
     response = client.post(reverse("cohorts:owner", args=[cohort.pk]), {"owner": dave.pk}, follow=True)
-    assert f"dave now owns {SHOWN}." in _html(response)
+    assert f"<bdi>dave</bdi> now owns {SHOWN}." in _html(response)
     # Only its owner may hand it over: carol is told who that is now.
     response = client.post(reverse("cohorts:owner", args=[cohort.pk]), {"owner": instructor.pk})
-    assert f"Only dave, who owns {SHOWN}, can hand it over." in _html(response)
+    assert f"Only <bdi>dave</bdi>, who owns {SHOWN}, can hand it over." in _html(response)
 
 
 def test_a_student_made_an_instructor_is_refused_with_the_name_isolated(client, instructor, cohort):
@@ -159,6 +173,15 @@ def test_the_invite_and_leave_pages_isolate_the_name_in_their_sentences(client, 
         client.get(reverse("cohorts:invite", args=[cohort.join_code]))
     )
     assert f"<h1>Leave {SHOWN}?</h1>" in _html(client.get(reverse("cohorts:leave", args=[cohort.pk])))
+
+
+def test_the_manage_page_and_removing_a_student_isolate_the_names(client, instructor, cohort):
+    student = make_user("דנה")  # a Hebrew user name, right to left
+    services.cohort_join(student=student, code=cohort.join_code)
+    client.force_login(instructor)
+    assert f"<h1>Manage {SHOWN}</h1>" in _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
+    response = client.post(reverse("cohorts:student_remove", args=[cohort.pk, student.pk]), follow=True)
+    assert "<bdi>דנה</bdi> was removed. Their answers are kept." in _html(response)
 
 
 def test_the_extension_pages_isolate_the_decks_title(client, instructor, student, cohort, extended):

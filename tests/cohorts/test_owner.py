@@ -70,7 +70,7 @@ def test_a_co_instructor_may_add_others_and_the_owner_stays(client, spring):
 
 def test_leaving_the_owner_out_is_refused_by_the_service_with_a_message(spring):
     dave = spring.instructors.get(username="dave")
-    refusal = "carol owns <bdi>Spring</bdi>: they stay one of its instructors"
+    refusal = "<bdi>carol</bdi> owns <bdi>Spring</bdi>: they stay one of its instructors"
     with pytest.raises(services.CohortError, match=refusal):
         services.cohort_update(cohort=spring, name="Renamed", instructor_usernames=[], editor=dave)
     spring.refresh_from_db()

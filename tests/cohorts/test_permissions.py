@@ -98,7 +98,7 @@ def test_creating_cohorts_is_for_instructors(client, student, instructor):
 
 
 @pytest.mark.parametrize(
-    ("named", "error"), [("nobody", "No active account is called nobody"), ("alice", "cannot teach")]
+    ("named", "error"), [("nobody", "No active account is called <bdi>nobody</bdi>"), ("alice", "cannot teach")]
 )
 def test_a_refused_co_instructor_is_a_form_error_and_creates_no_cohort(client, student, instructor, named, error):
     client.force_login(instructor)
