@@ -36,6 +36,7 @@ _PART = re.compile(r"\s+(?=(?:because|since|so|when|whenever|while|whereas)\b)",
 _SPELLED_OUT = re.compile(r"\b([A-Z][A-Z0-9]{1,9})s?\s*\(([A-Za-z][\w\s-]{2,80})\)")
 _SPELLED_BEFORE = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,5}[A-Za-z][\w-]*)\s*\(([A-Z][A-Z0-9]{1,9})s?\)")
 _EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
+_ACRONYM = re.compile(r"\s*[A-Z][A-Z0-9]{1,9}s?\s*")  # "(ASICs)" after what it stands for: a name, not an aside
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ def _chunks(sentence: str) -> list[tuple[str, float]]:
     out, last = [], 0
     for match in _PAREN.finditer(sentence):
         out.append((sentence[last : match.start()], 1.0))
-        out.append((match.group(1), 0.5 if _EXAMPLE.match(match.group(1)) else 0.6))
+        aside = match.group(1)
+        out.append((aside, 1.0 if _ACRONYM.fullmatch(aside) else 0.5 if _EXAMPLE.match(aside) else 0.6))
         last = match.end()
     out.append((sentence[last:], 1.0))
     return out

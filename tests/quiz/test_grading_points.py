@@ -29,6 +29,8 @@ DP_DDP = "Compare PyTorch's DataParallel"
         # everyday words for the answer's terms (synonyms.py): "earlier" for "previous", GPT for an LLM
         (VERSIONING, "So you can go back to an earlier model."),
         ("What is model parallelism", "when it is a big model, e.g. GPT"),
+        # an acronym in parentheses after what it stands for is the name, weighed as such, not an aside
+        ("How do GPUs and TPUs differ", "TPUs are ASICs."),
     ],
 )
 def test_one_real_point_in_a_word_or_two_is_partly_right(prefix, response):

@@ -9,7 +9,7 @@ import pytest
 from apps.quiz.grading import GradingCard, Verdict, grade
 from apps.quiz.synonyms import _SINGLE
 from apps.quiz.textnorm import stem, stems_related
-from tests.quiz.test_grading import card
+from tests.quiz.test_grading import card, graded
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 HARDWARE = GradingCard(
@@ -163,3 +163,14 @@ def test_vanishing_is_no_underflow(response, verdict):
     result = grade(card(LOSS_SCALING), response)
     assert result.verdict is verdict, result
     assert ("underflow" in result.matched) is (verdict is CORRECT), result
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        ("It does layer fusion and quantization.", PARTIAL),  # quantization is its INT8 precision calibration
+        ("It does layer fusion and tokenization.", INCORRECT),
+    ],
+)
+def test_quantization_is_the_answers_int8_calibration(response, verdict):
+    assert graded("What is NVIDIA TensorRT", response).verdict is verdict
