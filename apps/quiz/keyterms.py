@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, sized_factors
+from .acronyms import is_acronym, spelled_out
+from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, redone, sized_factors
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
     FILLER,
@@ -31,12 +32,7 @@ _PAREN = re.compile(r"\(([^()]*)\)")
 # Where a sentence turns to another part of the answer: a reason, a condition, a contrast ("splits the layers
 # across devices because the model is too large to fit in one device's memory").
 _PART = re.compile(r"\s+(?=(?:because|since|so|when|whenever|while|whereas)\b)", re.IGNORECASE)
-# "ONNX (Open Neural Network Exchange)" and "Open Neural Network Exchange (ONNX)": an acronym and what it stands
-# for; the words before the parenthesis are up to six, the acronym's letter count at most.
-_SPELLED_OUT = re.compile(r"\b([A-Z][A-Z0-9]{1,9})s?\s*\(([A-Za-z][\w\s-]{2,80})\)")
-_SPELLED_BEFORE = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,5}[A-Za-z][\w-]*)\s*\(([A-Z][A-Z0-9]{1,9})s?\)")
 _EXAMPLE = re.compile(r"^\s*(?:e\.?g\.?|for example|for instance|such as|i\.?e\.?)\b", re.IGNORECASE)
-_ACRONYM = re.compile(r"\s*[A-Z][A-Z0-9]{1,9}s?\s*")  # "(ASICs)" after what it stands for: a name, not an aside
 
 
 @dataclass(frozen=True)
@@ -92,7 +88,7 @@ def _chunks(sentence: str) -> list[tuple[str, float]]:
     for match in _PAREN.finditer(sentence):
         out.append((sentence[last : match.start()], 1.0))
         aside = match.group(1)
-        out.append((aside, 1.0 if _ACRONYM.fullmatch(aside) else 0.5 if _EXAMPLE.match(aside) else 0.6))
+        out.append((aside, 1.0 if is_acronym(aside) else 0.5 if _EXAMPLE.match(aside) else 0.6))
         last = match.end()
     out.append((sentence[last:], 1.0))
     return out
@@ -187,23 +183,6 @@ def _either(terms: list[KeyTerm]) -> KeyTerm:
     )  # fmt: skip
 
 
-@lru_cache(maxsize=512)
-def spelled_out(question: str, answer: str) -> frozenset[str]:
-    """Stems of the words the answer spells an acronym of the question out with: they only name what the
-    question names ("Open Neural Network Exchange" for "What is ONNX?"), so they are no key terms."""
-    asked = {token.norm for token in tokenize(fold(question))}
-    pairs = _SPELLED_OUT.findall(answer) + [(acronym, words) for words, acronym in _SPELLED_BEFORE.findall(answer)]
-    out: set[str] = set()
-    for acronym, words in pairs:
-        # Before the parenthesis, the spelled-out name is the last words, starting with the acronym's letter.
-        names = words.split()[-len(acronym) :]
-        while names and names[0][0].lower() != acronym[0].lower():
-            names = names[1:]
-        if acronym.lower() in asked and names and len(names) <= 6:
-            out.update(stem(token.norm) for token in tokenize(fold(" ".join(names))))
-    return frozenset(out)
-
-
 def _alternatives(tokens: list[Token]) -> list[tuple[str, str]]:
     """Stems of two technical terms the answer offers as alternatives, "FP16 or BF16": a response naming
     either names the term (it was marked as missing the other)."""
@@ -251,6 +230,11 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
     answers = {s for s in known if s not in STOPWORDS and not in_question(s, qstems)}
     for factor in sized_factors(tokens, plain, answers.__contains__):  # "N times too large compared with X": a sum
         stems.setdefault(SUM, factor)
+    for word, *said in redone(tokens, plain, lambda s: s in answers or bool(groups_of(s))):  # "define it again"
+        if not in_question(said[0], qstems):
+            stems.setdefault(word, tuple(said))
+            for group in groups_of(word):
+                groups.setdefault(group, []).append(tuple(said))
     by_prefix: dict[str, list[str]] = {}
     for word_stem in stems:
         by_prefix.setdefault(word_stem[:5], []).append(word_stem)

@@ -8,6 +8,8 @@
   "sum" (not a synonym of it: an aggregate is more than adding up), and it is the corrective contrast "that thing
   rather than a sum" (contrasts.py). Smaller, or faster, is no sum, and a factor alone ("4 times larger") says too
   little of what it multiplies.
+- A verb done again, "define the architecture again", is the verb with "re-": "redefine", which the table has
+  among the ways to rebuild it. Only a word the answer or the table knows is made so, in the clause of "again".
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from itertools import pairwise
 from .synonyms import groups_of
 from .textnorm import Token, stem, stems_related
 
+AGAIN_REACH = 4  # words back from "again" to its verb: "train the whole model again"
 PIECES = 2  # compounds of two pieces ("large-batch"); longer ones are names, matched whole
 # "N", "8", "2.5", "two": the count of a written-out multiplication ("two times bigger" says nothing of time)
 FACTOR = re.compile(r"[\d.]+|[a-z]|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|many|several")
@@ -106,3 +109,19 @@ def by_pieces(
         if any(same) and all(said) and all(word in free for word in pair):
             return pair
     return ()
+
+
+def redone(tokens: Sequence[Token], plain: Sequence[str], known: Callable[[str], bool]) -> list[tuple[str, ...]]:
+    """For each "<verb> ... again" whose verb with "re-" is a word `known` (a stem: "redefin"): that stem, then the
+    response stems that say it (the verb's and "again")."""
+    out = []
+    for j, token in enumerate(tokens):
+        if token.norm != "again":
+            continue
+        for i in range(j - 1, max(-1, j - 1 - AGAIN_REACH), -1):
+            if tokens[i + 1].boundary:
+                break
+            if known(word := stem("re" + tokens[i].norm)):
+                out.append((word, plain[i], plain[j]))
+                break
+    return out

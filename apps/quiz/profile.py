@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .acronyms import spelled_out
 from .authored import authored_key_terms
 from .bindings import Binding, bindings
 from .cadence import Cadence, cadences
@@ -19,7 +20,7 @@ from .faults import defining_sentence
 from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
 from .items import Item, closed_items
-from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems, spelled_out
+from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
 from .mathnorm import Formula
 from .named import Named, asked_names
 from .points import genus

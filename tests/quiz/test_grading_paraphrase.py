@@ -71,3 +71,25 @@ def test_a_factor_that_is_no_sum_earns_no_sum(response):
     result = grade(WORKERS, response)
     assert "sum" not in result.matched
     assert result.verdict is not Verdict.CORRECT
+
+
+REBUILD = GradingCard(
+    "What must you do before loading a weights-only checkpoint?",
+    "Reconstruct the model's architecture in code, with the same layers and shapes as when its weights were saved.",
+    "",
+    "free",
+)
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        ("Define the architecture again.", Verdict.CORRECT),  # redefine: among the ways to reconstruct it
+        ("You build the whole model again in code.", Verdict.CORRECT),
+        ("Define the architecture.", Verdict.PARTIAL),  # the architecture, but not that it is made again
+        ("Train the architecture again.", Verdict.PARTIAL),  # retraining is no rebuilding
+    ],
+)
+def test_a_verb_done_again_is_the_verb_with_re(response, verdict):
+    result = grade(REBUILD, response)
+    assert result.verdict is verdict, result
