@@ -18,8 +18,20 @@ _SPELLED_BEFORE = re.compile(r"((?:[A-Za-z][\w-]*\s+){1,5}[A-Za-z][\w-]*)\s*\(([
 _ACRONYM = re.compile(r"\s*[A-Z][A-Z0-9]{1,9}s?\s*")
 
 
-def is_acronym(text: str) -> bool:
-    return bool(_ACRONYM.fullmatch(text))
+def names_before(before: str, aside: str) -> bool:
+    """Whether `aside`, the text of a parenthesis, is an acronym of the words `before` it: "integrated circuits" and
+    "ASICs", not "processors" and "GPU" ("many processors (GPU)")."""
+    words = re.search(r"((?:[A-Za-z][\w-]*\s+){0,5}[A-Za-z][\w-]*)\s*$", before)
+    return bool(_ACRONYM.fullmatch(aside) and words and _spelled(words.group(1), aside.strip().rstrip("s")))
+
+
+def _spelled(words: str, acronym: str) -> list[str]:
+    """The words that spell `acronym` out, the last of `words`: as many as its letters at most, from one starting
+    with its first letter."""
+    names = words.split()[-len(acronym) :]
+    while names and names[0][0].lower() != acronym[0].lower():
+        names = names[1:]
+    return names if len(names) <= 6 else []
 
 
 @lru_cache(maxsize=512)
@@ -30,10 +42,6 @@ def spelled_out(question: str, answer: str) -> frozenset[str]:
     pairs = _SPELLED_OUT.findall(answer) + [(acronym, words) for words, acronym in _SPELLED_BEFORE.findall(answer)]
     out: set[str] = set()
     for acronym, words in pairs:
-        # Before the parenthesis, the spelled-out name is the last words, starting with the acronym's letter.
-        names = words.split()[-len(acronym) :]
-        while names and names[0][0].lower() != acronym[0].lower():
-            names = names[1:]
-        if acronym.lower() in asked and names and len(names) <= 6:
+        if acronym.lower() in asked and (names := _spelled(words, acronym)):
             out.update(stem(token.norm) for token in tokenize(fold(" ".join(names))))
     return frozenset(out)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
-from .acronyms import is_acronym, spelled_out
+from .acronyms import names_before, spelled_out
 from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, redone, sized_factors
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
@@ -88,7 +88,8 @@ def _chunks(sentence: str) -> list[tuple[str, float]]:
     for match in _PAREN.finditer(sentence):
         out.append((sentence[last : match.start()], 1.0))
         aside = match.group(1)
-        out.append((aside, 1.0 if is_acronym(aside) else 0.5 if _EXAMPLE.match(aside) else 0.6))
+        named = names_before(sentence[: match.start()], aside)  # "integrated circuits (ASICs)": a name
+        out.append((aside, 1.0 if named else 0.5 if _EXAMPLE.match(aside) else 0.6))
         last = match.end()
     out.append((sentence[last:], 1.0))
     return out

@@ -67,13 +67,12 @@ backward, backprop, backpropagation
 node, machine, server, host
 thread, multithreading, multithreaded, threaded
 parallel, concurrent, concurrently, simultaneously
-precision, bitwidth, bit width, bit
+precision, bitwidth, bit width, bit, quantization, quantize, quantized
 integer, int, fixed point
 fp32, float32, single precision, full precision, 32bit, 32 bit
 fp16, float16, half precision, 16bit, 16 bit
 bf16, bfloat16, brain float, 16bit, 16 bit
 int8, 8bit, 8 bit
-quantization, quantize, quantized, int8, precision calibration
 accuracy, accurate, quality, performance
 fusion, fuse, merge, fused
 operator, op, operation

@@ -168,9 +168,16 @@ def test_vanishing_is_no_underflow(response, verdict):
 @pytest.mark.parametrize(
     ("response", "verdict"),
     [
-        ("It does layer fusion and quantization.", PARTIAL),  # quantization is its INT8 precision calibration
+        ("It does layer fusion and quantization.", PARTIAL),  # quantizing lowers precision, as its calibration does
         ("It does layer fusion and tokenization.", INCORRECT),
     ],
 )
-def test_quantization_is_the_answers_int8_calibration(response, verdict):
+def test_quantization_is_a_matter_of_precision(response, verdict):
     assert graded("What is NVIDIA TensorRT", response).verdict is verdict
+
+
+def test_an_answer_on_quantization_is_not_one_on_tensorrt():
+    """The PTQ/QAT card's whole answer says "quantizes" and "reduced precision" but nothing of TensorRT: when
+    quantization was a synonym of INT8, it earned a term of its own and was graded correct for TensorRT."""
+    ptq = card("Contrast post-training quantization").answer
+    assert graded("What is NVIDIA TensorRT", ptq).verdict is not CORRECT
