@@ -289,7 +289,7 @@ def test_a_file_the_deck_already_matches_says_there_is_nothing_to_import(client,
     assert Card.objects.filter(deck__slug="imported").count() == 2
 
     html = _upload(client, data).content.decode()
-    assert "the deck “Kubernetes basics”" in html
+    assert "the deck “<bdi>Kubernetes basics</bdi>”" in html
     assert "Nothing to import: the deck already matches this file (2 cards unchanged)." in html
     assert "Import now" not in html
     assert not ImportHold.objects.exists()  # nothing to confirm, so the file is not kept

@@ -49,7 +49,7 @@ def test_a_zip_of_decks_is_checked_deck_by_deck_then_imported_at_once(client, in
     client.force_login(instructor)
     page = client.post(reverse(URL), {"file": upload})
     html = page.content.decode()
-    assert page.status_code == 200 and "Dry run of decks.zip: 2 decks" in html
+    assert page.status_code == 200 and "Dry run of <bdi>decks.zip</bdi>: 2 decks" in html
     assert "“<bdi>Ops</bdi>” (<bdi>ops.json</bdi>)" in html
     assert "Existing deck: 1 created, 1 updated, 0 unchanged." in html
     assert "“<bdi>RL basics</bdi>” (<bdi>rl.json</bdi>)" in html

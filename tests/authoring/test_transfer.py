@@ -309,7 +309,7 @@ def test_admin_export_action_and_import_with_dry_run(client, instructor, deck):
     upload = SimpleUploadedFile("serving.json", changed.encode(), content_type="application/json")
     page = client.post(reverse("admin:content_deck_import"), {"file": upload})
     html = page.content.decode()
-    assert "Dry run of serving.json" in html and "0 created, 1 updated, 1 unchanged" in html
+    assert "Dry run of <bdi>serving.json</bdi>" in html and "0 created, 1 updated, 1 unchanged" in html
     assert Card.objects.get(short_answer="ratio").answer == "A ratio, `a/b`."
     confirm = page.context["confirm"]
     done = client.post(reverse("admin:content_deck_import"), {**confirm.initial, "confirm": "1"}, follow=True)
@@ -350,7 +350,7 @@ def test_admin_export_of_several_decks_is_a_zip_of_one_importable_file_each(clie
         page = client.post(reverse("admin:content_deck_import"), {"file": upload})
         html = page.content.decode()
         # The zip imports as it is: each deck checked, both matching the decks they were exported from.
-        assert page.status_code == 200 and f"Dry run of decks-{kind}.zip: 2 decks" in html
+        assert page.status_code == 200 and f"Dry run of <bdi>decks-{kind}.zip</bdi>: 2 decks" in html
         assert html.count("Nothing to import: the deck already matches this file") == 2
 
 

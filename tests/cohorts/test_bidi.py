@@ -179,7 +179,10 @@ def test_the_manage_page_and_removing_a_student_isolate_the_names(client, instru
     student = make_user("דנה")  # a Hebrew user name, right to left
     services.cohort_join(student=student, code=cohort.join_code)
     client.force_login(instructor)
-    assert f"<h1>Manage {SHOWN}</h1>" in _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
+    manage = _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
+    assert f"<h1>Manage {SHOWN}</h1>" in manage
+    assert f"<p><bdi>דנה</bdi> leaves {SHOWN}: off the dashboard" in manage
+    assert "Remove <bdi>דנה</bdi></button>" in manage
     response = client.post(reverse("cohorts:student_remove", args=[cohort.pk, student.pk]), follow=True)
     assert "<bdi>דנה</bdi> was removed. Their answers are kept." in _html(response)
 
@@ -191,3 +194,18 @@ def test_the_extension_pages_isolate_the_decks_title(client, instructor, student
     page = _html(client.get(reverse("cohorts:assignment_extensions", args=[cohort.pk, extended.pk])))
     assert f"No student has an extension on {TITLE_SHOWN}: everyone is due" in page
     assert f"<p>{TITLE_SHOWN} leaves the dashboard" in _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
+
+
+def test_user_names_are_isolated_where_a_sentence_goes_on_around_them(client, instructor, cohort, extended):
+    """A right-to-left user name reorders the words after it: "Extension for דנה", "owned by רות"."""
+    dana = make_user("דנה")
+    services.cohort_join(student=dana, code=cohort.join_code)
+    ruth = make_instructor("רות")
+    theirs = services.cohort_create(name="Autumn", instructor=ruth, instructor_usernames=[instructor.username])
+    client.force_login(instructor)
+    extension = _html(client.get(reverse("cohorts:extension", args=[cohort.pk, dana.pk, extended.pk])))
+    assert "<h1>Extension for <bdi>דנה</bdi></h1>" in extension
+    assert "<p><bdi>דנה</bdi> sees the later date" in extension
+    manage = _html(client.get(reverse("cohorts:manage", args=[theirs.pk])))
+    assert "Owner: <strong><bdi>רות</bdi></strong>, who stays one of its instructors." in manage
+    assert "owned by <bdi>רות</bdi>" in _html(client.get(reverse("cohorts:list")))
