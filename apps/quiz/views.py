@@ -376,4 +376,5 @@ def retry(request: HttpRequest, pk: int) -> HttpResponse:
     except services.NothingToStudyError as exc:
         messages.info(request, str(exc))
         return redirect(quiz)
+    services.sessions_end_unfinished(user=request.user, deck=quiz.deck, keep=again.pk)  # as any new quiz does
     return redirect(again)

@@ -150,6 +150,18 @@ def test_a_double_tap_on_the_retry_button_makes_one_quiz_not_two(client, student
     assert third["Location"] != first["Location"] and QuizSession.objects.filter(user=student).count() == 3
 
 
+def test_a_retry_ends_the_other_quiz_left_unfinished_on_the_deck_as_any_new_quiz_does(client, student, deck):
+    """Both stayed open: the history offered to resume each, the home page and the deck's page only the retry."""
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
+    left = _quiz(student, deck, {1: "Answer 0"})
+    client.force_login(student)
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk__in=[quiz.pk, left.pk]).get(user=student)
+    left.refresh_from_db()
+    assert left.finished_at is not None and again.finished_at is None
+    assert left.answered_count == 1  # its answer stays, as in a quiz ended by hand
+
+
 def test_the_next_quiz_of_the_deck_is_offered_as_the_student_set_it_not_as_the_retry_was(client, student, deck):
     """A retry is as long as the questions missed, shuffled: the start form offered "2, Random" after it."""
     quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
