@@ -1,5 +1,5 @@
-"""Request ids for the logs, a friendly 503 that keeps the user's input when the database is away, the
-sign-in page as a whole page for HTMX requests, and HEAD answered without a body."""
+"""Request ids for the logs, no cached copies of signed-in pages, a friendly 503 that keeps the user's input when
+the database is away, the sign-in page as a whole page for HTMX requests, and HEAD answered without a body."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.response import HttpResponseRedirectBase
 from django.shortcuts import resolve_url
 from django.template.response import TemplateResponse
+from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from .errors import DependencyUnavailableError
@@ -59,6 +60,23 @@ class PermissionsPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response
+
+
+class PrivatePagesMiddleware:
+    """A page for a signed-in user, which sets no caching of its own, is kept by no cache: Back showed the home
+    page's counts as they were ("0 of 7 questions answered" for a quiz since answered and ended), and a shared
+    cache must never hold one user's page for another."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # A 5xx page (the database away: DatabaseUnavailableMiddleware) is no page of the user's, and looking the
+        # user up would fail as it did.
+        if "Cache-Control" not in response and response.status_code < 500 and request.user.is_authenticated:
+            add_never_cache_headers(response)
         return response
 
 

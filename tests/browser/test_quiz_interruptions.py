@@ -272,3 +272,18 @@ def test_a_report_sent_after_signing_out_in_another_tab_is_still_in_its_box_once
     page.reload()
     page.get_by_text("Report a problem with this card").click()
     expect(page.get_by_label("What is wrong with it?")).to_have_value("")  # sent: no draft left behind
+
+
+def test_back_to_the_home_page_shows_the_quiz_as_it_is_now(live_server, page, sign_in, transactional_db):
+    """The home page came back from the browser's cache: "0 of 2 questions answered" for a quiz answered since."""
+    quiz = _quiz()
+    sign_in(page, "alice", "/")
+    unfinished = page.get_by_text("0 of 2 questions answered")
+    expect(unfinished).to_be_visible()
+    page.goto(f"{live_server.url}{quiz.get_absolute_url()}")
+    page.wait_for_load_state("load")
+    page.get_by_role("textbox", name="Your answer").fill("Tool number 0")
+    page.get_by_role("button", name="Check answer").click()
+    page.get_by_role("heading", name="Score").wait_for()
+    page.go_back()
+    expect(page.get_by_text("1 of 2 questions answered")).to_be_visible()

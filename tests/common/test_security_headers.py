@@ -108,3 +108,17 @@ def test_production_behind_the_tls_proxy_sends_hsts_secure_cookies_and_json_logs
     logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
     not_found = [line for line in logged if line.get("status_code") == 404]
     assert [line["request_id"] for line in not_found] == ["req-404"]
+
+
+@pytest.mark.parametrize("name", ["home", "deck", "progress"])
+def test_a_signed_in_page_is_kept_by_no_cache_and_an_anonymous_one_may_be(client, student, name):
+    """Back showed the home page from the browser's cache: an unfinished quiz "0 of 7 questions answered", though
+    answered and ended since. A signed-in page is fetched again instead, and no shared cache keeps it."""
+    card = make_card()
+    url = {"home": "/", "deck": card.deck.get_absolute_url(), "progress": reverse("quiz:progress")}[name]
+    client.force_login(student)
+    control = {part.strip() for part in client.get(url)["Cache-Control"].split(",")}
+    assert {"no-store", "private"} <= control
+    client.logout()
+    if name != "progress":  # a sign-in redirect for a stranger
+        assert "no-store" not in client.get(url).get("Cache-Control", "")
