@@ -18,7 +18,7 @@ class SignupForm(UserCreationForm):
     email = forms.EmailField(
         max_length=254,  # the user table's column: the box took 320 characters, and the model then refused them
         error_messages={"max_length": "An email address can be at most 254 characters long."},
-        help_text="Used only to reset your password.",
+        help_text="Used to reset your password; the instructors of cohorts you join see it too.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 

@@ -28,6 +28,13 @@ def test_sign_up_signs_in_and_returns_to_next(client):
     assert get_user_model().objects.get(username="dana").email == "dana@example.com"
 
 
+def test_sign_up_says_who_sees_the_email(client):
+    """It said "Used only to reset your password", while the instructors of a student's cohorts see it."""
+    page = client.get(reverse("signup")).content.decode()
+    assert "Used to reset your password; the instructors of cohorts you join see it too." in page
+    assert "Used only to" not in page
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

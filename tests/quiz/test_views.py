@@ -1018,6 +1018,8 @@ def _results_actions(client, session) -> str:
 
 
 def test_the_results_offer_a_review_only_when_cards_are_due_and_say_how_many(student_client, student, other_student):
+    """The review takes due cards from every deck: after a deck's quiz, its button says so ("9 due" read as the
+    deck's own, where the home page gave the deck 4)."""
     session = _session(student, size=2)
     _post_answer(student_client, session, 1, response="Tool number 0")
     _post_answer(student_client, session, 2, response="no idea")
@@ -1029,11 +1031,12 @@ def test_the_results_offer_a_review_only_when_cards_are_due_and_say_how_many(stu
     _session(other_student, size=1)  # a classmate's due cards are not hers
     CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
     two_due = _results_actions(student_client, session)
-    assert f'href="{reverse("quiz:review")}">Review the 2 due cards</a>' in two_due
+    assert f'href="{reverse("quiz:review")}">Review the 2 due cards (all decks)</a>' in two_due
     CardState.objects.filter(user=student, card=session.items.get(position=2).card).update(
         due=timezone.now() + timedelta(days=1)
     )
-    assert f'href="{reverse("quiz:review")}">Review the due card</a>' in _results_actions(student_client, session)
+    one_due = _results_actions(student_client, session)
+    assert f'href="{reverse("quiz:review")}">Review the due card (all decks)</a>' in one_due
 
 
 @pytest.mark.parametrize("scale", [1, 5])
