@@ -159,6 +159,10 @@
   }
   window.addEventListener("load", function () { window.requestAnimationFrame(keepQuestionInSight); });
 
+  const ENTER_AFTER_MS = 600;
+  let feedbackAt = 0; // when the feedback was last shown (swapped in, or loaded)
+  document.addEventListener("DOMContentLoaded", function () { feedbackAt = Date.now(); });
+
   document.addEventListener("keydown", function (event) {
     // Any other key: the student went on with the question. Not Enter on "Show answer" itself: that confirms.
     if (event.key !== " " && !(event.target.matches && event.target.matches("[data-reveal]"))) cancelConfirm();
@@ -193,6 +197,16 @@
       if (onOption || !isControl(event.target)) {
         event.preventDefault();
         submit(form, form.querySelector("[data-submit]"));
+      }
+      return;
+    }
+    // Enter on the feedback goes on, as Space does, with the key the answer was sent with. Not a held key, nor a
+    // second press just after the one that sent the answer: the feedback would flash by unread.
+    if (event.key === "Enter" && inQuiz && !isControl(event.target)) {
+      const next = root.querySelector("[data-next]");
+      if (next && !event.repeat && Date.now() - feedbackAt >= ENTER_AFTER_MS) {
+        event.preventDefault();
+        follow(next);
       }
       return;
     }
@@ -314,6 +328,7 @@
     if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
     showShortcutHelp(root);
     keepDrafts(root);
+    if (root.dataset.state === "feedback") feedbackAt = Date.now();
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();
     const error = root.querySelector(".field-error");

@@ -290,3 +290,23 @@ def test_the_skip_link_brings_focus_to_the_page_without_ringing_all_of_it(live_s
     page.keyboard.press("Enter")
     expect(page.locator("main")).to_be_focused()
     assert page.locator("main").evaluate(RING)[0] == "none"
+
+
+def test_enter_on_the_feedback_goes_on_but_not_a_second_press_just_after_sending(
+    live_server, page, sign_in, transactional_db
+):
+    """As in Anki or Quizlet, the key the answer was sent with goes on; a double press does not skip the feedback."""
+    _open_quiz(page, sign_in, _quiz(mode="recall", cards=2))
+    page.keyboard.type("Tool number 0")
+    page.keyboard.press("Enter")
+    expect(page.locator(".verdict")).to_be_focused()
+    outline, _, bar = page.locator(".verdict").evaluate(RING)
+    assert outline == "none" and bar != "none"  # a bar in the margin: a ringed heading read as a text field
+    page.keyboard.press("Enter")  # at once: the feedback stays
+    page.wait_for_timeout(300)
+    expect(page.locator(".verdict")).to_be_visible()
+    page.wait_for_timeout(400)
+    page.keyboard.press("Enter")
+    expect(page.locator(".quiz-progress")).to_contain_text("Question 2 of 2")
+    expect(page.get_by_label("Your answer")).to_be_focused()
+    expect(page.get_by_text("Enter on the feedback: go to the next question")).to_be_attached()
