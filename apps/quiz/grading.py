@@ -75,13 +75,12 @@ from .formulas import (
 )
 from .items import short_list
 from .keyterms import (
-    Coverage,
-    ResponseIndex,
     coverage,
     index_response,
     repeats_question,
 )
 from .named import unnamed
+from .offtarget import penalty
 from .opposites import opposed
 from .points import category, denies_difference, focused, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
@@ -92,7 +91,7 @@ from .sides import compared_only
 from .storage import stores_only
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
-from .vague import other_means, parts_only, topic_only
+from .vague import other_means, parts_only, strung, topic_only
 
 logger = logging.getLogger(__name__)
 
@@ -110,10 +109,6 @@ COVERAGE_CURVE = 0.85
 AUTHORED_CURVE = 0.75  # one of three instructor key terms is partly right
 MAX_CHARS = 4000
 ONE_PART_CAP = 0.7
-ELABORATION_FROM = 0.5  # coverage ratio above 1 - this: off-target words weigh less and less (_penalty)
-# Content words from which most earning nothing is another concept: three already ("serves models as a REST API",
-# two of three off target, for a registry); two are still a fragment, judged by points.py.
-OFF_TARGET_FROM = 3
 
 
 class Verdict(StrEnum):
@@ -319,7 +314,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     )
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
-    score = min(1.0, ratio) ** curve * _penalty(result, index, profile, items)
+    score = min(1.0, ratio) ** curve * penalty(result, index, profile.answer_size, items)
     if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short
@@ -334,6 +329,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         note = note or unnamed(profile.named, result.matched)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
+    if strung(tokens):  # "targets classes softer produces gradient distribution": nothing said of them
+        score, note = min(score, HEDGE_SCORE), note or "Those are words of the answer; say how they fit together."
     clash = clashes(profile.key_terms, profile.known, tokens, result)
     if clash:
         score *= CLASH
@@ -383,17 +380,3 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
-
-
-def _penalty(result: Coverage, index: ResponseIndex, profile: Profile, items: float = 0.0) -> float:
-    factor = 1.0
-    precision = max(result.precision, items)
-    # Most content words earning nothing: stuffing or another concept. Irrelevant once everything is covered.
-    # It fades out over the upper half of coverage: beside an answer mostly given, other words are elaboration.
-    if len(index.content) >= OFF_TARGET_FROM and result.ratio < 1.0:
-        weight = min(1.0, (1.0 - result.ratio) / ELABORATION_FROM)
-        factor *= 1.0 - weight * (1.0 - min(1.0, 0.25 + 1.25 * precision))
-    limit = max(30, 3 * profile.answer_size)
-    if index.length > limit:
-        factor *= limit / index.length
-    return factor

@@ -16,6 +16,11 @@ A response to "How does A improve over B?" that speaks of B ("It tries every com
 Bayesian optimization over grid search) describes the baseline, not A: a word or two of it earning a term of the
 answer make no point. Said as the comparison ("fewer trials than grid search"), it does.
 
+A string of the answer's words with nothing joining them ("targets classes softer produces gradient distribution
+reveal Temperature richer"), seven or more without an article, a preposition, a conjunction or a verb such as "is",
+and no punctuation to make it a list, says nothing of how they relate: the words may be in any order, and nothing is
+claimed of anything. Partly right at most, however many terms it names (grading.py caps it).
+
 Where the answer is a formula the question asks for, naming the formula's parts ("zero point and scale") says
 what it is made of, not what it is: partly right at most (grading.py caps it).
 """
@@ -35,6 +40,14 @@ _TOPIC = re.compile(
     rf"((?:[\w'-]+\W*){{1,{TOPIC_WORDS}}})$",
     re.IGNORECASE,
 )
+STRUNG_WORDS = 7
+_JOINING_WORDS = """
+    a an the of to in on at by for with from into onto over under about as is are was were be been being am do does
+    did has have had having it its this that these those which who what when where why how than so and or but if then
+    not no nor via per between across among within without through during before after because since while whereas
+    instead rather each every all both can could should would will may might must they them their you your we our i
+"""
+_JOINING = frozenset(_JOINING_WORDS.split())
 # Comparatives that only say which way ("larger", "fewer"); a verb ("it reduces") says what the subject does.
 _COMPARATIVES = ("larger", "bigger", "higher", "greater", "wider", "more", "smaller", "fewer", "less", "lower")
 DIRECTION_STEMS = frozenset(stem(word) for word in (*_COMPARATIVES, "narrower"))
@@ -119,3 +132,12 @@ def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) 
     lead = {stem(t.norm) for t in tokens[:cut]} & own
     rest = {stem(t.norm) for t in tokens[cut:]} & used
     return len(lead) >= MEANS_WORDS and not lead & used and bool(rest)
+
+
+def strung(tokens: list[Token]) -> bool:
+    """The response is a string of words with nothing joining them (see the module)."""
+    return (
+        len(tokens) >= STRUNG_WORDS
+        and not any(t.boundary for t in tokens[1:])
+        and not any(t.norm in _JOINING for t in tokens)
+    )

@@ -121,3 +121,35 @@ def test_a_word_or_two_about_the_baseline_compared_against_is_no_point(response)
 def test_the_baseline_named_as_what_the_subject_beats_keeps_the_point(response):
     result = grade(card(BAYESIAN), response)
     assert result.verdict is PARTIAL, result
+
+
+PRUNING = "What is pruning in neural networks"
+TEMPERATURE = "In knowledge distillation, what is the role"
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        # the answer's words shuffled, nothing joining them: graded correct at 100 %
+        (PRUNING, "components producing often models pruning individual weights special pruning"),
+        (TEMPERATURE, "targets classes softer produces gradient distribution reveal Temperature richer"),
+        ("What is mixed precision", "FP32 FP16 BF16 lower-precision float master copy weights reductions computations"),
+    ],
+)
+def test_a_string_of_the_answers_words_is_partly_right_at_most(subject, response):
+    result = graded(subject, response)
+    assert result.verdict is PARTIAL, result
+    assert "say how they fit together" in result.feedback
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        ("What is mixed precision", "FP16 or BF16 for the computations, with an FP32 master copy of the weights"),
+        ("What is mixed precision", "FP16/BF16 compute; FP32 master weights; loss scaling"),  # a list, punctuated
+        (TEMPERATURE, "Softer targets: T flattens the distribution and reveals how classes relate"),
+    ],
+)
+def test_the_same_words_said_as_a_sentence_or_a_list_keep_their_credit(subject, response):
+    assert graded(subject, response).verdict is not INCORRECT
+    assert "say how they fit together" not in graded(subject, response).feedback
