@@ -110,9 +110,9 @@ def coverage_feedback(
     elif verdict == "partial":
         text = f"{used} Missing: {_quoted(lacking)}." if lacking else used  # partly right on its comparison alone
     elif got:  # "You covered" beside "Incorrect" read as a contradiction: what matched is too little to count
-        text = f"Of the answer you have only {_quoted(got)}" + (
-            f"; it turns on {_quoted(lacking)}." if lacking else "."
-        )
+        matches = "matches" if len(got) == 1 else "match"
+        points = f" Its key points: {_quoted(lacking)}." if lacking else ""
+        text = f"Only {_quoted(got)} {matches} the answer.{points}"
     else:
-        text = f"The answer turns on {_quoted(lacking)}." if lacking else ""
+        text = f"The answer's key points: {_quoted(lacking)}." if lacking else ""
     return f"{text.strip()} {note}".strip()

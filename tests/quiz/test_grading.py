@@ -1450,9 +1450,10 @@ def test_an_incorrect_answer_hears_how_little_of_the_answer_it_has_not_that_it_c
     # "speeds up training" alone is one real point, partly right (test_grading_points.py); not amid nonsense
     result = grade(flag, "speeds up training on bananas and apples")
     assert result.verdict == INCORRECT
-    assert result.feedback.startswith("Of the answer you have only 'throughput'; it turns on ")
+    # Once "Of the answer you have only 'throughput'; it turns on ...", which read as a riddle.
+    assert result.feedback.startswith("Only 'throughput' matches the answer. Its key points: ")
     assert "You covered" not in result.feedback
-    assert grade(flag, "bananas and apples").feedback.startswith("The answer turns on ")
+    assert grade(flag, "bananas and apples").feedback.startswith("The answer's key points: ")
 
 
 def test_a_measure_of_the_answers_noun_is_the_same_claim_the_same_way():
