@@ -112,8 +112,26 @@
     }
   }
 
+  // Characters counted as the server counts them (code points, a new line one), once they near the limit: a
+  // pasted essay learnt of the limit only when sent.
+  const number = new Intl.NumberFormat("en");
+  function countCharacters(box) {
+    const note = document.getElementById("answer-count");
+    const limit = Number(box && box.dataset.limit);
+    if (!note || !limit) return;
+    const count = Array.from(box.value.trim()).length;
+    note.hidden = count < limit * 0.8;
+    const over = count > limit;
+    note.classList.toggle("answer-count-over", over);
+    note.textContent = over
+      ? number.format(count) + " characters: " + number.format(count - limit) + " over the limit of " +
+        number.format(limit) + "."
+      : number.format(count) + " of " + number.format(limit) + " characters.";
+  }
+
   document.addEventListener("input", function (event) {
     const box = event.target;
+    if (box.matches && box.matches("[data-limit]")) countCharacters(box);
     if (!box.matches || !box.matches("[data-draft]")) return;
     const key = draftKey(box);
     try {
@@ -127,6 +145,7 @@
   function onPage() {
     showShortcutHelp(document);
     keepDrafts(document);
+    countCharacters(document.querySelector("[data-limit]"));
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", onPage);
@@ -328,6 +347,7 @@
     if (!root || !target || !(target === root || root.contains(target) || target.id === "stage")) return;
     showShortcutHelp(root);
     keepDrafts(root);
+    countCharacters(root.querySelector("[data-limit]"));
     if (root.dataset.state === "feedback") feedbackAt = Date.now();
     const box = root.querySelector("[data-answer-box]");
     if (box && root.dataset.state === "question") box.focus();

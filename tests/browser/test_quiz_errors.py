@@ -115,3 +115,20 @@ def test_enter_on_the_next_questions_heading_with_no_option_focuses_the_options(
     assert eventually(page, IN_SIGHT, bool), "the error is off the screen"
     page.keyboard.press("2")
     expect(page.locator("#option-1")).to_be_checked()
+
+
+def test_the_answer_box_counts_its_characters_as_they_near_the_limit(live_server, page, sign_in, transactional_db):
+    """A pasted essay learnt of the 2,000-character limit only when sent."""
+    student = make_user("alice")
+    card = make_card(deck=make_deck(), question="Why pin versions?", answer="Reproducibility.")
+    quiz = services.session_start(user=student, deck=card.deck, size=1, mode="recall", order="new")
+    sign_in(page, "alice", quiz.get_absolute_url())
+    box, count = page.get_by_label("Your answer"), page.locator("#answer-count")
+    box.fill("short answer")
+    expect(count).to_be_hidden()
+    box.fill("é" * 1700)  # code points, as the server counts them
+    expect(count).to_have_text("1,700 of 2,000 characters.")
+    box.fill("line\n" * 469)  # a new line is one character, though the browser sends it as two
+    expect(count).to_have_text("2,344 characters: 344 over the limit of 2,000.")
+    box.fill("x" * 10)
+    expect(count).to_be_hidden()

@@ -342,6 +342,16 @@ def test_an_over_long_answer_comes_back_whole_with_the_limit_said(student_client
     assert pasted.strip() in page  # to be cut down by its author, not by the browser
 
 
+def test_a_new_line_counts_as_one_character_as_the_page_counts_it(student_client, student):
+    """A browser sends a new line as CR LF: counted so, 1,000 short lines (1,999 characters on the page's count)
+    were refused as 2,998."""
+    session = _session(student)
+    lines = "\r\n".join(["x"] * 1000)
+    _post_answer(student_client, session, response=lines)
+    answer = Answer.objects.get()
+    assert answer.response == "\n".join(["x"] * 1000)
+
+
 def test_a_huge_refused_answer_waits_in_the_session_cut_to_twice_the_limit(student_client, student):
     """A refused answer waits in the session for the redirect's GET: a 2.25 MB paste was stored whole in the session
     row (and in Redis, with it set), as an answer sent signed out no longer is."""
