@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
 from typing import Protocol
@@ -79,6 +79,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
+from .mathtext import readable
 from .named import unnamed
 from .offtarget import penalty
 from .opposites import opposed
@@ -166,7 +167,8 @@ def grade(card: Gradable, response: str) -> Grade:
             tuple(str(a) for a in (getattr(card, "aliases", None) or ()) if str(a).strip()),
             tuple(str(k) for k in (getattr(card, "key_terms", None) or ()) if str(k).strip()),
         )
-        return _grade(profile, text[:MAX_CHARS])
+        result = _grade(profile, text[:MAX_CHARS])
+        return replace(result, feedback=readable(result.feedback)) if "$" in result.feedback else result
     except Exception:  # the submit path must get a verdict; an instructor can still override it
         logger.exception("grading failed for question %r", getattr(card, "question", "")[:80])
         return Grade(

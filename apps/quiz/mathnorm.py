@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .textnorm import GREEK
+
 FUNCTIONS = frozenset(
     {"round", "exp", "log", "ln", "sqrt", "abs", "max", "min", "floor", "ceil", "clip", "clamp", "softmax",
      "sigmoid", "tanh", "mean", "argmax", "sin", "cos"}
@@ -25,7 +27,8 @@ _TEX_WORD = re.compile(r"\\(?:text|mathrm|operatorname|textrm|mathit|mathbf|math
 _TEX_SIZING = re.compile(r"\\(?:left|right|bigl|bigr|Bigl|Bigr|big|Big)\s*(\\[{}]|[()\[\]|.])?")
 _UNICODE = str.maketrans(
     {"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "−": "-", "–": "-", "≃": "≈", "∑": " sum ", "Σ": " sum ",
-     "∏": " prod ", "²": "^2", "³": "^3", "{": "(", "}": ")", "[": "(", "]": ")"}
+     "∏": " prod ", "²": "^2", "³": "^3", "{": "(", "}": ")", "[": "(", "]": ")",
+     **{letter: f" {name} " for letter, name in GREEK.items()}}
 )  # fmt: skip
 _TEX_BRACKET = re.compile(r"\\(lfloor|rfloor|lceil|rceil)(?![a-zA-Z])")
 _BRACKETS = {"lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉"}

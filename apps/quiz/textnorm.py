@@ -8,17 +8,35 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+# A Greek letter or a symbol of calculus is read as its name, typed ("θ", "∇") or in TeX ("\\theta", "\\nabla"):
+# "θ - η∇L" is the answer "$\\theta - \\eta \\nabla L$", and "\\alpha - \\beta L" is not.
+_GREEK_NAMES = (
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi",
+    "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega",
+)  # fmt: skip
+GREEK = {
+    **{chr(0x3B1 + i): name for i, name in enumerate(_GREEK_NAMES[:17])},  # α..ρ (ς, final sigma, skipped)
+    **{chr(0x3C3 + i): name for i, name in enumerate(_GREEK_NAMES[17:])},  # σ..ω
+    **{chr(0x391 + i): name for i, name in enumerate(_GREEK_NAMES[:17])},  # Α..Ρ
+    **{chr(0x3A4 + i): name for i, name in enumerate(_GREEK_NAMES[18:])},  # Τ..Ω (Σ is the sum, below)
+    "ϵ": "epsilon", "ϑ": "theta", "ϕ": "phi", "∇": "nabla", "∂": "partial",
+}  # fmt: skip
 _TRANSLATE = str.maketrans(
     {
         "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'", "´": "'", "“": '"', "”": '"', "„": '"', "″": '"',
         "«": '"', "»": '"', "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-", "﹣": "-",
         "`": "", "\u00a0": " ", "\u200b": "", "∑": " sum ", "Σ": " sum ", "∏": " prod ",
+        **{letter: f" {name} " for letter, name in GREEK.items()},
     }
 )  # fmt: skip
 _HTML_TAG = re.compile(r"<[^<>]{0,200}>")
 # TeX commands are notation, not words ("\frac", "\left"); those that name an operation are read as the word.
 _TEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
-_TEX_WORDS = frozenset({"sum", "prod", "max", "min", "exp", "log", "sqrt", "argmax", "argmin", "mean"})
+_TEX_WORDS = frozenset(
+    {"sum", "prod", "max", "min", "exp", "log", "sqrt", "argmax", "argmin", "mean", "nabla", "partial",
+     *_GREEK_NAMES, *(name.capitalize() for name in _GREEK_NAMES), "varepsilon", "vartheta", "varphi"}
+)  # fmt: skip
+_TEX_VARIANTS = {"varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi"}
 _TEX_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _TEX_TEXT = re.compile(r"\\(?:text|mathrm|operatorname|textrm|mathit|mathbf)\s*\{([^{}]*)\}")
 _WORD = re.compile(r"[^\W_]+(?:['.\-_][^\W_]+)*")
@@ -49,7 +67,7 @@ def fold(text: str) -> str:
     text = _HTML_TAG.sub(" ", text.translate(_TRANSLATE))
     if "\\" not in text:
         return text
-    return _TEX_COMMAND.sub(lambda m: f" {m.group(1)} " if m.group(1) in _TEX_WORDS else " ", text)
+    return _TEX_COMMAND.sub(lambda m: f" {_TEX_VARIANTS.get(m[1], m[1])} " if m[1] in _TEX_WORDS else " ", text)
 
 
 def plain_from_tex(text: str) -> str:
