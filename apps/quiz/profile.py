@@ -34,6 +34,8 @@ from .targets import Target, derive_targets, is_term, qualifier
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
 from .vague import baseline
 
+# A fenced block's language ("```python") labels the code for the renderer: no word of the answer.
+_FENCE_INFO = re.compile(r"^([ \t]*(?:`{3,}|~{3,}))[^\n`]*$", re.MULTILINE)
 NEED_FRACTION = 0.4
 NEED_CAP = 4.5
 # "What is X and why/when/how ...?", "Compare A and B", "How does A differ from B?"
@@ -114,6 +116,7 @@ class Profile:
 def card_profile(
     question: str, answer: str, short_answer: str, kind: str, aliases: tuple[str, ...], authored: tuple[str, ...]
 ) -> Profile:
+    answer = _FENCE_INFO.sub(r"\1", answer)
     # The words the answer spells the question's acronym out with ("Open Neural Network Exchange" for ONNX) name
     # what the question names: in a response as in the answer, they are neither key terms nor off-target words.
     qstems = question_stems(question) | spelled_out(question, answer)

@@ -1532,3 +1532,14 @@ def test_words_elaborating_an_answer_mostly_given_do_not_count_against_it(prefix
 def test_a_short_answer_mostly_off_target_is_another_concept(prefix, response, verdict):
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
+
+
+def test_a_code_blocks_language_is_no_word_of_the_answer():
+    """ "```python" labels the block for the renderer: 'python' was a key term, missed by the exact code line."""
+    fenced = GradingCard(
+        "How does Adam correct the bias of its first moment estimate?",
+        "It divides the estimate by one minus beta1 to the power t, which matters early in training:\n\n"
+        "```python\nm_hat = m / (1 - beta1**t)\n```\n",
+    )
+    result = grade(fenced, "It divides by 1 - beta1**t, which matters early in training.")
+    assert "python" not in result.feedback and "python" not in result.missing
