@@ -67,18 +67,21 @@ def _name_free(
     holders = Cohort.instructors.through.objects.filter(user_id__in=pks, cohort__name__iexact=name)
     if cohort is not None:  # renaming: its own name is not taken
         holders = holders.exclude(cohort=cohort)
-    names = dict(holders.order_by("user__username").values_list("user_id", "user__username"))
+    held = list(holders.order_by("user__username").values_list("user_id", "user__username", "cohort__name"))
+    names = {user_id: username for user_id, username, _ in held}
+    taken = {user_id: taken for user_id, _, taken in held}  # as it is written: "Spring ML" for "spring ml"
     if asking.pk in names:
         raise CohortError(
-            format_html("You already have a cohort named “{}”. Choose another name.", bdi(name)), field="name"
+            format_html("You already have a cohort named “{}”. Choose another name.", bdi(taken[asking.pk])),
+            field="name",
         )
     if names:
-        first = next(iter(names.values()))
+        first = next(iter(names))
         raise CohortError(
             format_html(
                 "{0} already teaches a cohort named “{1}”: choose another name, or leave {0} out.",
-                bdi(first),
-                bdi(name),
+                bdi(names[first]),
+                bdi(taken[first]),
             )
         )
 

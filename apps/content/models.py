@@ -123,7 +123,9 @@ class Deck(RenderedFields, models.Model):
     RENDERED_FIELDS = {"description": "description_html"}
 
     title = models.CharField(max_length=MAX_TITLE)
-    slug = models.SlugField(max_length=200, unique=True)
+    slug = models.SlugField(
+        max_length=200, unique=True, error_messages={"unique": "A deck with this slug already exists: choose another."}
+    )
     description = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     description_html = models.TextField(blank=True, editable=False)
     source = models.CharField(max_length=255, blank=True, help_text="Seed file this deck was loaded from.")

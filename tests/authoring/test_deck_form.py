@@ -111,3 +111,12 @@ def test_the_draft_warning_isolates_each_cohorts_name(client, instructor):
         "<bdi>CNNs</bdi> is assigned to <bdi>Autumn</bdi> (0 students), <bdi>\u202e&lt;i&gt;Spring&lt;/i&gt;</bdi> "
         "(0 students): while it is a draft" in page
     )
+
+
+def test_a_slug_taken_by_another_deck_is_refused_in_plain_words(client, instructor):
+    taken = make_deck(slug="serving")
+    deck = make_deck()
+    client.force_login(instructor)
+    data = {"title": deck.title, "slug": taken.slug, "description": ""}
+    html = client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).content.decode()
+    assert "A deck with this slug already exists: choose another." in html  # not "Deck with this Slug ..."

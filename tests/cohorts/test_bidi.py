@@ -181,7 +181,7 @@ def test_the_manage_page_and_removing_a_student_isolate_the_names(client, instru
     client.force_login(instructor)
     manage = _html(client.get(reverse("cohorts:manage", args=[cohort.pk])))
     assert f"<h1>Manage {SHOWN}</h1>" in manage
-    assert f"<p><bdi>דנה</bdi> leaves {SHOWN}: off the dashboard" in manage
+    assert f"<p><bdi>דנה</bdi> leaves {SHOWN}: they are taken off its dashboard" in manage
     assert "Remove <bdi>דנה</bdi></button>" in manage
     response = client.post(reverse("cohorts:student_remove", args=[cohort.pk, student.pk]), follow=True)
     assert "<bdi>דנה</bdi> was removed. Their answers are kept." in _html(response)

@@ -23,7 +23,8 @@ def test_creating_a_second_cohort_of_the_same_name_is_a_form_error(client, instr
     client.force_login(instructor)
     response = client.post(reverse("cohorts:create"), {"name": "  autumn 2026 ", "instructors": ""})
     assert response.status_code == 422
-    assert "You already have a cohort named “<bdi>autumn 2026</bdi>”. Choose another name." in _errors(response)
+    # Named as it is written, not as typed: told "autumn 2026", the instructor looked for it in vain.
+    assert "You already have a cohort named “<bdi>Autumn 2026</bdi>”. Choose another name." in _errors(response)
     assert response.context["form"].errors["name"]
     assert Cohort.objects.count() == 1
 
@@ -34,7 +35,7 @@ def test_renaming_onto_another_of_ones_cohorts_is_refused_and_changing_case_is_n
     client.force_login(instructor)
     url = reverse("cohorts:manage", args=[spring.pk])
     refused = client.post(url, {"name": "AUTUMN", "instructors": ""})
-    assert refused.status_code == 422 and "You already have a cohort named “<bdi>AUTUMN</bdi>”." in _errors(refused)
+    assert refused.status_code == 422 and "You already have a cohort named “<bdi>Autumn</bdi>”." in _errors(refused)
     assert client.post(url, {"name": "SPRING", "instructors": ""}).status_code == 303
     spring.refresh_from_db()
     assert spring.name == "SPRING"
@@ -52,7 +53,7 @@ def test_a_co_instructor_who_has_the_name_already_is_named(client, instructor):
     client.force_login(instructor)
     response = client.post(reverse("cohorts:create"), {"name": "stats", "instructors": "dave"})
     assert response.status_code == 422
-    said = "already teaches a cohort named “<bdi>stats</bdi>”: choose another name, or leave <bdi>dave</bdi> out."
+    said = "already teaches a cohort named “<bdi>Stats</bdi>”: choose another name, or leave <bdi>dave</bdi> out."
     assert f"<bdi>dave</bdi> {said}" in _errors(response)
     assert response.context["form"].errors["instructors"]
     assert not Cohort.objects.filter(instructors=instructor).exists()

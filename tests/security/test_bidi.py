@@ -75,7 +75,7 @@ def test_pages_isolate_the_cohort_name_inside_a_sentence(world):
     invite = _page(world["teacher"], reverse("cohorts:invite", args=[world["cohort"].join_code]))
     assert f"Open the <bdi>{COHORT}</bdi> dashboard" in invite
     manage = _page(world["teacher"], reverse("cohorts:manage", args=[world["cohort"].pk]))
-    assert f"ada leaves <bdi>{COHORT}</bdi>: off the dashboard" in manage
+    assert f"ada</bdi> leaves <bdi>{COHORT}</bdi>: they are taken off its dashboard" in manage
 
 
 def test_a_message_isolates_the_cohort_name_from_the_rest_of_its_sentence(world):
