@@ -45,6 +45,11 @@ def test_instructor_edits_with_live_preview_and_history_keeps_the_old_version(
     teacher.get_by_role("button", name="Save", exact=True).first.click()
     expect(teacher.locator(".messagelist")).to_contain_text("was changed successfully")
     assert Card.objects.get(pk=card.pk).answer == "The ratio $\\frac{a}{b}$ scaled."
+    # Each version is named by its heading; the list's own numbers, counting the lists inside a change, read
+    # "5. Version 3".
+    teacher.goto(f"{live_server.url}/admin/content/card/{card.pk}/change/")
+    expect(teacher.get_by_role("heading", name="Version 2")).to_be_visible()
+    assert teacher.locator("ol.versions").evaluate("(ol) => getComputedStyle(ol).listStyleType") == "none"
 
     learner = browser.new_context().new_page()
     sign_in(learner, "alice", "/quiz/review/")
