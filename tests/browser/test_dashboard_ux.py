@@ -244,3 +244,20 @@ def test_focus_stays_in_the_panel_after_an_htmx_swap(live_server, browser, sign_
     expect(page.locator("#panel .pager")).to_contain_text("Page 2 of 2")
     assert not focus["body"] and focus["inPanel"] and focus["id"] == "matrix-heading", focus
     assert page.evaluate("window.stillTheSamePage") is True  # every step swapped the panel, no page load
+
+
+def test_scrolled_sideways_the_matrix_keeps_its_students_names_in_sight(
+    live_server, browser, sign_in, transactional_db
+):
+    """Scrolled to the second deck's columns, the rows had no names: the Student column stays put."""
+    cohort, _ = seed_cohort()
+    page = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
+    matrix = page.locator("table.matrix")
+    matrix.evaluate("(t) => { const box = t.closest('.table-wrap'); box.scrollLeft = box.scrollWidth; }")
+    name = matrix.get_by_role("row", name="alice").get_by_role("rowheader")
+    assert name.evaluate(IN_SCROLL_BOX), "alice's name is scrolled out of sight"
+    assert matrix.get_by_role("columnheader", name="Student").evaluate(IN_SCROLL_BOX)
+    last = matrix.locator("thead tr").nth(1).locator("th").last  # the second deck's Mastered, scrolled to
+    assert last.evaluate(IN_SCROLL_BOX)
+    page.context.close()
