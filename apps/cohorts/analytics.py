@@ -391,8 +391,8 @@ def _discrimination(cursor, params: dict, rows: dict[int, ItemRow], *, every_car
 def _wrong_answers(cursor, params: dict, rows: dict[int, ItemRow]) -> None:
     cursor.execute(_WRONG_SQL, {**params, "cards": list(rows)})
     for card_id, mode, key, sample, sample_html, count in cursor.fetchall():
-        if mode == "recall":
-            rows[card_id].wrong_answers.append((key, count))
+        if mode == "recall":  # as a student wrote it ("I am not sure ..."), not its key ("i am not sure ...")
+            rows[card_id].wrong_answers.append(((sample or key).strip(), count))
         else:
             # Every writer stores the option's HTML (migration 0004 the escaped text where no answer had it left);
             # the escaped text is only a guard, so that a row without it still reads as what was chosen.

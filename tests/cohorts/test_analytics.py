@@ -182,10 +182,11 @@ def test_item_statistics(cohort, any_number_of_students):
     assert q1.discrimination == pytest.approx(0.5)
     assert q2.discrimination == pytest.approx(_pearson([1, 0, 0], [0.5, 1.0, 0.25]))
     assert q3.discrimination is None  # every student scored 0 on it: no variance, no correlation
-    # Free-recall answers are counted in their normalised form; options keep their text and the HTML shown.
-    assert q2.wrong_answers == [("cronjob", 2)]
+    # Free-recall answers are counted in their normalised form, and quoted as one student wrote it (s3's "cronjob."
+    # with s2's "CronJob"); options keep their text and the HTML shown.
+    assert q2.wrong_answers == [("cronjob.", 2)]
     assert q1.wrong_options == [analytics.PickedOption(text="A Pod", html="A Pod", count=1)] and q1.wrong_answers == []
-    assert sorted(q3.wrong_answers) == [("deployment", 1), ("job", 1)]
+    assert sorted(q3.wrong_answers) == [("Deployment", 1), ("Job", 1)]
     assert [item.attempts for item in items if item.deck_title == "Empty"] == [0]
 
 

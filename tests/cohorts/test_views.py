@@ -421,7 +421,7 @@ def test_items_csv_has_the_same_numbers_as_the_page_and_neutralises_formulas(cli
         )
         assert re.search(pattern, html, re.S), row
     wrong = " ".join(row["common_wrong_answers"] for row in rows)
-    assert "hyperlink(evil)" in wrong
+    assert "'=HYPERLINK(evil)" in wrong  # as written, neutralised
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row.values())
 
 
@@ -464,7 +464,7 @@ def test_items_csv_has_the_same_discrimination_overrides_and_wrong_answers_as_th
     q1, q2, q3 = (next(row for row in rows if row["question"] == f"Q{i}?") for i in (1, 2, 3))
     assert (q1["discrimination"], q1["wrong_options_picked"]) == ("0.5000", "A Pod (1)")
     assert page["Q1? Ops #1"][3] == "0.50" and page["Q1? Ops #1"][5] == "Wrong options picked: A Pod × 1"
-    assert q2["common_wrong_answers"] == "cronjob (2)" and page["Q2? Ops #2"][5] == "“cronjob” × 2"
+    assert q2["common_wrong_answers"] == "cronjob. (2)" and page["Q2? Ops #2"][5] == "“cronjob.” × 2"
     assert q3["override_rate"] == "0.5000" and page["Q3? Ops #3"][4] == "50 %"
     assert page["Q3? Ops #3"][3] == "— no spread in scores"  # every student scored 0 on it: undefined, not 0
 
