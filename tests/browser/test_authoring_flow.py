@@ -102,6 +102,19 @@ def test_the_preview_looks_like_the_card_page_not_the_admin(live_server, browser
     assert preview == expected
 
 
+def test_at_1280_px_the_card_list_shows_every_column(live_server, browser, sign_in, transactional_db):
+    """Beside the admin's menu and the filters, a seed deck's title on one line pushed the kind, answers, accuracy and
+    archived columns out of the window."""
+    call_command("load_content", verbosity=0)
+    make_instructor("carol")
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_in(page, "carol", "/admin/content/card/", login="/admin/login/")
+    results = page.locator(".results")
+    assert results.evaluate("(box) => box.scrollWidth <= box.clientWidth"), "the card list scrolls sideways"
+    expect(page.get_by_role("columnheader", name="Archived")).to_be_in_viewport()
+    page.context.close()
+
+
 def test_a_long_deck_title_keeps_the_deck_choice_beside_the_preview_not_under_it(
     live_server, browser, sign_in, transactional_db
 ):
