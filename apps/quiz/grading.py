@@ -42,7 +42,9 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   unless it puts the subject in another kind ("A type of GPU memory" for a grid: no such credit), and a question
   asking two things ("what is X and why ...", "compare A and B") answered from one sentence of the model answer only
   (judged by the terms that belong to that sentence alone) is at most PARTIAL. Vague answers (vague.py): a topic
-  named, nothing said of it, or another means to the answer's end, earns nothing; a formula's parts, PARTIAL at most.
+  named, nothing said of it, or another means to the answer's end, earns nothing; a formula's parts, or the answer's
+  words strung together with nothing joining them, PARTIAL at most (HEDGE_SCORE for the string). The note writes the
+  TeX it quotes in Unicode (mathtext.py).
   Also at most PARTIAL: a list short of the answer's items (items.py, factors.py), no name for the formats asked for
   (named.py), two kinds compared, the thing not defined (sides.py); "storing models" for a store: PARTIAL (storage.py).
 """

@@ -57,7 +57,7 @@ def test_the_matrix_isolates_the_students_name(world):
 
 def test_item_statistics_isolate_a_wrong_answer_from_its_count(world):
     page = _page(world["teacher"], reverse("cohorts:dashboard", args=[world["cohort"].pk]), tab="items")
-    assert f"“<bdi>{TYPED.lower()}</bdi>” × 1" in page  # wrong answers are counted, and shown, as the grader folds them
+    assert f"“<bdi>{TYPED}</bdi>” × 1" in page  # counted as the grader folds them, shown as the student wrote it
 
 
 def test_the_student_page_isolates_the_name_and_the_answers(world):
