@@ -41,6 +41,9 @@ if not DEBUG and (len(SECRET_KEY) < 50 or SECRET_KEY == _DEV_SECRET_KEY or len(s
 ALLOWED_HOSTS = env_hosts("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ConfigurationError("ALLOWED_HOSTS must list the site's host names when DEBUG is off")
+if not DEBUG and "*" in ALLOWED_HOSTS:
+    # Any Host accepted: a password reset asked for with "Host: evil.example" mails a link to that site.
+    raise ConfigurationError("ALLOWED_HOSTS may not be '*' when DEBUG is off: list the site's host names")
 
 _database_url = env_str("DATABASE_URL")
 if not _database_url:
@@ -148,7 +151,7 @@ EMAIL_BACKEND = env_import_path(
     "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1, maximum=65535)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)

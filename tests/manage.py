@@ -9,7 +9,7 @@ import sys
 from django.conf import settings
 
 GOOD_KEY = "k3y-" + "x7Yq2" * 12
-PRODUCTION = {"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "quiz.example.edu"}
+PRODUCTION = {"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "quiz.example.edu", "TRUSTED_PROXY_COUNT": "1"}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

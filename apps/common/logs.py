@@ -70,8 +70,9 @@ def logging_config(log_format: str, level: str, loggers: dict | None = None) -> 
         "formatters": {
             "json": {
                 "()": "pythonjsonlogger.json.JsonFormatter",
-                "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
-                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+                "fmt": "%(levelname)s %(name)s %(message)s %(request_id)s",
+                "rename_fields": {"levelname": "level", "name": "logger"},
+                "timestamp": "time",  # ISO 8601 in UTC ("2026-12-04T16:17:41.535000+00:00"), for log shippers
             },
             "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         },

@@ -125,7 +125,8 @@ class DatabaseUnavailableMiddleware:
             service = "its database"
         else:
             return None
-        logger.warning("%s unavailable: %s", service, exception)
+        # The page's words ("its database") are the site's; the log says which service failed, and how.
+        logger.warning("%s unavailable: %s", service.removeprefix("its ").removeprefix("a "), exception)
         fields, dropped_password = _kept_fields(request) if request.method == "POST" else ([], False)
         response = TemplateResponse(
             request,

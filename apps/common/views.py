@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.urls import reverse
@@ -12,6 +15,7 @@ from django.views.decorators.http import require_safe
 
 from .http import htmx_current_path, render_page_or_partial
 
+logger = logging.getLogger("mlcourse.requests")
 # A file every page links: if the manifest cannot name it, collectstatic did not run.
 _PROBE_ASSET = "css/app.css"
 
@@ -21,8 +25,31 @@ def _database_ok() -> bool:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+    except DatabaseError as exc:
+        logger.warning(
+            "healthz: the database does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc
+        )
+        return False
+    return True
+
+
+_migrated: list[bool] = []  # once the schema is seen complete, this process does not read the migrations again
+
+
+def _migrations_ok() -> bool:
+    """Whether every migration has been applied: a release served before `migrate` ran answered every page with a
+    500 while /healthz said ok, and a load balancer sent it traffic."""
+    if _migrated:
+        return True
+    try:
+        executor = MigrationExecutor(connection)
+        pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
     except DatabaseError:
         return False
+    if pending:
+        logger.warning("healthz: %d migrations not applied; run manage.py migrate", len(pending))
+        return False
+    _migrated.append(True)
     return True
 
 
@@ -37,9 +64,11 @@ def _static_ok() -> bool:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers and the static manifest is in place, 503 otherwise."""
+    """200 when the database answers with every migration applied and the static manifest is in place, else 503."""
+    database = _database_ok()
     checks = {
-        "database": "ok" if _database_ok() else "unavailable",
+        "database": "ok" if database else "unavailable",
+        **({"migrations": "ok" if _migrations_ok() else "pending"} if database else {}),
         "static": "ok" if _static_ok() else "missing manifest",
     }
     healthy = all(value == "ok" for value in checks.values())

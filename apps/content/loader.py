@@ -44,7 +44,7 @@ _IMPERATIVES = (
 
 class LoaderError(ValueError):
     def __init__(self, path: str, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")  # 0: the whole file
         self.path, self.line, self.message = path, line, message
 
 

@@ -7,6 +7,7 @@ import json
 import logging
 import re
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
@@ -43,7 +44,9 @@ def test_log_lines_are_json_with_the_request_id():
     RequestIdFilter().filter(record)
     line = json.loads(handler.formatter.format(record))
     assert line["message"] == "hello world" and line["level"] == "WARNING"
-    assert line["logger"] == "mlcourse.test" and line["request_id"] == "-" and "time" in line
+    assert line["logger"] == "mlcourse.test" and line["request_id"] == "-"
+    # ISO 8601 with its zone, as log shippers read it (it was "2026-12-04 16:17:41,535", zone unsaid)
+    assert datetime.fromisoformat(line["time"]).utcoffset() == timedelta(0)
 
 
 @pytest.mark.django_db
@@ -56,11 +59,11 @@ def test_healthz_reports_a_missing_static_manifest(client, settings, tmp_path):
     response = client.get("/healthz")
     assert response.status_code == 503 and response.json()["static"] == "missing manifest"
     call_command("collectstatic", "--noinput", verbosity=0)
-    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "static": "ok"}
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
 
 
 @pytest.mark.django_db(transaction=True)
-def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, student, htmx):
+def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, student, htmx, caplog):
     deck = make_deck()
     for i in range(3):
         make_card(deck=deck, answer=f"Answer {i}")
@@ -88,6 +91,8 @@ def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, 
     assert f'action="{url}"' in html and 'name="token"' in html
     assert partial.status_code == 503 and partial["HX-Retarget"] == "body"
     assert Answer.objects.count() == 0
+    # The operator's line names the service, not the page's words ("its database unavailable").
+    assert "database unavailable: connection failed" in caplog.text and "its database" not in caplog.text
 
     # The database is back: the kept form goes through as it is.
     assert client.post(url, data).status_code == 303
@@ -234,7 +239,7 @@ def test_healthz_answers_a_probe_that_names_the_server_by_its_address(client, me
     assert response.status_code == 200
     assert "no-cache" in response["Cache-Control"]
     if method == "get":
-        assert response.json() == {"status": "ok", "database": "ok", "static": "ok"}
+        assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
     assert not [r for r in caplog.records if r.name.startswith("django.security")]
 
 

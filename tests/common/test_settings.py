@@ -27,6 +27,9 @@ from tests.manage import manage as _manage
             "ALLOWED_HOSTS lists 'https://quiz.example.edu': give host names only",
         ),
         ({"DEBUG": "1", "ALLOWED_HOSTS": "quiz.example.edu:443"}, "ALLOWED_HOSTS lists 'quiz.example.edu:443'"),
+        # Any Host accepted: a reset asked for with "Host: evil.example" mailed a link to that site.
+        ({"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS may not be '*'"),
+        ({"DEBUG": "1", "EMAIL_PORT": "99999"}, "EMAIL_PORT=99999 must be at most 65535"),
         ({"DEBUG": "1", "DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must start with postgres://"),
         ({"DEBUG": "1", "DATABASE_URL": ""}, "DATABASE_URL is not set"),
         ({"DEBUG": "1", "DB_CONN_MAX_AGE": "forever"}, "DB_CONN_MAX_AGE='forever' is not an integer"),
@@ -92,6 +95,15 @@ def test_production_settings_pass_check_deploy():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_the_proxy_in_front_is_not_counted():
+    """Behind the TLS proxy every client had the proxy's address: one person's wrong passwords locked a name out for
+    everyone, and check --deploy said nothing."""
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **{**PRODUCTION, "TRUSTED_PROXY_COUNT": "0"})
+    assert result.returncode != 0 and "mlcourse.W001" in result.stderr + result.stdout
+    clients_direct = {**PRODUCTION, "TRUSTED_PROXY_COUNT": "0", "SECURE_SSL_REDIRECT": "0"}
+    assert "mlcourse.W001" not in _manage("check", "--deploy", **clients_direct).stdout
 
 
 def test_allowed_hosts_takes_subdomain_patterns_and_bracketed_ipv6():

@@ -372,7 +372,7 @@ def test_empty_file_fails_naming_the_file(tmp_path):
 
 @pytest.mark.django_db
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(CommandError, match=r"nope.txt:0: cannot be read"):
+    with pytest.raises(CommandError, match=r"nope.txt: cannot be read"):  # no line: the file itself
         _load(tmp_path / "nope.txt")
 
 

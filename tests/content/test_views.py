@@ -6,8 +6,10 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.migrations.recorder import MigrationRecorder
 from django.urls import reverse
 
+from apps.common import views as common_views
 from apps.content import selectors, styles
 from tests.factories import make_card, make_deck
 
@@ -139,12 +141,23 @@ def test_pages_refuse_post(client):
 def test_healthz_answers_ok_when_the_database_answers(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "static": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
     assert "no-cache" in response["Cache-Control"]
 
 
+@pytest.mark.django_db
+def test_healthz_answers_503_while_migrations_are_pending(client, monkeypatch, caplog):
+    """A release served before `migrate` answered every page with a 500 while /healthz said ok."""
+    monkeypatch.setattr(common_views, "_migrated", [])  # this process has not seen the schema complete yet
+    latest = MigrationRecorder.Migration.objects.filter(app="quiz").latest("id")
+    latest.delete()  # as if the release's newest migration had not run (the test's transaction puts it back)
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["migrations"] == "pending"
+    assert "1 migrations not applied; run manage.py migrate" in caplog.text
+
+
 @pytest.mark.django_db(transaction=True)
-def test_healthz_answers_503_when_the_database_is_unreachable(client):
+def test_healthz_answers_503_when_the_database_is_unreachable(client, caplog):
     original = dict(connection.settings_dict)
     connection.close()
     # A real connection attempt to a port nothing listens on: no mock involved.
@@ -157,6 +170,7 @@ def test_healthz_answers_503_when_the_database_is_unreachable(client):
         connection.settings_dict.update(original)
     assert response.status_code == 503
     assert response.json()["database"] == "unavailable"
+    assert "healthz: the database does not answer: connection failed" in caplog.text  # the cause, for the operator
 
 
 STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/styles/content\.css[^"]*)">')
