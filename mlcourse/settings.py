@@ -262,11 +262,11 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Adds the address's own limit below (apps.accounts.lockout), and a page that says which lock holds.
 AXES_HANDLER = "apps.accounts.lockout.SignInLockoutHandler"
 AXES_LOCKOUT_CALLABLE = "apps.accounts.views.locked_out"
-# Axes keeps each failure's form fields, masking these (and "password"): the account pages' passwords count as
-# sign-ins too (apps.accounts.services.password_confirm), the new ones of a password change among them.
-AXES_SENSITIVE_PARAMETERS = [
-    "username", "ip_address", "current_password", "old_password", "new_password1", "new_password2",
-]  # fmt: skip
+# Axes keeps and logs each failure's form fields, masking these (and "password"): the account pages' passwords count
+# as sign-ins too (apps.accounts.services.password_confirm), the new ones of a password change among them, and a
+# user name is sometimes a password typed in the wrong box. The client's address is logged, for the operator (and
+# fail2ban) to see where a lockout came from.
+AXES_SENSITIVE_PARAMETERS = ["username", "current_password", "old_password", "new_password1", "new_password2"]
 # Failed sign-ins per client address, whatever the names: password spraying tries one or two common passwords
 # on each of many names, under every name's limit. A class of 30 behind one school address, each student
 # mistyping two or three times at the start of a lesson, makes up to 90 failures in a few minutes: 100 per 15

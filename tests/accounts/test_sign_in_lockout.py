@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import timedelta
 
@@ -37,6 +38,17 @@ def test_five_failures_lock_that_name_at_that_address(client, student, settings)
     assert _sign_in(client, "alice", PASSWORD).status_code == 429  # even the right password, while locked
     call_command("axes_reset_username", "alice")
     assert _sign_in(client, "alice", PASSWORD).status_code == 302
+
+
+def test_a_lockout_is_logged_with_the_clients_address_and_not_the_name_typed(client, student, settings, caplog):
+    """The operator could tell neither who nor where: both were masked. The name stays masked (it is sometimes a
+    password typed in the wrong box); the address is what fail2ban and the operator need."""
+    settings.LOG_LEVEL_AXES = "INFO"
+    with caplog.at_level(logging.INFO, logger="axes"):
+        for _ in range(settings.AXES_FAILURE_LIMIT):
+            _sign_in(client, "alice", "wrong", ip="198.51.100.7")
+    lockout = [r.getMessage() for r in caplog.records if "Locking out" in r.getMessage()]
+    assert lockout and "198.51.100.7" in lockout[0] and "alice" not in lockout[0]
 
 
 def test_one_students_wrong_passwords_leave_everyone_else_on_the_network_signing_in(
