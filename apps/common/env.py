@@ -14,6 +14,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+from psycopg import ProgrammingError
+from psycopg.conninfo import make_conninfo
 
 
 class ConfigurationError(ImproperlyConfigured):
@@ -156,6 +158,19 @@ def env_hosts(name: str, default: list[str]) -> list[str]:
     return hosts
 
 
+_SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+
+
+def _check_options(options: dict[str, str]) -> None:
+    """An option libpq does not know, or an sslmode it does not, passed every check and made every page a 503."""
+    try:
+        make_conninfo("", **options)
+    except ProgrammingError as exc:
+        raise ConfigurationError(f"DATABASE_URL: {exc}") from None
+    if "sslmode" in options and options["sslmode"] not in _SSLMODES:
+        raise ConfigurationError(f"DATABASE_URL: sslmode={options['sslmode']!r} must be one of {', '.join(_SSLMODES)}")
+
+
 def parse_database_url(url: str) -> dict:
     """Turns postgres://user:pass@host:port/name?opt=val into a Django DATABASES entry.
 
@@ -170,6 +185,7 @@ def parse_database_url(url: str) -> dict:
     if not name:
         raise ConfigurationError("DATABASE_URL has no database name (postgres://host/NAME)")
     options = dict(parse_qsl(parts.query))
+    _check_options(options)
     host = options.pop("host", None) or unquote(parts.hostname or "")
     try:
         port = parts.port

@@ -32,6 +32,9 @@ from tests.manage import manage as _manage
         ({"DEBUG": "1", "EMAIL_PORT": "99999"}, "EMAIL_PORT=99999 must be at most 65535"),
         ({"DEBUG": "1", "DATABASE_URL": "mysql://db/x"}, "DATABASE_URL must start with postgres://"),
         ({"DEBUG": "1", "DATABASE_URL": ""}, "DATABASE_URL is not set"),
+        # Once accepted by every check: each page then answered 503, the cause only in the log.
+        ({"DEBUG": "1", "DATABASE_URL": "postgres://db/x?sslmode=requir"}, "sslmode='requir' must be one of disable"),
+        ({"DEBUG": "1", "DATABASE_URL": "postgres://db/x?foo=bar"}, 'DATABASE_URL: invalid connection option "foo"'),
         ({"DEBUG": "1", "DB_CONN_MAX_AGE": "forever"}, "DB_CONN_MAX_AGE='forever' is not an integer"),
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5 per hour"}, "PASSWORD_RESET_RATE='5 per hour' is not a rate"),
         ({"DEBUG": "1", "PASSWORD_RESET_RATE": "5/w"}, "PASSWORD_RESET_RATE='5/w' is not a rate"),
