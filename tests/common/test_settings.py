@@ -175,3 +175,13 @@ def test_a_database_that_cannot_be_reached_is_one_line_not_a_traceback(command):
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert result.stderr.startswith("manage.py: cannot connect to the database (mlcourse_absent): ")
     assert "port 1 failed" in result.stderr
+
+
+def test_hsts_subdomains_and_preload_can_be_turned_off():
+    """Both were always on in production: a site whose subdomains are not all on HTTPS could not turn them off."""
+    script = (
+        "from django.conf import settings; print(settings.SECURE_HSTS_INCLUDE_SUBDOMAINS, settings.SECURE_HSTS_PRELOAD)"
+    )
+    assert _manage("shell", "-c", script, **PRODUCTION).stdout.splitlines()[-1].split() == ["True", "True"]
+    off = {**PRODUCTION, "SECURE_HSTS_INCLUDE_SUBDOMAINS": "0", "SECURE_HSTS_PRELOAD": "0"}
+    assert _manage("shell", "-c", script, **off).stdout.splitlines()[-1].split() == ["False", "False"]
