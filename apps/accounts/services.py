@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextvars
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -95,7 +96,8 @@ def _password_reset_mail_send(message: EmailMessage, user_pk: object) -> None:
 
 def password_reset_mail_queue(*, message: EmailMessage, user_pk: object) -> None:
     """Sends a rendered reset message in the background; a failure is logged against `user_pk`."""
-    _reset_mail_sender.submit(_password_reset_mail_send, message, user_pk)
+    # In the request's context: a failure logged in the mail thread carries the request's id, not "-".
+    _reset_mail_sender.submit(contextvars.copy_context().run, _password_reset_mail_send, message, user_pk)
 
 
 def password_reset_mail_wait(*, timeout: float = 30) -> None:

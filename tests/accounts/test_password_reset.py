@@ -11,6 +11,7 @@ from django.core import mail
 from django.urls import reverse
 
 from apps.accounts.services import password_reset_mail_wait
+from apps.common.logs import RequestIdFilter
 from tests.accounts.mail_backends import HeldBackend
 from tests.conftest import PASSWORD
 
@@ -73,7 +74,8 @@ def test_the_answer_does_not_wait_for_the_mail(client, student, held_mail):
 
 def test_a_mail_that_cannot_be_sent_is_logged_and_the_page_is_the_usual_one(client, student, settings, caplog):
     settings.EMAIL_BACKEND = "tests.accounts.mail_backends.RefusingBackend"
-    response = _ask(client, "alice@example.com")
+    caplog.handler.addFilter(RequestIdFilter())  # as the site's log handler has it, run where the line is logged
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"}, HTTP_X_REQUEST_ID="req-reset")
     assert response["Location"] == reverse("password_reset_done")
     page = client.get(response["Location"])
     assert page.status_code == 200 and "Check your email" in page.content.decode()
@@ -81,6 +83,7 @@ def test_a_mail_that_cannot_be_sent_is_logged_and_the_page_is_the_usual_one(clie
     [record] = [record for record in caplog.records if record.name == "apps.accounts.services"]
     assert record.levelno == logging.ERROR and record.exc_info[0] is ConnectionRefusedError
     assert record.getMessage() == f"Password reset mail to user {student.pk} could not be sent"
+    assert record.request_id == "req-reset"  # logged in the mail thread, matched to its request (it was "-")
     assert mail.outbox == []
 
 
