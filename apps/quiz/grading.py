@@ -81,6 +81,7 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
+from .mathnorm import operators
 from .mathtext import readable
 from .named import unnamed
 from .offtarget import penalty
@@ -199,7 +200,10 @@ def _grade(profile: Profile, text: str) -> Grade:
     if match is None and profile.targets and (named := unqualified(tokens)):
         match = find_target(named, profile.targets, profile.question_norms, asking=asking)
     # A pasted question may contain the answer ("... run a one-time batch training job?"): no credit for that.
-    if match is not None and not (pasted and all(t.norm in profile.question_norms for t in match.target.tokens)):
+    pasted_answer = match is not None and pasted and all(t.norm in profile.question_norms for t in match.target.tokens)
+    # A formula's names with other signs ("θ + η∇L" for "θ − η∇L") are another formula.
+    signed = profile.short_signs is None or operators(text) == profile.short_signs
+    if match is not None and not pasted_answer and signed:
         return _target_grade(match)
     if pasted:
         return Grade(Verdict.INCORRECT, 0.0, "That repeats the question; say what the answer is.")
@@ -333,7 +337,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         note = note or unnamed(profile.named, result.matched)
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
-    if strung(tokens):  # "targets classes softer produces gradient distribution": nothing said of them
+    if strung(tokens, profile.answer_words):  # "targets classes softer produces gradient": nothing said of them
         score, note = min(score, HEDGE_SCORE), note or "Those are words of the answer; say how they fit together."
     clash = clashes(profile.key_terms, profile.known, tokens, result)
     if clash:

@@ -390,3 +390,13 @@ def is_relation(formula: Formula) -> bool:
 
 def looks_like_formula(text: str) -> bool:
     return bool(_MATHY.search(text)) or "\\" in text
+
+
+_OPERATOR = re.compile(r"[+/=]|(?<![a-z]{2})-|-(?![a-z]{2})")
+
+
+def operators(text: str) -> tuple[str, ...]:
+    """The signs of addition, subtraction, division and equality in `text`, in order, TeX or plain: "θ − η∇L" and
+    "\\theta - \\eta \\nabla L" both give ("-",). Multiplication is left out, being often unwritten; a hyphen inside a
+    word ("all-reduce") is no minus."""
+    return tuple(_OPERATOR.findall(tex_to_plain(text)))

@@ -9,7 +9,8 @@
   rather than a sum" (contrasts.py). Smaller, or faster, is no sum, and a factor alone ("4 times larger") says too
   little of what it multiplies.
 - A verb done again, "define the architecture again", is the verb with "re-": "redefine", which the table has
-  among the ways to rebuild it. Only a word the answer or the table knows is made so, in the clause of "again".
+  among the ways to rebuild it. Only a word the answer or the table knows is made so, in the clause of "again", and
+  not one denied there ("you don't need to define it again").
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from .synonyms import groups_of
-from .textnorm import Token, stem, stems_related
+from .textnorm import NEGATORS, Token, stem, stems_related
 
+_DENYING = NEGATORS | frozenset({"without", "nothing"})
 AGAIN_REACH = 4  # words back from "again" to its verb: "train the whole model again"
 PIECES = 2  # compounds of two pieces ("large-batch"); longer ones are names, matched whole
 # "N", "8", "2.5", "two": the count of a written-out multiplication ("two times bigger" says nothing of time)
@@ -122,6 +124,15 @@ def redone(tokens: Sequence[Token], plain: Sequence[str], known: Callable[[str],
             if tokens[i + 1].boundary:
                 break
             if known(word := stem("re" + tokens[i].norm)):
-                out.append((word, plain[i], plain[j]))
+                if not _denied(tokens, i):
+                    out.append((word, plain[i], plain[j]))
                 break
     return out
+
+
+def _denied(tokens: Sequence[Token], verb: int) -> bool:
+    """A negator in the verb's clause before it: "you don't need to define it again" says no redefining."""
+    start = verb
+    while start > 0 and not tokens[start].boundary:
+        start -= 1
+    return any(t.norm in _DENYING for t in tokens[start:verb])

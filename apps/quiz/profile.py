@@ -21,7 +21,7 @@ from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
 from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
-from .mathnorm import Formula
+from .mathnorm import Formula, operators
 from .named import Named, asked_names
 from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
@@ -69,6 +69,8 @@ class Profile:
     targets: tuple[Target, ...]
     term_mode: bool  # the short answer names a term: no credit for paraphrase
     qualifier: str  # the product the term belongs to ("pytorch"): naming only it is partly right
+    # A short answer in TeX ("$\\theta - \\eta \\nabla L$"): its signs, which its words ("theta eta nabla l") leave out.
+    short_signs: tuple[str, ...] | None
     key_terms: tuple[KeyTerm, ...]
     authored: bool
     needed: float
@@ -150,6 +152,7 @@ def card_profile(
         targets=derive_targets(short, aliases),
         term_mode=kind == "flashcard" and bool(short) and is_term(short),
         qualifier=qualifier(short, qnorms),
+        short_signs=operators(short) if "$" in short else None,
         key_terms=terms,
         authored=bool(authored),
         needed=needed,

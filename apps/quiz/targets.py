@@ -8,7 +8,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from .keyterms import is_exact_only
-from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, STOPWORDS, Token, fold, stem, tokenize
+from .textnorm import FILLER, GENERIC_HEADS, GENERIC_VERBS, NEGATORS, STOPWORDS, Token, fold, stem, tokenize
 from .typos import is_typo
 
 _PARENTHETICAL = re.compile(r"^(.*?)\s*\(([^()]+)\)\s*(.*)$", re.DOTALL)
@@ -21,13 +21,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Words that rule out what follows them in the same clause: "not a Job", "Not DDP, Horovod".
-NEGATORS = _words(
-    """
-    not no never neither nor none cannot except excluding isnt arent wasnt werent dont doesnt didnt cant wont
-    wouldnt shouldnt couldnt hasnt havent hadnt aint
-    """
-)
 NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than"), ("opposed", "to")})
 # After a negator these undo it: "not only a Job", "not sure, a Job", "isn't it a Job?".
 NOT_NEGATING = frozenset({"only", "just", "sure", "certain", "doubt"})

@@ -244,6 +244,15 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Words that rule out what follows them in the same clause: "not a Job", "Not DDP, Horovod".
+NEGATORS = _words(
+    """
+    not no never neither nor none cannot except excluding isnt arent wasnt werent dont doesnt didnt cant wont
+    wouldnt shouldnt couldnt hasnt havent hadnt aint
+    """
+)
+
+
 STOPWORDS = _words(
     """
     a an the and or but if then else of to in on at by for with from into onto over under about as is are was were

@@ -18,8 +18,10 @@ answer make no point. Said as the comparison ("fewer trials than grid search"), 
 
 A string of the answer's words with nothing joining them ("targets classes softer produces gradient distribution
 reveal Temperature richer"), seven or more without an article, a preposition, a conjunction or a verb such as "is",
-and no punctuation to make it a list, says nothing of how they relate: the words may be in any order, and nothing is
-claimed of anything. Partly right at most, however many terms it names (grading.py caps it).
+no punctuation to make it a list, and in an order the answer does not follow (two in five of them going back in it,
+as shuffled words do), says nothing of how they relate. Partly right at most, however many terms it names (grading.py
+caps it). A telegraphic sentence ("Pruning removes individual weights producing smaller sparse models") goes on in
+the answer's order, and keeps its credit.
 
 Where the answer is a formula the question asks for, naming the formula's parts ("zero point and scale") says
 what it is made of, not what it is: partly right at most (grading.py caps it).
@@ -28,6 +30,7 @@ what it is made of, not what it is: partly right at most (grading.py caps it).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
 
@@ -41,6 +44,8 @@ _TOPIC = re.compile(
     re.IGNORECASE,
 )
 STRUNG_WORDS = 7
+STRUNG_PAIRS = 4  # neighbouring words found in the answer, to judge their order by
+STRUNG_DISORDER = 0.4  # the share of them going back in the answer: about half, for shuffled words
 _JOINING_WORDS = """
     a an the of to in on at by for with from into onto over under about as is are was were be been being am do does
     did has have had having it its this that these those which who what when where why how than so and or but if then
@@ -134,10 +139,14 @@ def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) 
     return len(lead) >= MEANS_WORDS and not lead & used and bool(rest)
 
 
-def strung(tokens: list[Token]) -> bool:
-    """The response is a string of words with nothing joining them (see the module)."""
-    return (
-        len(tokens) >= STRUNG_WORDS
-        and not any(t.boundary for t in tokens[1:])
-        and not any(t.norm in _JOINING for t in tokens)
-    )
+def strung(tokens: list[Token], answer_words: tuple[tuple[str, bool], ...]) -> bool:
+    """The response is the answer's words strung together, out of its order, with nothing joining them (see the
+    module). `answer_words`: the answer's words in order (Profile.answer_words)."""
+    if len(tokens) < STRUNG_WORDS or any(t.boundary for t in tokens[1:]) or any(t.norm in _JOINING for t in tokens):
+        return False
+    first: dict[str, int] = {}
+    for position, (norm, _) in enumerate(answer_words):
+        first.setdefault(stem(norm), position)
+    order = [first[word] for t in tokens if (word := stem(t.norm)) in first]
+    pairs = list(pairwise(order))
+    return len(pairs) >= STRUNG_PAIRS and sum(b < a for a, b in pairs) >= STRUNG_DISORDER * len(pairs)

@@ -21,11 +21,16 @@ IN_SCROLL_BOX = """(el) => {
 }"""
 
 
-def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, browser, sign_in, transactional_db):
+def _matrix(browser, sign_in, *, width: int):
+    """The seeded cohort's dashboard, signed in as its instructor in a window `width` wide: the page and its matrix."""
     cohort, _ = seed_cohort()
-    page = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
+    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
-    matrix = page.locator("table.matrix")
+    return page, page.locator("table.matrix")
+
+
+def test_at_risk_flags_are_in_sight_without_scrolling_the_matrix(live_server, browser, sign_in, transactional_db):
+    page, matrix = _matrix(browser, sign_in, width=900)
     # Two decks make the table wider than a 900 px window: it scrolls sideways, so column order decides what is seen.
     assert matrix.evaluate("(t) => t.closest('.table-wrap').scrollWidth > t.closest('.table-wrap').clientWidth")
     header = matrix.get_by_role("columnheader", name="At risk")
@@ -44,10 +49,7 @@ def test_at_1280_px_the_matrix_shows_two_decks_without_scrolling_and_card_titles
     live_server, browser, sign_in, transactional_db
 ):
     """The dashboard takes the window's width: the QA review found the second deck behind a sideways scroll."""
-    cohort, _ = seed_cohort()
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
-    matrix = page.locator("table.matrix")
+    page, matrix = _matrix(browser, sign_in, width=1280)
     assert not matrix.evaluate("(t) => t.closest('.table-wrap').scrollWidth > t.closest('.table-wrap').clientWidth")
     last = matrix.locator("thead tr").nth(1).locator("th").last  # the second deck's Mastered
     assert last.evaluate(IN_SCROLL_BOX), "the second deck's last column is scrolled out of sight"
@@ -250,10 +252,7 @@ def test_scrolled_sideways_the_matrix_keeps_its_students_names_in_sight(
     live_server, browser, sign_in, transactional_db
 ):
     """Scrolled to the second deck's columns, the rows had no names: the Student column stays put."""
-    cohort, _ = seed_cohort()
-    page = browser.new_context(viewport={"width": 900, "height": 900}).new_page()
-    sign_in(page, "carol", f"/cohorts/{cohort.pk}/")
-    matrix = page.locator("table.matrix")
+    page, matrix = _matrix(browser, sign_in, width=900)
     matrix.evaluate("(t) => { const box = t.closest('.table-wrap'); box.scrollLeft = box.scrollWidth; }")
     name = matrix.get_by_role("row", name="alice").get_by_role("rowheader")
     assert name.evaluate(IN_SCROLL_BOX), "alice's name is scrolled out of sight"

@@ -88,6 +88,9 @@ REBUILD = GradingCard(
         ("You build the whole model again in code.", Verdict.CORRECT),
         ("Define the architecture.", Verdict.PARTIAL),  # the architecture, but not that it is made again
         ("Train the architecture again.", Verdict.PARTIAL),  # retraining is no rebuilding
+        # denied: no redefining (these were graded correct)
+        ("You don't need to define the architecture again.", Verdict.PARTIAL),
+        ("Never define the architecture again.", Verdict.PARTIAL),
     ],
 )
 def test_a_verb_done_again_is_the_verb_with_re(response, verdict):

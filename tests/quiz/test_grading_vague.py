@@ -133,7 +133,6 @@ TEMPERATURE = "In knowledge distillation, what is the role"
         # the answer's words shuffled, nothing joining them: graded correct at 100 %
         (PRUNING, "components producing often models pruning individual weights special pruning"),
         (TEMPERATURE, "targets classes softer produces gradient distribution reveal Temperature richer"),
-        ("What is mixed precision", "FP32 FP16 BF16 lower-precision float master copy weights reductions computations"),
     ],
 )
 def test_a_string_of_the_answers_words_is_partly_right_at_most(subject, response):
@@ -148,6 +147,9 @@ def test_a_string_of_the_answers_words_is_partly_right_at_most(subject, response
         ("What is mixed precision", "FP16 or BF16 for the computations, with an FP32 master copy of the weights"),
         ("What is mixed precision", "FP16/BF16 compute; FP32 master weights; loss scaling"),  # a list, punctuated
         (TEMPERATURE, "Softer targets: T flattens the distribution and reveals how classes relate"),
+        # telegraphic sentences, in the answer's order: the cap marked these correct answers partly right
+        (PRUNING, "Pruning removes individual weights producing smaller sparse models"),
+        (TEMPERATURE, "Temperature softens teacher probabilities revealing richer class similarities"),
     ],
 )
 def test_the_same_words_said_as_a_sentence_or_a_list_keep_their_credit(subject, response):

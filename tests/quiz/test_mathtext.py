@@ -1,5 +1,6 @@
 """Golden tests: TeX quoted in a grader's note is written as a reader reads it (mathtext.readable), and a math
-short answer is matched symbol for symbol, typed in Unicode or TeX (textnorm's Greek names)."""
+short answer is matched symbol for symbol and sign for sign, typed in Unicode or TeX (textnorm's Greek names,
+mathnorm.operators)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,13 @@ SGD = GradingCard(
         (r"\theta - \eta \nabla L", Verdict.CORRECT),
         ("θ − η∇L", Verdict.CORRECT),  # typed with the symbols the card shows
         ("theta - eta * nabla L", Verdict.CORRECT),
+        ("It's θ - η∇L", Verdict.CORRECT),
         ("L", Verdict.INCORRECT),  # the answer's symbols were dropped, leaving "L" as the whole answer
         (r"\alpha - \beta L", Verdict.INCORRECT),
-        ("theta = theta - lr * gradient of L", Verdict.INCORRECT),
+        # its names with other signs, or none: graded correct once the names alone were matched
+        ("θ + η∇L", Verdict.INCORRECT),  # gradient ascent
+        ("θ * η∇L", Verdict.INCORRECT),
+        ("theta eta nabla L", Verdict.INCORRECT),
     ],
 )
 def test_a_math_short_answer_is_matched_symbol_for_symbol(response, verdict):
