@@ -73,9 +73,11 @@ class PrivatePagesMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        # A 5xx page (the database away: DatabaseUnavailableMiddleware) is no page of the user's, and looking the
-        # user up would fail as it did.
-        if "Cache-Control" not in response and response.status_code < 500 and request.user.is_authenticated:
+        # Pages only: a 304 (the stylesheet's, revalidated) carries no Cache-Control of its own, and "no-store" on it
+        # made browsers drop what they had; nor is a user looked up for one. A 5xx page (the database away:
+        # DatabaseUnavailableMiddleware) is no page of the user's, and the look-up would fail as it did.
+        page = response.get("Content-Type", "").startswith("text/html") and response.status_code < 500
+        if page and "Cache-Control" not in response and request.user.is_authenticated:
             add_never_cache_headers(response)
         return response
 

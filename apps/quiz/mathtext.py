@@ -11,7 +11,8 @@ import re
 
 from .textnorm import GREEK
 
-_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
+# As pandoc reads them: no space just inside the dollars, no digit right after the closing one ("$0.30 or $1").
+_MATH = re.compile(r"\$\$(\S.*?)\$\$|\$(?=\S)(.+?)(?<=\S)\$(?!\d)", re.DOTALL)
 _LETTERS = {name: letter for letter, name in GREEK.items() if "α" <= letter <= "ω" or name in ("nabla", "partial")}
 _CAPITALS = {name.capitalize(): letter for letter, name in GREEK.items() if "Α" <= letter <= "Ω"}
 _SYMBOLS = {

@@ -122,3 +122,15 @@ def test_a_signed_in_page_is_kept_by_no_cache_and_an_anonymous_one_may_be(client
     client.logout()
     if name != "progress":  # a sign-in redirect for a stranger
         assert "no-store" not in client.get(url).get("Cache-Control", "")
+
+
+def test_the_stylesheet_revalidated_by_a_signed_in_reader_is_not_made_private(client, student):
+    """The 304 carries no Cache-Control of its own: it was marked no-store (browsers then drop their copy), and the
+    reader was looked up in the database for it."""
+    make_card(answer="$\\frac{a}{b}$")
+    client.force_login(student)
+    first = client.get(reverse("content:styles"))
+    assert first["Cache-Control"] == "public, max-age=0, must-revalidate"
+    again = client.get(reverse("content:styles"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert "no-store" not in again.get("Cache-Control", "")

@@ -20,6 +20,7 @@ from apps.quiz.mathtext import readable
         (r"$N \times b$ and $\sqrt{x^2}$", "N × b and √(x^2)"),
         (r"$\Omega(n) \leq \Delta$, $\mathcal{L}$", "Ω(n) ≤ Δ, L"),
         ("No formula, $5 only.", "No formula, $5 only."),
+        ("Prices: $0.30 an hour, or $1 a day.", "Prices: $0.30 an hour, or $1 a day."),  # no formula between them
     ],
 )
 def test_tex_in_a_note_is_written_in_unicode(text, shown):
