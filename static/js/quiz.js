@@ -127,6 +127,14 @@
       ? number.format(count) + " characters: " + number.format(count - limit) + " over the limit of " +
         number.format(limit) + "."
       : number.format(count) + " of " + number.format(limit) + " characters.";
+    const status = document.getElementById("answer-count-status");
+    const state = over ? "over" : note.hidden ? "" : "near";
+    if (status && status.dataset.state !== state) {
+      status.dataset.state = state;
+      status.textContent = state === "over" ? "Your answer is over the limit of " + number.format(limit) +
+        " characters." : state === "near" ? "Your answer nears the limit of " + number.format(limit) +
+        " characters." : "";
+    }
   }
 
   document.addEventListener("input", function (event) {

@@ -132,3 +132,12 @@ def test_the_answer_box_counts_its_characters_as_they_near_the_limit(live_server
     expect(count).to_have_text("2,344 characters: 344 over the limit of 2,000.")
     box.fill("x" * 10)
     expect(count).to_be_hidden()
+    # Read out as a threshold is crossed, not at every key: the live line changes only then.
+    status = page.locator("#answer-count-status")
+    box.fill("x" * 1700)
+    expect(status).to_have_text("Your answer nears the limit of 2,000 characters.")
+    box.fill("x" * 1800)
+    expect(count).to_have_text("1,800 of 2,000 characters.")
+    expect(status).to_have_text("Your answer nears the limit of 2,000 characters.")
+    box.fill("x" * 2001)
+    expect(status).to_have_text("Your answer is over the limit of 2,000 characters.")
