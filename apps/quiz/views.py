@@ -129,6 +129,10 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
         withdrawn = withdrawal.withdrawal_of(items)
         missed = len(retries.missed_cards(session=quiz, items=items)[0])
         newer = selectors.session_newer_open(session=quiz)
+        # The quiz a retry would end (the retry view ends the deck's other open quizzes), said under its button (as
+        # well as in the note on a newer quiz); not an empty retry, which the button resumes or replaces.
+        ending = (newer or selectors.session_unfinished(user=request.user, deck=quiz.deck)) if missed else None
+        ending = None if ending is not None and ending.retry and not ending.answered_count else ending
         outlook = selectors.review_outlook(user=request.user)  # a review is offered only when something is due
         context = {
             "session": quiz,
@@ -136,6 +140,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
             "items": items,
             "missed": missed,
             "newer": newer,
+            "ending": ending,
             "outlook": outlook,
             # A card of a deck made a draft since has no page a student may open: its row names it without a link.
             "drafts_visible": sees_drafts(request.user),

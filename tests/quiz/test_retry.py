@@ -162,6 +162,16 @@ def test_a_retry_ends_the_other_quiz_left_unfinished_on_the_deck_as_any_new_quiz
     assert left.answered_count == 1  # its answer stays, as in a quiz ended by hand
 
 
+def test_the_results_say_which_unfinished_quiz_a_retry_would_end(client, student, deck):
+    quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
+    client.force_login(student)
+    assert 'id="retry-ends"' not in client.get(quiz.get_absolute_url()).content.decode()
+    left = _quiz(student, deck, {1: "Answer 0"})
+    results = client.get(quiz.get_absolute_url()).content.decode()
+    assert "Quizzing the ones you missed ends your unfinished quiz on this deck, 1 of 4 questions answered" in results
+    assert f'<a href="{left.get_absolute_url()}">carry on with it</a>' in results
+
+
 def test_the_next_quiz_of_the_deck_is_offered_as_the_student_set_it_not_as_the_retry_was(client, student, deck):
     """A retry is as long as the questions missed, shuffled: the start form offered "2, Random" after it."""
     quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
