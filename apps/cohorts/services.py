@@ -67,21 +67,23 @@ def _name_free(
     holders = Cohort.instructors.through.objects.filter(user_id__in=pks, cohort__name__iexact=name)
     if cohort is not None:  # renaming: its own name is not taken
         holders = holders.exclude(cohort=cohort)
-    held = list(holders.order_by("user__username").values_list("user_id", "user__username", "cohort__name"))
-    names = {user_id: username for user_id, username, _ in held}
-    taken = {user_id: taken for user_id, _, taken in held}  # as it is written: "Spring ML" for "spring ml"
-    if asking.pk in names:
+    # user id -> (username, the cohort's name as it is written: "Spring ML" for "spring ml")
+    held = {
+        row[0]: row[1:]
+        for row in holders.order_by("user__username").values_list("user_id", "user__username", "cohort__name")
+    }
+    if asking.pk in held:
         raise CohortError(
-            format_html("You already have a cohort named “{}”. Choose another name.", bdi(taken[asking.pk])),
+            format_html("You already have a cohort named “{}”. Choose another name.", bdi(held[asking.pk][1])),
             field="name",
         )
-    if names:
-        first = next(iter(names))
+    if held:
+        username, taken = next(iter(held.values()))
         raise CohortError(
             format_html(
                 "{0} already teaches a cohort named “{1}”: choose another name, or leave {0} out.",
-                bdi(names[first]),
-                bdi(taken[first]),
+                bdi(username),
+                bdi(taken),
             )
         )
 

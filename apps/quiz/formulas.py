@@ -11,14 +11,13 @@ from .mathnorm import (
     FUNCTIONS,
     Formula,
     Node,
-    ParseError,
     is_relation,
     looks_like_formula,
     parse_formula,
     render,
-    tex_to_plain,
     unclamped,
 )
+from .texplain import ParseError, tex_to_plain
 from .textnorm import STOPWORDS, fold, tokenize
 
 _SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)

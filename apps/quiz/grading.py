@@ -81,7 +81,6 @@ from .keyterms import (
     index_response,
     repeats_question,
 )
-from .mathnorm import operators
 from .mathtext import readable
 from .named import unnamed
 from .offtarget import penalty
@@ -94,6 +93,7 @@ from .roles import contrasted, misattributed
 from .sides import compared_only
 from .storage import stores_only
 from .targets import TargetMatch, find_target, is_negated, is_term, unqualified
+from .texplain import operators
 from .textnorm import FILLER, GENERIC_HEADS, Token, fold, is_generic, stem, tokenize
 from .vague import other_means, parts_only, strung, topic_only
 

@@ -21,7 +21,7 @@ from .feedback import verbs
 from .formulas import find_expressions, find_formulas, glossary
 from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
-from .mathnorm import Formula, operators
+from .mathnorm import Formula
 from .named import Named, asked_names
 from .points import genus
 from .polarity import Polarity, compares, polarity, scopes, sentence_starts, sentences
@@ -31,6 +31,7 @@ from .sides import defined_subject
 from .storage import asks_store
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
+from .texplain import operators
 from .textnorm import FILLER, STOPWORDS, Token, fold, is_generic, plain_from_tex, stem, tokenize
 from .vague import baseline
 
