@@ -241,6 +241,60 @@ class _NestedFences(Preprocessor):
         return kept[0] if len(kept) == 1 else None  # else the opening and closing lines at least
 
 
+class _ListsAfterText(Preprocessor):
+    """A list straight under a line of text starts there, as in CommonMark (a numbered one only from "1."), and a
+    numbered list straight under a bulleted one (or the other way round) is a list of its own. Python-Markdown wants
+    a blank line before each: it made "Steps:" and the items under it one paragraph, and numbered items more text of
+    the last bullet. Each gets that blank line here, but not within a formula or a code span going on over lines,
+    where a line starting "- " is TeX or code; fences and raw HTML are placeholders by now."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        # The block the line is in: None after a blank line, "text", "list" or "other" (code, a quote, a table).
+        block, kind, column, opened, blank = None, "", 0, "", True
+        for line in lines:
+            stripped, indent, item = line.strip(), _indent(line), _ITEM.match(line)
+            marker = item["marker"].strip() if item else ""
+            line_kind = "ol" if marker[:1].isdigit() else "ul"
+            if not stripped:
+                opened, blank, block = "", True, block if block == "list" else None
+            elif not opened:
+                if block == "text" and indent < 4 and marker in ("-", "*", "+", "1."):
+                    out.append("")
+                    block, kind, column = "list", line_kind, indent
+                elif block == "list" and item and indent == column and line_kind != kind:
+                    out.append("")
+                    kind = line_kind
+                elif block is None or (block == "list" and blank and not indent and not item):
+                    if item and indent < 4:
+                        block, kind, column = "list", line_kind, indent
+                    else:
+                        block = "other" if indent >= 4 or stripped[0] in ">|" else "text"
+                if stripped.startswith("#") and block == "text":
+                    block = None  # a heading is a block of its own line
+            if stripped:
+                opened, blank = _still_open(opened, line), False
+            out.append(line)
+        return out
+
+
+# A backslash and what it escapes, else what opens or closes a span over lines: "$$", "\[", "\]", backticks.
+_SPANS = re.compile(r"\\[\\$`]|(\$\$|\\\[|\\\]|`+)")
+
+
+def _still_open(opened: str, line: str) -> str:
+    """The span ("$$", "\\[" or a run of backticks) open at the end of `line`, given the one open at its start."""
+    for match in _SPANS.finditer(line):
+        mark = match[1]
+        if mark is None:
+            continue
+        if not opened:
+            opened = "" if mark == "\\]" else mark
+        elif mark == opened or (opened == "\\[" and mark == "\\]"):
+            opened = ""
+    return opened
+
+
 class ListIndentation(Extension):
     """Replaces sane_lists' list processors (so it comes after "sane_lists") and the list indentation one."""
 
@@ -248,6 +302,8 @@ class ListIndentation(Extension):
         columns = _Columns()
         # After whitespace is normalised (30), before fenced_code (25) takes the fences at column 0.
         md.preprocessors.register(_NestedFences(md), "nested_fences", 28)
+        # After fenced_code (25) and raw HTML (20) have left placeholders for their blocks.
+        md.preprocessors.register(_ListsAfterText(md), "lists_after_text", 15)
         md.parser.blockprocessors.register(_ItemContinuation(md.parser, columns), "indent", 90)
         md.parser.blockprocessors.register(_OListProcessor(md.parser, columns), "olist", 40)
         md.parser.blockprocessors.register(_UListProcessor(md.parser, columns), "ulist", 30)

@@ -241,3 +241,29 @@ def test_a_fence_in_a_list_item_or_quote_is_a_code_block(source, html):
 )
 def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
     assert _outline(render(source).html) == outline
+
+
+@pytest.mark.parametrize(
+    ("source", "outline"),
+    [
+        ("Steps:\n- a\n- b", "<p>Steps:</p><ul><li>a</li><li>b</li></ul>"),
+        ("Steps:\n1. a\n2. b", "<p>Steps:</p><ol><li>a</li><li>b</li></ol>"),
+        # Only "1." starts a numbered list under text, as in CommonMark: a year at a line's start stays text.
+        ("Founded in\n2019. Then", "<p>Founded in 2019. Then</p>"),
+        ("- a\n- b\n1. first\n2. second", "<ul><li>a</li><li>b</li></ul><ol><li>first</li><li>second</li></ol>"),
+        ("1. a\n- b", "<ol><li>a</li></ol><ul><li>b</li></ul>"),
+        ("## Steps\n- a", "<h2>Steps</h2><ul><li>a</li></ul>"),
+        # A line starting "- " inside a formula or a code span going on over lines is TeX or code, not an item.
+        ("Loss: $$a\n- b$$ here", "<p>Loss: $$a - b$$ here</p>"),
+        ("Run ``x\n- y`` now", "<p>Run x - y now</p>"),
+        ("Run \\`x\n- y", "<p>Run `x</p><ul><li>y</li></ul>"),
+        # Lists that were read right before are read as before.
+        ("- a\n  - b\n- c", "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"),
+        ("- a\n\n  para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),
+        ("- a\nlazy\n- b", "<ul><li>a lazy</li><li>b</li></ul>"),
+    ],
+)
+def test_a_list_straight_under_text_or_another_kind_of_list_starts_there(source, outline):
+    """Python-Markdown wanted a blank line before a list: "Steps:" and its items were one paragraph, and numbered
+    items under bullets more text of the last bullet."""
+    assert _outline(render(source).html) == outline
