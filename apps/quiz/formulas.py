@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .mathnorm import (
     BIG_OPERATORS,
@@ -86,9 +87,20 @@ _NAME = re.compile(r"(?<![\w\\])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*(?!\w)", re.IGNO
 
 
 def _named(clause: str, names: dict[str, str]) -> str:
-    """Descriptive names in a plain formula written as symbols: "round(r / scale) + zero-point" ->
-    "round(r / s) + z"."""
-    return _NAME.sub(lambda m: names.get(_key(m.group()), m.group()) if len(m.group()) > 1 else m.group(), clause)
+    """Descriptive names in a plain formula written as symbols: "round(r / scale) + zero point" ->
+    "round(r / s) + z". A name of two or three words is one symbol, not one for each word ("z z", a product)."""
+    out, last, words, i = [], 0, list(_NAME.finditer(clause)), 0
+    while i < len(words):
+        for size in (3, 2, 1):
+            run = words[i : i + size]
+            spaced = all(clause[a.end() : b.start()].isspace() for a, b in pairwise(run))
+            name = "".join(word.group() for word in run)
+            if len(run) == size and spaced and ((len(name) > 1 and _key(name) in names) or size == 1):
+                symbol = names.get(_key(name), name) if len(name) > 1 else name
+                out.append(clause[last : run[0].start()] + symbol)
+                last, i = run[-1].end(), i + size
+                break
+    return "".join(out) + clause[last:]
 
 
 def _mathy(piece: str) -> bool:

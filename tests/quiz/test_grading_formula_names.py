@@ -20,6 +20,9 @@ AFFINE = "Give the standard affine quantization"
         "quantized = round(real / scale) + zeropoint",
         "round(r/scale) + zero_point",
         "q = round(x / scale) + zero_point, where x is the real value",
+        # a name of two words as written in prose is one symbol, not a product of one per word ("z z")
+        "q = round(real/scale) + zero point",
+        "q = round(r/s) + zero point",
     ],
 )
 def test_descriptive_names_read_as_the_answers_symbols(response):
@@ -49,6 +52,7 @@ def test_a_wrong_formula_with_names_is_wrong_and_quoted_as_written(response, sho
         # a letter in another place, or two letters changed, is another formula
         ("q = round(s/x) + z", Verdict.INCORRECT),
         ("q = round(x/y) + z", Verdict.INCORRECT),
+        ("q = round(scale / real value) + zero point", Verdict.INCORRECT),
     ],
 )
 def test_one_symbol_by_another_letter_is_the_same_formula(response, verdict):
