@@ -38,6 +38,8 @@ def test_a_pronoun_for_the_model_split_is_the_model_split(response):
             DATA_PARALLEL,
             "Each GPU holds a replica of the model, and it gets its own slice of the batch.",
         ),
+        # "its own" after "each" is each GPU's, not the model's of the clause before
+        (DATA_PARALLEL, "The model is copied to every GPU, each gets its own slice of the batch."),
         (
             MODEL_PARALLEL,
             "The model is too big for one GPU, so its layers are split across several GPUs.",
