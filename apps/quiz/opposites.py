@@ -25,6 +25,7 @@ _SCALES = (
     ({"early", "earlier"}, {"late", "later"}),
     ({"sparse"}, {"dense"}),
     ({"coarse"}, {"fine"}),
+    ({"different", "separate", "distinct"}, {"same", "identical"}),  # "the same part" for "different parts"
 )
 _END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words in enumerate(ends) for word in words}
 # A comparative says more or less than something else ("give the survivors a bigger budget" where the answer
@@ -64,6 +65,17 @@ def answer_degrees(words: tuple[tuple[str, bool], ...]) -> dict[tuple[int, str],
     return {key: frozenset(ends) for key, ends in out.items()}
 
 
+def _ends(answer: dict[tuple[int, str], frozenset[int]], scale: int, noun: str) -> frozenset[int]:
+    """The ends the answer pairs `noun` with on `scale`, or a compound of it ("minibatch" for "batch")."""
+    return frozenset().union(
+        *(ends for (at, said), ends in answer.items() if at == scale and (said == noun or _head(noun, said)))
+    )
+
+
+def _head(noun: str, compound: str) -> bool:
+    return len(noun) >= 4 and len(compound) > len(noun) + 2 and compound.endswith(noun)
+
+
 def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> tuple[str, ...]:
     """The response's phrases that give a noun of the answer the other end of a scale: "full budget"."""
     answer = answer_degrees(answer_words)
@@ -76,7 +88,7 @@ def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> 
             continue
         scale, end = _END[norm]
         for j in _nouns(words, i):
-            meant = answer.get((scale, stem(words[j][0])), frozenset())
+            meant = _ends(answer, scale, stem(words[j][0]))
             if meant and end not in meant:
                 out.append(" ".join(t.surface for t in tokens[i : j + 1]))
                 break

@@ -10,6 +10,10 @@ from apps.quiz.grading import GradingCard, Verdict
 from tests.quiz.test_grading import graded
 
 HYPERBAND = "What is the Hyperband"
+ACCUMULATE = GradingCard(
+    "How does gradient accumulation work?",
+    "It adds up the gradients of several small mini-batches, then takes one optimizer step with their sum.",
+)
 WINDOW = GradingCard(
     "How does a micro-batching server decide when to run a batch?",
     "It waits a short window for requests to arrive, then runs whatever has arrived as one batch.",
@@ -21,6 +25,11 @@ WINDOW = GradingCard(
     [
         (HYPERBAND, "Give every configuration the entire budget, then keep the top ones.", "entire budget"),
         (WINDOW, "It waits a long window for requests, then runs them as one batch.", "long window"),
+        # sameness and difference are a scale too
+        ("What is model parallelism", "Each device computes the same part of the model.", "same part"),
+        ("What is model parallelism", "Different devices get different batches.", "different batches"),
+        # the head of the answer's compound is the same thing: "batches" of "mini-batches"
+        (ACCUMULATE, "It adds up gradients over several large batches, then takes a step.", "large batches"),
     ],
 )
 def test_the_other_end_of_the_answers_scale_says_the_opposite(subject, response, phrase):
