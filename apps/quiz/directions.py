@@ -35,7 +35,7 @@ UP = _words(
     """
     increase increases increased increasing raise raises raised raising boost boosts boosted boosting maximize
     maximise maximizes maximises maximizing maximising higher larger bigger more greater wider multiply multiplies
-    multiplied multiplying improve improves improved improving add adds added adding
+    multiplied multiplying improve improves improved improving add adds added adding extra additional
     """
 )
 # Direction nouns said after the noun they govern: "accuracy drop", "memory reduction", "speed gain".

@@ -1139,6 +1139,8 @@ def test_negation_in_a_prose_answer_is_not_read_as_ruling_out_a_key_term(prefix,
         (BF16, "BF16 has the same exponent range as FP32 but more precision than FP16", PARTIAL, "'more precision'"),
         # "memory use" measures memory: a claim about memory, which the answer reduces
         (CHECKPOINTING, "It increases memory use but reduces compute.", INCORRECT, "'increases memory use'"),
+        # "extra" and "additional" say more, as "increase" does: the trade-off the wrong way round
+        (CHECKPOINTING, "It recomputes activations: extra memory for less compute.", INCORRECT, "'extra memory"),
         # the answer's "to improve ... throughput" and "added per-request latency" are claims too
         ("What is dynamic batching", "Batching requests: it lowers latency, costing throughput.", INCORRECT, "lowers"),
     ],
