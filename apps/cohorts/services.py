@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
 from django.http import HttpRequest
 from django.utils import formats, timezone
 from django.utils.html import format_html
@@ -89,10 +90,12 @@ def _name_free(
 
 
 def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
+    """The active accounts named, in any letter case, as signing in finds them ("prof_two" is Prof_Two)."""
     User = get_user_model()  # noqa: N806 - Django's idiom
-    wanted = {username.strip() for username in usernames if username.strip()}
-    found = {user.get_username(): user for user in User.objects.filter(username__in=wanted, is_active=True)}
-    unknown = sorted(wanted - set(found))
+    wanted = {username.strip().lower(): username.strip() for username in usernames if username.strip()}
+    accounts = User.objects.alias(key=Lower(User.USERNAME_FIELD)).filter(key__in=wanted, is_active=True)
+    found = {user.get_username(): user for user in accounts}
+    unknown = sorted(typed for key, typed in wanted.items() if key not in {name.lower() for name in found})
     not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
     # Both at once: told only of the first, an instructor fixes it and is then told of the second.
     problems = [format_html("No active account is called {}.", html_join(", ", map(bdi, unknown)))] if unknown else []
@@ -110,19 +113,19 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     included). The editor always stays one of them, and so does the owner: leaving the owner out is refused,
     whoever edits, since they would lose the cohort with no way back."""
     owner = cohort.owner
-    named = {username.strip() for username in instructor_usernames if username.strip()}
+    named = {username.strip().lower(): username.strip() for username in instructor_usernames if username.strip()}
     kept = []
     if owner is not None and owner.pk != editor.pk:
-        if owner.get_username() not in named:
+        if owner.get_username().lower() not in named:
             raise CohortError(
                 format_html(
                     "{} owns {}: they stay one of its instructors.", bdi(owner.get_username()), bdi(cohort.name)
                 )
             )
         # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
-        named.discard(owner.get_username())
+        del named[owner.get_username().lower()]
         kept = [owner]
-    others = [*_instructors_named(sorted(named)), *kept]
+    others = [*_instructors_named(sorted(named.values())), *kept]
     name = _one_spaced(name)
     with transaction.atomic():
         _name_free(name=name, teachers=[*others, editor], asking=editor, cohort=cohort)
@@ -134,7 +137,7 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
         if learners := list(students.values_list("student__username", flat=True)):
             said = "{} {} of {}: remove them from its students first, to make them one of its instructors."
             verb = "is a student" if len(learners) == 1 else "are students"
-            raise CohortError(format_html(said, ", ".join(learners), verb, bdi(cohort.name)))
+            raise CohortError(format_html(said, html_join(", ", map(bdi, learners)), verb, bdi(cohort.name)))
         cohort.name = name
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])

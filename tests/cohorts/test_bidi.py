@@ -80,7 +80,7 @@ def test_a_student_made_an_instructor_is_refused_with_the_name_isolated(client, 
     client.force_login(instructor)
     response = client.post(reverse("cohorts:manage", args=[cohort.pk]), {"name": "Other", "instructors": "ann"})
     assert response.status_code == 422
-    assert f"ann is a student of {SHOWN}: remove them" in _html(response)
+    assert f"<bdi>ann</bdi> is a student of {SHOWN}: remove them" in _html(response)
 
 
 def test_joining_says_which_cohort_with_its_name_isolated(client, student, cohort):

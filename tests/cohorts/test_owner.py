@@ -68,6 +68,12 @@ def test_a_co_instructor_may_add_others_and_the_owner_stays(client, spring):
     assert _field_value(client.get(url).content.decode()) == "erin"
 
 
+def test_the_owner_named_in_another_letter_case_is_kept(spring):
+    dave = spring.instructors.get(username="dave")
+    services.cohort_update(cohort=spring, name="Spring", instructor_usernames=["CAROL"], editor=dave)
+    assert _usernames(spring) == {"carol", "dave"}
+
+
 def test_leaving_the_owner_out_is_refused_by_the_service_with_a_message(spring):
     dave = spring.instructors.get(username="dave")
     refusal = "<bdi>carol</bdi> owns <bdi>Spring</bdi>: they stay one of its instructors"

@@ -105,6 +105,17 @@ def test_instructors_can_be_added_by_name_but_only_instructors(instructor, stude
     assert list(cohort.instructors.all()) == [instructor]
 
 
+def test_instructors_are_named_in_any_letter_case_as_signing_in_finds_them(instructor):
+    cohort = services.cohort_create(name="A", instructor=instructor)
+    colleague = make_user("Prof_Two", is_staff=True)
+    colleague.groups.add(*instructor.groups.all())
+    own = instructor.get_username().upper()
+    services.cohort_update(cohort=cohort, name="A", instructor_usernames=["prof_two", own], editor=instructor)
+    assert set(cohort.instructors.all()) == {instructor, colleague}
+    with pytest.raises(services.CohortError, match="No active account is called <bdi>Ghost</bdi>"):
+        services.cohort_update(cohort=cohort, name="A", instructor_usernames=["PROF_TWO", "Ghost"], editor=instructor)
+
+
 def test_a_student_of_the_cohort_is_not_made_one_of_its_instructors(instructor):
     """As an instructor may not join as a student: the dashboard would list them among the students it reports
     on, their answers in its item statistics. Removed first, they may teach it."""
@@ -112,7 +123,7 @@ def test_a_student_of_the_cohort_is_not_made_one_of_its_instructors(instructor):
     colleague = make_instructor("dave")
     services.cohort_join(student=colleague, code=cohort.join_code)
     with pytest.raises(
-        services.CohortError, match="dave is a student of <bdi>A</bdi>: remove them from its students first"
+        services.CohortError, match="<bdi>dave</bdi> is a student of <bdi>A</bdi>: remove them from its students first"
     ):
         services.cohort_update(cohort=cohort, name="Renamed", instructor_usernames=["dave"], editor=instructor)
     cohort.refresh_from_db()
