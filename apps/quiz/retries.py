@@ -11,26 +11,26 @@ from django.utils import timezone
 
 from apps.content.models import Card
 
-from .asked import DRAFT, gone
+from .asked import DRAFT, gone, skips_drafts
 from .models import CardState, QuizSession, SessionItem, Verdict
 from .selectors import session_items
 from .services import NothingToStudyError, session_create
 
 
-def _still_asked(*, card: Card, session: QuizSession) -> bool:
-    """Whether a card missed in `session` may be quizzed again: not archived and, in a review of due cards (no deck),
-    not of a deck made a draft since, which reviews skip and students may not read. (A quiz of a draft deck is
-    open only to those who author decks, see selectors.session_get.)"""
-    return not card.archived and (session.deck_id is not None or card.deck.published)
+def _still_asked(*, card: Card, session: QuizSession, user: AbstractBaseUser) -> bool:
+    """Whether a card missed in `session` may be quizzed again: not archived, and not of a deck made a draft since,
+    which reviews skip and students may not read (as the quiz withdraws it, see asked.is_stale). It may have moved
+    there from the quiz's own deck."""
+    return not card.archived and (card.deck.published or not skips_drafts(session=session, user=user))
 
 
-def missed_cards(*, session: QuizSession, items: list[SessionItem]) -> tuple[list[Card], int]:
-    """Of the quiz's `items` (selectors.session_items: cards, decks and answers loaded), the cards the student
-    answered not quite right (partly right, wrong, or answer shown) that are still asked, and not set aside since, in
-    the quiz's order; and how many were missed in all. The results page offers them, and session_retry asks them.
-    One query when some were missed, none otherwise."""
+def missed_cards(*, session: QuizSession, items: list[SessionItem], user: AbstractBaseUser) -> tuple[list[Card], int]:
+    """Of the `user`'s quiz's `items` (selectors.session_items: cards, decks and answers loaded), the cards the
+    student answered not quite right (partly right, wrong, or answer shown) that are still asked, and not set aside
+    since, in the quiz's order; and how many were missed in all. The results page offers them, and session_retry asks
+    them. One query when some were missed, none otherwise."""
     missed = [item.card for item in items if hasattr(item, "answer") and item.answer.final_verdict != Verdict.CORRECT]
-    asked = [card for card in missed if _still_asked(card=card, session=session)]
+    asked = [card for card in missed if _still_asked(card=card, session=session, user=user)]
     if asked:
         states = CardState.objects.filter(user_id=session.user_id, card__in=asked, set_aside_at__isnull=False)
         aside = set(states.values_list("card_id", flat=True))
@@ -41,7 +41,7 @@ def missed_cards(*, session: QuizSession, items: list[SessionItem]) -> tuple[lis
 def session_retry(*, user: AbstractBaseUser, session: QuizSession, now: datetime | None = None) -> QuizSession:
     """A new quiz, in the same mode, of the cards missed in `session` (the caller checked it is the user's), shuffled
     so that their order is no clue."""
-    cards, missed = missed_cards(session=session, items=session_items(session=session))
+    cards, missed = missed_cards(session=session, items=session_items(session=session), user=user)
     if not cards:
         if missed:
             raise NothingToStudyError(

@@ -127,7 +127,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
     if item is None:
         items = selectors.session_items(session=quiz)
         withdrawn = withdrawal.withdrawal_of(items)
-        missed = len(retries.missed_cards(session=quiz, items=items)[0])
+        missed = len(retries.missed_cards(session=quiz, items=items, user=request.user)[0])
         newer = selectors.session_newer_open(session=quiz)
         # The quiz a retry would end (the retry view ends the deck's other open quizzes), said under its button (as
         # well as in the note on a newer quiz); not an empty retry, which the button resumes or replaces.

@@ -136,6 +136,19 @@ def test_a_review_retries_no_card_of_a_deck_withdrawn_since(client, student, dec
     assert [item.card for item in again.items.all()] == [kept]
 
 
+def test_a_missed_card_moved_since_to_a_draft_deck_is_not_counted_nor_asked_again(client, student, deck):
+    quiz = _quiz(student, deck, {1: "no idea", 2: "no idea", 3: "Answer 2", 4: "Answer 3"})
+    Card.objects.filter(pk=_card(quiz, 2).pk).update(deck=make_deck(title="Being revised", published=False))
+    client.force_login(student)
+    results = client.get(quiz.get_absolute_url()).content.decode()
+    assert "Quiz the question you missed" in results and "2 questions" not in results
+    client.post(reverse("quiz:retry", args=[quiz.pk]))
+    again = QuizSession.objects.exclude(pk=quiz.pk).get(user=student)
+    assert [item.card for item in again.items.all()] == [_card(quiz, 1)]
+    page = client.get(again.get_absolute_url()).content.decode()
+    assert "withdrawn" not in page and "Question 1 of 1" in page
+
+
 def test_a_double_tap_on_the_retry_button_makes_one_quiz_not_two(client, student, deck):
     quiz = _quiz(student, deck, {1: "Answer 0", 2: "no idea", 3: "", 4: "Answer 3"})
     client.force_login(student)
