@@ -214,7 +214,16 @@ def _sent(request: HttpRequest, names: tuple[str, ...]) -> dict[str, str]:
 
 def _refused_redirect(request: HttpRequest, quiz: QuizSession, question: SessionItem, form: AnswerForm):
     sent = _sent(request, _SENT_FIELDS)
-    request.session[_REFUSED] = {"item": question.pk, "sent": sent, "errors": list(form.non_field_errors())}
+    # As said of what was sent: an over-long answer waits cut short, and counted again it would be the cut's length.
+    said = {name: list(errors) for name, errors in form.errors.items() if name in _SENT_FIELDS}
+    if "response" in said and len(sent.get("response", "")) < len(request.POST.get("response", "")):
+        said["response"][0] += f" Only its first {len(sent['response']):,} characters are back in the box."
+    request.session[_REFUSED] = {
+        "item": question.pk,
+        "sent": sent,
+        "errors": list(form.non_field_errors()),
+        "said": said,
+    }
     return HttpResponseSeeOther(reverse("quiz:item", args=[quiz.pk, question.position]))
 
 
@@ -226,6 +235,9 @@ def _refused_form(request: HttpRequest, question: SessionItem) -> AnswerForm:
         return AnswerForm(item=question)
     form = AnswerForm(refused["sent"], item=question)
     form.is_valid()
+    for name, errors in refused.get("said", {}).items():
+        if name in form.errors:
+            form.errors[name] = form.error_class(errors)
     if "reveal_confirmed" not in form.errors:
         del request.session[_REFUSED]
     for error in refused["errors"]:

@@ -360,8 +360,10 @@ def test_a_huge_refused_answer_waits_in_the_session_cut_to_twice_the_limit(stude
     response = _post_answer(student_client, session, response=pasted)
     assert len(student_client.session["quiz_refused_answer"]["sent"]["response"]) == 4000
     page = student_client.get(response["Location"]).content.decode()
-    assert "Your answer has 4,000 characters; the limit is 2,000." in page
-    assert f">{pasted[:4000]}</textarea>" in page  # what the box holds is what the message counts
+    # counted as sent, not as it waited, cut short; and the cut said
+    assert "Your answer has 2,249,999 characters; the limit is 2,000." in page
+    assert "Only its first 4,000 characters are back in the box." in page
+    assert f">{pasted[:4000]}</textarea>" in page
     assert Answer.objects.count() == 0
 
 
