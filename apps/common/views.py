@@ -129,4 +129,22 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return _forbidden(
             request, "403_csrf.html", {"https_url": f"https://{request.get_host()}{request.get_full_path()}"}
         )
-    return _forbidden(request, "403_csrf.html")
+    return _forbidden(request, "403_csrf.html", {"typed": _typed(request)})
+
+
+_NOT_TYPED = frozenset({"csrfmiddlewaretoken", "token", "next"})
+_MAX_TYPED = 20_000
+
+
+def _typed(request: HttpRequest) -> list[tuple[str, str]]:
+    """The text the refused form held, to copy before reloading (a page that keeps a draft does so with JavaScript
+    only): its fields with words in them, never a password. Only for a form sent from a page of this site, so that
+    another site's form cannot put words of its own on this one's page."""
+    if getattr(request, "htmx", False) or _page_before(request) is None:
+        return []  # htmx leaves the form and its words on screen
+    typed = []
+    for name, value in request.POST.items():
+        if name in _NOT_TYPED or "password" in name.lower() or len(value.split()) < 2:
+            continue
+        typed.append((name.replace("_", " ").capitalize(), value[:_MAX_TYPED]))
+    return typed[:6]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -104,6 +106,24 @@ def test_a_stale_form_says_what_happened_and_links_back_to_its_page(csrf_client,
 def test_a_stale_form_from_another_site_gets_no_link_back_there(csrf_client, quiz):
     html = _stale_post(csrf_client, quiz, HTTP_REFERER="https://evil.example/quiz/1/").content.decode()
     assert "This page had expired" in html and "evil.example" not in html
+
+
+def test_a_stale_form_shows_what_was_typed_to_copy_before_reloading(csrf_client, quiz):
+    """Without JavaScript the words were lost: the reloaded page has an empty box."""
+    html = _stale_post(csrf_client, quiz, HTTP_REFERER=f"http://testserver{quiz.get_absolute_url()}").content.decode()
+    assert "What you typed is below" in html
+    assert re.search(
+        r'<label for="typed-1">Response</label>\s*<textarea id="typed-1" rows="4" readonly>Tool number 0<', html
+    )
+
+
+def test_a_stale_form_shows_no_password_nor_words_another_site_sent(csrf_client, quiz):
+    url = reverse("quiz:item", args=[quiz.pk, 1])
+    data = {"response": "Call 555 now", "new_password1": "my secret words", "csrfmiddlewaretoken": "x" * 32}
+    own = csrf_client.post(url, data, HTTP_REFERER=f"http://testserver{url}").content.decode()
+    assert "Call 555 now" in own and "my secret words" not in own
+    other = csrf_client.post(url, data, HTTP_REFERER="https://evil.example/").content.decode()
+    assert "Call 555 now" not in other and "What you typed" not in other
 
 
 def test_a_stale_htmx_answer_is_a_message_with_a_reload_link(csrf_client, quiz, htmx):
