@@ -882,6 +882,7 @@ def test_an_answer_to_a_quiz_a_newer_one_ended_in_another_tab_is_given_back_with
     assert response.status_code == 409 and response["HX-Refresh"] == "true"
     summary = student_client.get(old.get_absolute_url()).content.decode()
     assert "Your answer was not saved; here it is: “<bdi>Typed in the old tab</bdi>”" in summary
+    assert summary.count("This quiz is finished and takes no more answers.") == 1  # said once, with the words
     assert "Your newer quiz on this deck is still open, 0 of 2 questions answered" in summary
     assert f'<a href="{newer.get_absolute_url()}">carry on with it</a>' in summary
     # Once the newer one is done, or for a quiz answered in full, nothing is offered.
