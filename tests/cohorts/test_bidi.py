@@ -4,6 +4,7 @@ holding markup is shown as text."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -209,3 +210,25 @@ def test_user_names_are_isolated_where_a_sentence_goes_on_around_them(client, in
     manage = _html(client.get(reverse("cohorts:manage", args=[theirs.pk])))
     assert "Owner: <strong><bdi>רות</bdi></strong>, who stays one of its instructors." in manage
     assert "owned by <bdi>רות</bdi>" in _html(client.get(reverse("cohorts:list")))
+
+
+@pytest.mark.parametrize("page", ["cohorts:dashboard", "cohorts:manage"])
+def test_the_name_is_isolated_in_the_breadcrumb_and_headings(client, instructor, cohort, page):
+    """In the breadcrumb an override pushed the separators after the name out of place ("Cohorts / / …gnirpS")."""
+    client.force_login(instructor)
+    html = _html(client.get(reverse(page, args=[cohort.pk])))
+    assert f'<a href="{reverse("cohorts:dashboard", args=[cohort.pk])}">{SHOWN}</a>' in html or (
+        f'<li aria-current="page">{SHOWN}</li>' in html and f"<h1>{SHOWN}</h1>" in html
+    )
+    assert f"{RLO}&lt;script" not in _body(html).replace(SHOWN, "")
+
+
+def _body(html: str) -> str:
+    """The page's text, less its <title> and attribute values (a field's), where no markup can isolate a name."""
+    return re.sub(r'="[^"]*"', "", re.sub(r"<title>.*?</title>", "", html, flags=re.DOTALL))
+
+
+def test_the_list_of_cohorts_isolates_each_name(client, instructor, cohort):
+    client.force_login(instructor)
+    html = _html(client.get(reverse("cohorts:list")))
+    assert f'">{SHOWN}</a></h3>' in html and f"{RLO}&lt;script" not in _body(html).replace(SHOWN, "")
