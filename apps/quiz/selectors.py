@@ -97,8 +97,11 @@ def sessions_recent(*, user: AbstractBaseUser, limit: int = 10) -> list[QuizSess
 
 
 def sessions_history(*, user: AbstractBaseUser, deck: Deck | None = None, reviews: bool = False) -> QuerySet:
-    """The user's quizzes, newest first: on `deck`, or only the reviews of due cards, or all of them."""
+    """The user's quizzes, newest first: on `deck`, or only the reviews of due cards, or all of them. Not one that
+    ended with nothing answered (another started over it, or ended at once): rows of "Ended early, 0 of 10" hid
+    the quizzes taken."""
     sessions = QuizSession.objects.select_related("deck").filter(_VISIBLE, user=user)
+    sessions = sessions.exclude(finished_at__isnull=False, answered_count=0)
     if reviews:
         sessions = sessions.filter(deck__isnull=True)
     elif deck is not None:

@@ -136,14 +136,28 @@ def test_my_progress_links_to_every_quiz(student_client, student):
 
 
 def test_a_quiz_ended_before_its_last_question_says_so_not_finished(student_client, student):
-    """A quiz ended with 0 of 2 answered (ended for a new one, or by "End the quiz here") was listed as "Finished",
+    """A quiz ended with 1 of 2 answered (ended for a new one, or by "End the quiz here") was listed as "Finished",
     on My progress too, where its results page says it ended before its last question."""
     deck = _deck("Serving")
-    done, ended, _open = _quiz(student, deck, days_ago=3), _quiz(student, deck, days_ago=2), _quiz(student, deck)
+    done, ended = _quiz(student, deck, days_ago=3), _quiz(student, deck, days_ago=2)
     _answer(student, done, 1, "Answer 0")
     _answer(student, done, 2, "Answer 1")
+    _answer(student, ended, 1, "Answer 0")
     services.session_finish(user=student, session_id=ended.pk)
+    _quiz(student, deck)
     for page in (HISTORY, reverse("quiz:progress")):
         statuses = re.findall(r'<td data-label="Status">(.*?)</td>', student_client.get(page).content.decode())
         assert [re.sub(r"<[^>]+>", "", status).split()[0] for status in statuses] == ["Resume", "Ended", "Finished"]
         assert "Ended early" in statuses[1], page
+
+
+def test_a_quiz_ended_with_nothing_answered_is_not_listed(student_client, student):
+    """Each quiz ended by starting another before answering was a row "Ended early, 0 of 2" among those taken."""
+    deck = _deck("Serving")
+    taken, empty = _quiz(student, deck, days_ago=2), _quiz(student, deck, days_ago=1)
+    _answer(student, taken, 1, "Answer 0")
+    services.session_finish(user=student, session_id=empty.pk)
+    for page in (HISTORY, reverse("quiz:progress")):
+        html = student_client.get(page).content.decode()
+        assert taken.get_absolute_url() in html and empty.get_absolute_url() not in html, page
+    assert "1 quiz," in student_client.get(HISTORY).content.decode()
