@@ -16,6 +16,7 @@ from apps.common.textfiles import one_line_break
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
+from apps.content.selectors import deck_titled
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
@@ -72,6 +73,18 @@ class DeckAdminForm(RenderedForm):
         model = Deck
         fields = ("title", "slug", "published", "description")
         field_classes = {"description": MarkdownField}
+
+    def clean_title(self) -> str:
+        """A title no other deck has, whatever its letter case or spacing (selectors.deck_titled)."""
+        title = " ".join(self.cleaned_data["title"].split())
+        if taken := deck_titled(title=title, other_than=self.instance.pk):
+            raise ValidationError(
+                "A deck is titled “%(title)s” already (its slug: %(slug)s). Choose another title, so that students "
+                "can tell the two apart.",
+                code="unique",
+                params={"title": taken.title, "slug": taken.slug},
+            )
+        return title
 
 
 class CardAdminForm(RenderedForm):

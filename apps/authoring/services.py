@@ -17,6 +17,7 @@ from apps.common.db import name_lock, rollback_dry_run
 from apps.content.answers import normal_text
 from apps.content.models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, style_rules_add
 from apps.content.rendering import Rendered, formula_excerpt, render
+from apps.content.selectors import deck_titled
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
 from .models import ImportHold
@@ -251,6 +252,9 @@ def deck_import(
         report.deck_title = deck_data["title"]
         report.deck_published = publish_new if report.deck_created else deck.published
         report.deck_changed = not report.deck_created and any(getattr(deck, k) != v for k, v in deck_data.items())
+        if taken := deck_titled(title=deck_data["title"], other_than=deck.pk):
+            said = f"a deck is titled {taken.title!r} already (its slug: {taken.slug}): give this one another title"
+            raise TransferError.of([Problem(data["places"]["deck"]("title"), said)])
         if report.deck_created or report.deck_changed:
             for name, value in deck_data.items():
                 setattr(deck, name, value)

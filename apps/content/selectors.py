@@ -32,6 +32,12 @@ def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
     ).order_by("title")
 
 
+def deck_titled(*, title: str, other_than: int | None = None) -> Deck | None:
+    """The deck holding `title` in any letter case, other than the one of id `other_than`: students choose a deck
+    by its title, and two decks of one title cannot be told apart in the list, a history or an assignment."""
+    return Deck.objects.exclude(pk=other_than).filter(title__iexact=" ".join(title.split())).first()
+
+
 def deck_get(*, slug: str, drafts: bool = False) -> Deck:
     return get_object_or_404(deck_list(drafts=drafts), slug=slug)
 

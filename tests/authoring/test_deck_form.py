@@ -120,3 +120,21 @@ def test_a_slug_taken_by_another_deck_is_refused_in_plain_words(client, instruct
     data = {"title": deck.title, "slug": taken.slug, "description": ""}
     html = client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).content.decode()
     assert "A deck with this slug already exists: choose another." in html  # not "Deck with this Slug ..."
+
+
+def test_a_title_another_deck_has_is_refused_whatever_its_case_or_spacing(client, instructor):
+    """Two decks of one title could not be told apart in the deck list, a student's history or an assignment."""
+    make_deck(title="Model Serving", slug="serving")
+    client.force_login(instructor)
+    add = reverse("admin:content_deck_add")
+    response = client.post(add, {"title": "model  serving ", "slug": "serving-2"})
+    html = response.content.decode()
+    assert response.status_code == 200 and not Deck.objects.filter(slug="serving-2").exists()
+    assert "A deck is titled “Model Serving” already (its slug: serving)" in html
+    assert client.post(add, {"title": "Model serving, part 2", "slug": "serving-2"}).status_code == 302
+    # A deck keeps its own title when saved again, and spaces typed twice are one.
+    deck = Deck.objects.get(slug="serving-2")
+    data = {"title": "Model  serving,  part 2", "slug": deck.slug, "description": ""}
+    assert client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).status_code == 302
+    deck.refresh_from_db()
+    assert deck.title == "Model serving, part 2"

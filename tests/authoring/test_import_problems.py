@@ -219,6 +219,20 @@ def test_cards_of_other_decks_are_all_named(tmp_path, db):
     assert not Deck.objects.filter(slug="imported").exists() and Card.objects.count() == 2
 
 
+def test_a_new_deck_titled_as_another_is_refused_naming_it(tmp_path, db):
+    """Two decks of one title could not be told apart by students; a deck imported again keeps its own title."""
+    make_deck(slug="serving", title="imported")
+    message = _command(tmp_path, _json([_card(1)]), "deck.json")
+    assert (
+        "deck, field title: a deck is titled 'imported' already (its slug: serving): give this one another title"
+        in message
+    )
+    assert not Deck.objects.filter(slug="imported").exists()
+    Deck.objects.filter(slug="serving").update(slug="imported")
+    call_command("import_deck", str(tmp_path / "deck.json"), stdout=StringIO())
+    assert Deck.objects.get(slug="imported").title == "Imported" and Card.objects.count() == 1
+
+
 # --- JSON files: cards counted from 1, at their line ------------------------------------------------
 
 
