@@ -343,8 +343,10 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     if clash:
         score *= CLASH
         note = f"{join_words(clash[0], 'is not')}."
-    elif note or (not bonus and parts_only(profile.core_formulas, text)):  # a wrong formula amid good prose, or
-        score = min(score, CORRECT_AT - 0.05)  # the parts of the formula asked for without it ("scale and zero point")
+    elif note or (parts := not bonus and parts_only(profile.core_formulas, text)):  # a wrong formula amid good
+        # prose, or the parts of the formula asked for without it ("scale and zero point"); one part alone, nothing
+        single = not note and parts and len(result.matched) < 2
+        score = min(score, (PARTIAL_AT if single else CORRECT_AT) - 0.05)
         note = note or "The question asks for the formula itself: write how these combine."
     swaps = swapped(profile.conversions, text) if profile.conversions else ()
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()

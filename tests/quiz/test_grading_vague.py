@@ -82,6 +82,13 @@ def test_the_parts_of_a_formula_without_the_formula_are_partly_right_at_most(res
     assert "asks for the formula itself" in result.feedback
 
 
+@pytest.mark.parametrize("response", ["it uses a scale", "idk something with a scale"])
+def test_one_part_of_a_formula_alone_is_not_partly_right(response):
+    result = grade(card(AFFINE), response)
+    assert result.verdict is INCORRECT, result
+    assert "asks for the formula itself" in result.feedback
+
+
 def test_the_formula_said_in_words_is_still_right():
     result = grade(card(AFFINE), "Divide the real value by the scale, round it, then add the zero-point.")
     assert result.verdict is CORRECT, result
