@@ -10,11 +10,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models.functions import Lower
 from django.http import HttpRequest
 from django.utils import formats, timezone
 from django.utils.html import format_html
 
+from apps.accounts.backends import canonical_username
 from apps.common.db import student_lock
 from apps.common.html import bdi, html_join
 from apps.common.ratelimits import try_refund, try_reserve
@@ -89,13 +89,20 @@ def _name_free(
         )
 
 
+def _named(usernames: Sequence[str]) -> dict[str, str]:
+    """Each name typed (stripped) -> the account's name as signing in finds it: in any letter case ("prof_two" is
+    Prof_Two), an exact match first (accounts older than that rule, "sam" and "Sam", stay apart)."""
+    typed = dict.fromkeys(username.strip() for username in usernames if username.strip())
+    return {name: canonical_username(name) for name in typed}
+
+
 def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
-    """The active accounts named, in any letter case, as signing in finds them ("prof_two" is Prof_Two)."""
+    """The active accounts named (see _named)."""
     User = get_user_model()  # noqa: N806 - Django's idiom
-    wanted = {username.strip().lower(): username.strip() for username in usernames if username.strip()}
-    accounts = User.objects.alias(key=Lower(User.USERNAME_FIELD)).filter(key__in=wanted, is_active=True)
+    wanted = _named(usernames)
+    accounts = User.objects.filter(**{f"{User.USERNAME_FIELD}__in": set(wanted.values())}, is_active=True)
     found = {user.get_username(): user for user in accounts}
-    unknown = sorted(typed for key, typed in wanted.items() if key not in {name.lower() for name in found})
+    unknown = sorted(typed for typed, name in wanted.items() if name not in found)
     not_instructors = sorted(name for name, user in found.items() if not can_create_cohorts(user))
     # Both at once: told only of the first, an instructor fixes it and is then told of the second.
     problems = [format_html("No active account is called {}.", html_join(", ", map(bdi, unknown)))] if unknown else []
@@ -113,17 +120,17 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
     included). The editor always stays one of them, and so does the owner: leaving the owner out is refused,
     whoever edits, since they would lose the cohort with no way back."""
     owner = cohort.owner
-    named = {username.strip().lower(): username.strip() for username in instructor_usernames if username.strip()}
+    named = {name: typed for typed, name in _named(instructor_usernames).items()}
     kept = []
     if owner is not None and owner.pk != editor.pk:
-        if owner.get_username().lower() not in named:
+        if owner.get_username() not in named:
             raise CohortError(
                 format_html(
                     "{} owns {}: they stay one of its instructors.", bdi(owner.get_username()), bdi(cohort.name)
                 )
             )
         # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
-        del named[owner.get_username().lower()]
+        del named[owner.get_username()]
         kept = [owner]
     others = [*_instructors_named(sorted(named.values())), *kept]
     name = _one_spaced(name)

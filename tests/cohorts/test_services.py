@@ -115,6 +115,12 @@ def test_instructors_are_named_in_any_letter_case_as_signing_in_finds_them(instr
     with pytest.raises(services.CohortError, match="No active account is called <bdi>Ghost</bdi>"):
         services.cohort_update(cohort=cohort, name="A", instructor_usernames=["PROF_TWO", "Ghost"], editor=instructor)
 
+    # Accounts older than that rule, told apart by case alone: the one typed exactly, not both.
+    twin = make_user("prof_two", is_staff=True)
+    twin.groups.add(*instructor.groups.all())
+    services.cohort_update(cohort=cohort, name="A", instructor_usernames=["prof_two"], editor=instructor)
+    assert set(cohort.instructors.all()) == {instructor, twin}
+
 
 def test_a_student_of_the_cohort_is_not_made_one_of_its_instructors(instructor):
     """As an instructor may not join as a student: the dashboard would list them among the students it reports
