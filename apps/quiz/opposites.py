@@ -25,7 +25,6 @@ _SCALES = (
     ({"early", "earlier"}, {"late", "later"}),
     ({"sparse"}, {"dense"}),
     ({"coarse"}, {"fine"}),
-    ({"different", "separate", "distinct"}, {"same", "identical"}),  # "the same part" for "different parts"
 )
 _END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words in enumerate(ends) for word in words}
 # A comparative says more or less than something else ("give the survivors a bigger budget" where the answer

@@ -25,9 +25,6 @@ WINDOW = GradingCard(
     [
         (HYPERBAND, "Give every configuration the entire budget, then keep the top ones.", "entire budget"),
         (WINDOW, "It waits a long window for requests, then runs them as one batch.", "long window"),
-        # sameness and difference are a scale too
-        ("What is model parallelism", "Each device computes the same part of the model.", "same part"),
-        ("What is model parallelism", "Different devices get different batches.", "different batches"),
         # the head of the answer's compound is the same thing: "batches" of "mini-batches"
         (ACCUMULATE, "It adds up gradients over several large batches, then takes a step.", "large batches"),
     ],
@@ -44,6 +41,8 @@ def test_the_other_end_of_the_answers_scale_says_the_opposite(subject, response,
         (HYPERBAND, "Many configurations get a small budget, not the entire one; the top ones get more, repeatedly."),
         (HYPERBAND, "Start many configurations on a small budget and give the best a bigger budget, repeatedly."),
         (WINDOW, "It waits a short window for requests to arrive, then runs them as one batch."),
+        # "same" and "different" are no scale: what each is compared with is not read ("the same range as FP32")
+        ("How does BF16 differ", "BF16 has a different range from FP16 but the same range as FP32, fewer bits."),
     ],
 )
 def test_the_same_end_negated_or_a_comparative_is_no_fault(subject, response):
