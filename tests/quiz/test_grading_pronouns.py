@@ -18,6 +18,9 @@ MODEL_PARALLEL = "What is model parallelism"
         "The model is too big for one GPU so its layers are split across several GPUs, each computing part of the "
         "forward pass.",
         "The model does not fit on one device, so it is split across several devices.",
+        # "each" that is not the clause's subject leaves "its" and "it" the model's
+        "The model does not fit on one GPU, so each of its layers is split across GPUs.",
+        "The model does not fit on one GPU, so on each device it is split into layers.",
     ],
 )
 def test_a_pronoun_for_the_model_split_is_the_model_split(response):
