@@ -259,10 +259,10 @@ class _ListsAfterText(Preprocessor):
             if not stripped:
                 opened, blank, block = "", True, block if block == "list" else None
             elif not opened:
-                if block == "text" and indent < 4 and marker in ("-", "*", "+", "1."):
+                if block == "text" and indent < 4 and marker in _STARTS:
                     out.append("")
                     block, kind, column = "list", line_kind, indent
-                elif block == "list" and item and indent == column and line_kind != kind:
+                elif block == "list" and item and indent == column and line_kind != kind and marker in _STARTS:
                     out.append("")
                     kind = line_kind
                 elif block is None or (block == "list" and blank and not indent and not item):
@@ -278,19 +278,24 @@ class _ListsAfterText(Preprocessor):
         return out
 
 
-# A backslash and what it escapes, else what opens or closes a span over lines: "$$", "\[", "\]", backticks.
-_SPANS = re.compile(r"\\[\\$`]|(\$\$|\\\[|\\\]|`+)")
+# The markers that may start a list where a line of text would go on, as in CommonMark: a numbered one only from 1.
+_STARTS = ("-", "*", "+", "1.")
+# A backslash and what it escapes, else what opens or closes a span over lines: "$$", "\[" and "\]", "\(" and "\)",
+# backticks.
+_SPANS = re.compile(r"\\[\\$`]|(\$\$|\\[\[\]()]|`+)")
+_CLOSING = {"\\[": "\\]", "\\(": "\\)"}
 
 
 def _still_open(opened: str, line: str) -> str:
-    """The span ("$$", "\\[" or a run of backticks) open at the end of `line`, given the one open at its start."""
+    """The span ("$$", "\\[", "\\(" or a run of backticks) open at the end of `line`, given the one open at its
+    start."""
     for match in _SPANS.finditer(line):
         mark = match[1]
         if mark is None:
             continue
         if not opened:
-            opened = "" if mark == "\\]" else mark
-        elif mark == opened or (opened == "\\[" and mark == "\\]"):
+            opened = "" if mark in _CLOSING.values() else mark
+        elif mark == _CLOSING.get(opened, opened):
             opened = ""
     return opened
 

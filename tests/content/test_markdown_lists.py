@@ -255,6 +255,9 @@ def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
         ("## Steps\n- a", "<h2>Steps</h2><ul><li>a</li></ul>"),
         # A line starting "- " inside a formula or a code span going on over lines is TeX or code, not an item.
         ("Loss: $$a\n- b$$ here", "<p>Loss: $$a - b$$ here</p>"),
+        ("Loss: \\(a\n- b\\) here", "<p>Loss: $a - b$ here</p>"),
+        # under an item's text too, a numbered list starts only from 1
+        ("- released in\n2019. Then", "<ul><li>released in 2019. Then</li></ul>"),
         ("Run ``x\n- y`` now", "<p>Run x - y now</p>"),
         ("Run \\`x\n- y", "<p>Run `x</p><ul><li>y</li></ul>"),
         # Lists that were read right before are read as before.
