@@ -77,7 +77,8 @@ class DeckAdminForm(RenderedForm):
     def clean_title(self) -> str:
         """A title no other deck has, whatever its letter case or spacing (selectors.deck_titled)."""
         title = " ".join(self.cleaned_data["title"].split())
-        if taken := deck_titled(title=title, other_than=self.instance.pk):
+        # Asked of a new title only: decks of one title from before this rule can still be saved, and renamed.
+        if title != self.instance.title and (taken := deck_titled(title=title, other_than=self.instance.pk)):
             raise ValidationError(
                 "A deck is titled “%(title)s” already (its slug: %(slug)s). Choose another title, so that students "
                 "can tell the two apart.",

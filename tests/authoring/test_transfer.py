@@ -286,7 +286,7 @@ def test_not_json_at_all(tmp_path, db):
 def test_a_uid_from_another_deck_is_refused(deck, tmp_path):
     data = json.loads(_export("serving", "json"))
     make_deck(slug="other", title="Other")
-    data["deck"]["slug"] = "other"
+    data["deck"].update(slug="other", title="Other")
     with pytest.raises(CommandError, match="is a card of the deck 'serving', not 'other'"):
         _import(tmp_path, json.dumps(data), "x.json")
 
