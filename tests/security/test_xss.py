@@ -591,7 +591,9 @@ def _deck_file(payloads: list[str]) -> bytes:
     ]  # fmt: skip
     data = {
         "format": "mlcourse-deck", "version": 1, "cards": cards,
-        "deck": {"slug": "imported-xss", "title": payloads[0], "description": payloads[1], "source": payloads[2]},
+        # a title of its own (the world's decks hold the payloads as theirs), the payload in it all the same
+        "deck": {"slug": "imported-xss", "title": f"Imported {payloads[0]}", "description": payloads[1],
+                 "source": payloads[2]},
     }  # fmt: skip
     return json.dumps(data).encode()
 
