@@ -15,7 +15,7 @@ from apps.common.forms import focus_first_error
 from apps.common.html import bdi, html_join
 from apps.common.http import HttpResponseSeeOther, render_page_or_partial, require_page_or_form
 
-from . import selectors, services
+from . import deadlines, selectors, services
 from .forms import ExtensionForm, ExtensionsGrantForm
 from .models import Assignment, Cohort
 
@@ -37,7 +37,7 @@ def extension(request: HttpRequest, pk: int, student_id: int, deck_id: int) -> H
         form = ExtensionForm(data, cohort_due=assignment.due_date, initial=initial)
     if request.method == "POST" and form is not None and form.is_valid():
         try:
-            granted = services.extension_grant(
+            granted = deadlines.extension_grant(
                 cohort=cohort, deck_id=deck_id, student_id=student_id,
                 due_date=form.cleaned_data["due_date"], granted_by=request.user,
             )  # fmt: skip
@@ -64,7 +64,7 @@ def extension_remove(request: HttpRequest, pk: int, student_id: int, deck_id: in
     if request.method != "POST":  # "Remove" pressed signed out comes back from signing in as a GET: its page again
         return redirect("cohorts:student", cohort.pk, student_id)
     who, title = membership.student.get_username(), bdi(assignment.deck.title)
-    if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
+    if deadlines.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
         messages.success(request, format_html("{} is back on the cohort's deadline for {}.", who, title))
     else:  # a double click, or a stale page
         messages.info(request, format_html("{} had no extension for {}; nothing changed.", who, title))
@@ -162,10 +162,10 @@ def assignment_extensions(request: HttpRequest, pk: int, deck_id: int) -> HttpRe
     if form.is_valid():
         due, chosen = form.cleaned_data["due_date"], form.cleaned_data["students"]
         try:
-            services.extensions_grant(
+            deadlines.extensions_grant(
                 cohort=cohort, deck_id=deck_id, student_ids=chosen, due_date=due, granted_by=request.user
             )
-        except services.ExtensionsRefusedError as exc:
+        except deadlines.ExtensionsRefusedError as exc:
             _refusals_on(form, exc)
         else:
             names = sorted(form.offered[pk] for pk in chosen)
@@ -175,7 +175,7 @@ def assignment_extensions(request: HttpRequest, pk: int, deck_id: int) -> HttpRe
     return _panel(request, cohort, assignment, grant_form=form, status=422)
 
 
-def _refusals_on(form: ExtensionsGrantForm, refused: services.ExtensionsRefusedError) -> None:
+def _refusals_on(form: ExtensionsGrantForm, refused: deadlines.ExtensionsRefusedError) -> None:
     """Each refusal as an error of the form: one about the date once, on the date; one about students on the
     students, naming them."""
     about: dict[tuple[str | None, str], list[str]] = {}
@@ -205,7 +205,7 @@ def assignment_extension_change(request: HttpRequest, pk: int, deck_id: int, stu
     form = _change_form(assignment, student_id, data=request.POST)
     if form.is_valid():
         try:
-            granted = services.extension_grant(
+            granted = deadlines.extension_grant(
                 cohort=cohort, deck_id=deck_id, student_id=student_id,
                 due_date=form.cleaned_data["due_date"], granted_by=request.user,
             )  # fmt: skip
@@ -231,7 +231,7 @@ def assignment_extension_remove(request: HttpRequest, pk: int, deck_id: int, stu
     if request.method != "POST":
         return redirect("cohorts:assignment_extensions", cohort.pk, deck_id)
     who, title = membership.student.get_username(), bdi(assignment.deck.title)
-    if services.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
+    if deadlines.extension_remove(cohort=cohort, deck_id=deck_id, student_id=student_id):
         return _done(
             request, cohort, assignment, format_html("{} is back on the cohort's deadline for {}.", who, title)
         )

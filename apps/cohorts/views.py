@@ -22,7 +22,7 @@ from apps.common.ratelimits import minutes_left
 from apps.content.models import Deck
 from apps.quiz.reports import card_reports_open_count
 
-from . import analytics, charts, exports, selectors, services, sorting
+from . import analytics, charts, deadlines, exports, selectors, services, sorting
 from .forms import AssignmentForm, CohortForm, ExtensionForm, JoinForm, cohort_manage_form
 from .models import Cohort, Extension
 
@@ -254,7 +254,7 @@ def assignment_add(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _manage_page(request, cohort, assignment_form=form, status=422)
     deck = form.cleaned_data["deck"]
-    change = services.assignment_set(cohort=cohort, deck=deck, due_date=form.cleaned_data["due_date"])
+    change = deadlines.assignment_set(cohort=cohort, deck=deck, due_date=form.cleaned_data["due_date"])
     said = _assignment_said(deck.title, change)
     if dropped := change.extensions_dropped:
         why = "no longer later than the due date" if change.due else "with no due date, there is none to extend"
@@ -267,7 +267,7 @@ def _extensions_lost(count: int) -> str:
     return f"{count} student{'s' if count > 1 else ''} lost {'their extensions' if count > 1 else 'an extension'}"
 
 
-def _assignment_said(title: str, change: services.AssignmentChange) -> SafeString:
+def _assignment_said(title: str, change: deadlines.AssignmentChange) -> SafeString:
     """What the one form for assigning a deck and changing its due date did: a deck assigned already, sent with
     the date left empty, loses its due date, which the instructor may not have meant."""
 
@@ -291,7 +291,7 @@ def _assignment_said(title: str, change: services.AssignmentChange) -> SafeStrin
 def assignment_remove(request: HttpRequest, pk: int, deck_id: int) -> HttpResponse:
     cohort = selectors.cohort_for_instructor(user=request.user, pk=pk)
     deck = Deck.objects.filter(pk=deck_id).values_list("title", flat=True).first()
-    ended = services.assignment_remove(cohort=cohort, deck_id=deck_id)
+    ended = deadlines.assignment_remove(cohort=cohort, deck_id=deck_id)
     if ended is None:
         # A double click, or a stale page: say so rather than claim a removal that did not happen.
         said = "<bdi>{}</bdi> was not assigned to <bdi>{}</bdi>; nothing changed."

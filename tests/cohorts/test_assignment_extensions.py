@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import formats, timezone
 
-from apps.cohorts import selectors, services
+from apps.cohorts import deadlines, selectors, services
 from apps.cohorts.models import Extension
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
@@ -44,8 +44,8 @@ def world(instructor, student):
     undated = make_deck(title="Undated")
     make_instructor("dave")
     spring = services.cohort_create(name="Spring", instructor=instructor, instructor_usernames=["dave"])
-    services.assignment_set(cohort=spring, deck=deck, due_date=today - timedelta(days=1))
-    services.assignment_set(cohort=spring, deck=undated, due_date=None)
+    deadlines.assignment_set(cohort=spring, deck=deck, due_date=today - timedelta(days=1))
+    deadlines.assignment_set(cohort=spring, deck=undated, due_date=None)
     ann, ben = make_user("ann", first_name="Ann", last_name="Arbor"), make_user("ben")
     for user in (student, ann, ben):
         services.cohort_join(student=user, code=spring.join_code)
@@ -53,7 +53,7 @@ def world(instructor, student):
     autumn = services.cohort_create(name="Autumn", instructor=erin)
     bob = make_user("bob")
     services.cohort_join(student=bob, code=autumn.join_code)
-    services.assignment_set(cohort=autumn, deck=deck, due_date=today - timedelta(days=1))
+    deadlines.assignment_set(cohort=autumn, deck=deck, due_date=today - timedelta(days=1))
     return {"cohort": spring, "deck": deck, "undated": undated, "autumn": autumn, "ann": ann, "ben": ben, "bob": bob}
 
 
@@ -69,7 +69,7 @@ def _one(world, name: str, student, *, deck=None) -> str:
 
 def _grant(world, student, days: int, *, by):
     due = timezone.localdate() + timedelta(days=days)
-    return services.extension_grant(
+    return deadlines.extension_grant(
         cohort=world["cohort"], deck_id=world["deck"].pk, student_id=student.pk, due_date=due, granted_by=by
     )
 
@@ -255,15 +255,15 @@ def test_a_grant_refused_for_one_student_is_refused_for_all_naming_them(client, 
 
 def test_the_service_grants_all_or_none_and_names_each_refusal(world, student):
     carol, bob = world["cohort"].owner, world["bob"]
-    with pytest.raises(services.ExtensionsRefusedError) as refused:
-        services.extensions_grant(
+    with pytest.raises(deadlines.ExtensionsRefusedError) as refused:
+        deadlines.extensions_grant(
             cohort=world["cohort"], deck_id=world["deck"].pk, student_ids=[student.pk, world["ann"].pk, bob.pk],
             due_date=timezone.localdate() + timedelta(days=3), granted_by=carol,
         )  # fmt: skip
     assert list(refused.value.refusals) == [bob.pk]
     assert str(refused.value.refusals[bob.pk]) == "Only students of <bdi>Spring</bdi> can have an extension."
     assert not Extension.objects.exists()
-    granted = services.extensions_grant(
+    granted = deadlines.extensions_grant(
         cohort=world["cohort"], deck_id=world["deck"].pk, student_ids=[world["ann"].pk, student.pk, student.pk],
         due_date=timezone.localdate() + timedelta(days=3), granted_by=carol,
     )  # fmt: skip
@@ -418,7 +418,7 @@ def test_granting_to_thirty_students_costs_the_queries_granting_to_two_does(worl
         services.cohort_join(student=user, code=cohort.join_code)
     due = timezone.localdate() + timedelta(days=4)
     with CaptureQueriesContext(connection) as two:
-        services.extensions_grant(
+        deadlines.extensions_grant(
             cohort=cohort,
             deck_id=deck.pk,
             student_ids=[world["ann"].pk, world["ben"].pk],
@@ -426,7 +426,7 @@ def test_granting_to_thirty_students_costs_the_queries_granting_to_two_does(worl
             granted_by=carol,
         )
     with CaptureQueriesContext(connection) as thirty:
-        granted = services.extensions_grant(
+        granted = deadlines.extensions_grant(
             cohort=cohort, deck_id=deck.pk, student_ids=[u.pk for u in reversed(many)], due_date=due, granted_by=carol
         )
     assert len(thirty.captured_queries) == len(two.captured_queries) <= 5

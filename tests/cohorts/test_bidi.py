@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.cohorts import services
+from apps.cohorts import deadlines, services
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
 
@@ -120,7 +120,7 @@ def test_a_draft_is_named_isolated_in_the_decks_help(client, instructor, cohort)
 def extended(instructor, student, cohort):
     deck = make_deck(title=TITLE, published=True)
     make_card(deck=deck)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=timezone.localdate())
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=timezone.localdate())
     services.cohort_join(student=student, code=cohort.join_code)
     return deck
 
@@ -143,9 +143,9 @@ def test_extension_messages_isolate_the_title_and_the_cohorts_name(client, instr
 
 def test_a_refusal_from_the_service_keeps_the_name_isolated(client, instructor, student, cohort, extended):
     client.force_login(instructor)
-    services.assignment_set(cohort=cohort, deck=extended, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=extended, due_date=None)
     with pytest.raises(services.CohortError) as refused:
-        services.extension_grant(
+        deadlines.extension_grant(
             cohort=cohort, deck_id=extended.pk, student_id=student.pk,
             due_date=timezone.localdate() + timedelta(days=3), granted_by=instructor,
         )  # fmt: skip
@@ -154,7 +154,7 @@ def test_a_refusal_from_the_service_keeps_the_name_isolated(client, instructor, 
 
 def test_a_refusal_said_above_the_list_keeps_the_name_isolated(client, instructor, student, cohort, extended):
     later = timezone.localdate() + timedelta(days=3)
-    services.extension_grant(
+    deadlines.extension_grant(
         cohort=cohort, deck_id=extended.pk, student_id=student.pk, due_date=later, granted_by=instructor
     )
     services.cohort_remove_student(cohort=cohort, student_id=student.pk)

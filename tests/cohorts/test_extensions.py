@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import formats, timezone
 
-from apps.cohorts import analytics, selectors, services
+from apps.cohorts import analytics, deadlines, selectors, services
 from apps.cohorts.models import Extension
 from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
@@ -46,8 +46,8 @@ def world(instructor, student, today):
     make_card(deck=undated)
     co = make_instructor("dave")
     spring = services.cohort_create(name="Spring", instructor=instructor, instructor_usernames=["dave"])
-    services.assignment_set(cohort=spring, deck=deck, due_date=today - timedelta(days=1))
-    services.assignment_set(cohort=spring, deck=undated, due_date=None)
+    deadlines.assignment_set(cohort=spring, deck=deck, due_date=today - timedelta(days=1))
+    deadlines.assignment_set(cohort=spring, deck=undated, due_date=None)
     classmate = make_user("ann")
     for user in (student, classmate):
         services.cohort_join(student=user, code=spring.join_code)
@@ -55,7 +55,7 @@ def world(instructor, student, today):
     autumn = services.cohort_create(name="Autumn", instructor=other_teacher)
     outsider = make_user("bob")
     services.cohort_join(student=outsider, code=autumn.join_code)
-    services.assignment_set(cohort=autumn, deck=deck, due_date=today - timedelta(days=1))
+    deadlines.assignment_set(cohort=autumn, deck=deck, due_date=today - timedelta(days=1))
     return {
         "cohort": spring, "deck": deck, "undated": undated, "classmate": classmate, "autumn": autumn,
         "personas": {
@@ -68,7 +68,7 @@ def world(instructor, student, today):
 def _grant(world, user, days: int, *, student=None):
     cohort, student = world["cohort"], student or world["personas"]["cohort_student"]
     due = timezone.localdate() + timedelta(days=days)
-    return services.extension_grant(
+    return deadlines.extension_grant(
         cohort=cohort, deck_id=world["deck"].pk, student_id=student.pk, due_date=due, granted_by=user
     )
 
@@ -172,7 +172,7 @@ def test_a_deck_without_a_due_date_has_nothing_to_extend(client, world, instruct
     assert "no due date, so there is no deadline to extend" in page and 'name="due_date"' not in page
     assert client.post(url, {"due_date": (today + timedelta(days=5)).isoformat()}).status_code == 422
     with pytest.raises(services.CohortError, match="no due date"):
-        services.extension_grant(
+        deadlines.extension_grant(
             cohort=world["cohort"], deck_id=world["undated"].pk, student_id=world["personas"]["cohort_student"].pk,
             due_date=today + timedelta(days=5), granted_by=instructor,
         )  # fmt: skip

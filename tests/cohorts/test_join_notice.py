@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from apps.cohorts import services
+from apps.cohorts import deadlines, services
 from apps.quiz import services as quiz
 from tests.factories import make_card, make_deck
 
@@ -53,7 +53,7 @@ def test_what_the_page_says_is_so_the_instructor_sees_an_answer_from_before_join
         user=student, session_id=session.pk, position=1, submission=quiz.Submission(response="A CronJob, I think")
     )
     cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.cohort_join(student=student, code=cohort.join_code)
     client.force_login(instructor)
     html = client.get(reverse("cohorts:student", args=[cohort.pk, student.pk])).content.decode()

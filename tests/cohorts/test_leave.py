@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats, timezone
 
-from apps.cohorts import services
+from apps.cohorts import deadlines, services
 from apps.cohorts.models import Assignment, CohortCardStat
 from apps.quiz import services as quiz
 from tests.factories import make_card, make_deck
@@ -71,9 +71,9 @@ def test_leaving_says_which_extended_deadlines_it_drops(client, instructor, stud
     assert "later deadline" not in client.get(leave).content.decode()
     assignment = Assignment.objects.get(cohort=spring)
     today = timezone.localdate()
-    services.assignment_set(cohort=spring, deck=assignment.deck, due_date=today)
+    deadlines.assignment_set(cohort=spring, deck=assignment.deck, due_date=today)
     extended = today + timedelta(days=7)
-    services.extension_grant(
+    deadlines.extension_grant(
         cohort=spring, deck_id=assignment.deck_id, student_id=student.pk, due_date=extended, granted_by=instructor
     )
     asked = " ".join(re.sub(r"<[^>]+>", " ", client.get(leave).content.decode()).split())

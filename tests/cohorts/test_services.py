@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from apps.cohorts import services
+from apps.cohorts import deadlines, services
 from apps.cohorts.models import Assignment, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer
@@ -72,8 +72,8 @@ def test_removing_a_student_keeps_their_answers_and_they_can_rejoin(instructor, 
 def test_assignments_set_update_and_remove(instructor):
     cohort = services.cohort_create(name="A", instructor=instructor)
     deck = make_deck()
-    first = services.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    again = services.assignment_set(cohort=cohort, deck=deck, due_date=datetime.date(2027, 1, 15))
+    first = deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    again = deadlines.assignment_set(cohort=cohort, deck=deck, due_date=datetime.date(2027, 1, 15))
     assert (first.created, again.created, again.due_before, again.due) == (
         True,
         False,
@@ -81,9 +81,9 @@ def test_assignments_set_update_and_remove(instructor):
         datetime.date(2027, 1, 15),
     )
     assert list(Assignment.objects.values_list("deck", "due_date")) == [(deck.pk, datetime.date(2027, 1, 15))]
-    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) == 0  # no extensions ended
+    assert deadlines.assignment_remove(cohort=cohort, deck_id=deck.pk) == 0  # no extensions ended
     assert not Assignment.objects.exists()
-    assert services.assignment_remove(cohort=cohort, deck_id=deck.pk) is None  # not assigned: nothing to remove
+    assert deadlines.assignment_remove(cohort=cohort, deck_id=deck.pk) is None  # not assigned: nothing to remove
 
 
 def test_instructors_can_be_added_by_name_but_only_instructors(instructor, student):

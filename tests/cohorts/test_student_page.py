@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from apps.cohorts import services
+from apps.cohorts import deadlines, services
 from apps.content.models import Distractor
 from apps.content.services import card_save
 from apps.quiz.models import SessionItem
@@ -39,7 +39,7 @@ def _response_cells(html: str) -> list[str]:
 def _spring(instructor, student, deck):
     """`instructor`'s cohort with `deck` assigned and `student` in it."""
     cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.cohort_join(student=student, code=cohort.join_code)
     return cohort
 
@@ -96,7 +96,7 @@ def test_the_page_runs_the_same_number_of_queries_however_many_options_were_chos
 ):
     deck, cards = _softmax_deck(cards=choices)
     cohort = services.cohort_create(name="Spring", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     student = make_user("dana")
     services.cohort_join(student=student, code=cohort.join_code)
     for card in cards:

@@ -16,7 +16,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.cohorts import analytics, services
+from apps.cohorts import analytics, deadlines, services
 from apps.cohorts.models import Assignment, Membership
 from apps.content.models import Distractor
 from apps.content.plaintext import plain_text
@@ -551,7 +551,7 @@ def test_a_wrong_option_picked_is_typeset_as_the_student_saw_it_even_after_an_ed
     card_save(card=card, distractors=[MATH_OPTION])
     seen = Distractor.objects.get(card=card).text_html
     cohort = services.cohort_create(name="Norms", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.cohort_join(student=student, code=cohort.join_code)
     choose(student, deck=deck, card=card, text=MATH_OPTION)
     # The instructor rewrites the distractor since: the statistics still show what the student was shown.
@@ -909,7 +909,7 @@ def test_a_long_wrong_option_or_answer_offers_its_whole_text_and_a_short_one_doe
     card_save(card=card, distractors=[LONG_OPTION])
     card_save(card=short, distractors=["Weights"])
     cohort = services.cohort_create(name="Steps", instructor=instructor)
-    services.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     services.cohort_join(student=student, code=cohort.join_code)
     choose(student, deck=deck, card=card, text=LONG_OPTION)
     choose(student, deck=deck, card=short, text="Weights")
