@@ -252,8 +252,9 @@ def deck_import(
         report.deck_title = deck_data["title"]
         report.deck_published = publish_new if report.deck_created else deck.published
         report.deck_changed = not report.deck_created and any(getattr(deck, k) != v for k, v in deck_data.items())
-        renamed = deck_data["title"] != (None if report.deck_created else deck.title)
-        if renamed and (taken := deck_titled(title=deck_data["title"], other_than=deck.pk)):
+        # A new deck's title is "" until set: checked too. A title kept as it was is not (decks that shared one
+        # before this rule import again).
+        if deck_data["title"] != deck.title and (taken := deck_titled(title=deck_data["title"], other_than=deck.pk)):
             said = f"a deck is titled {taken.title!r} already (its slug: {taken.slug}): give this one another title"
             raise TransferError.of([Problem(data["places"]["deck"]("title"), said)])
         if report.deck_created or report.deck_changed:

@@ -37,8 +37,12 @@ def answer_not_taken(request: HttpRequest, quiz: QuizSession, form: AnswerForm, 
         return problem_page(request, quiz, "withdrawn", status=409, said=said)
     if request.htmx:
         # The refresh shows the quiz's results, which offer the newer quiz.
-        said = format_html("{} Your answer was not saved; here it is: “{}”", PROBLEMS["finished"], bdi(typed))
-        return problem_page(request, quiz, "finished", status=409, said=said if typed else "")
+        said = (
+            format_html("{} Your answer was not saved; here it is: “{}”", PROBLEMS["finished"], bdi(typed))
+            if typed
+            else ""
+        )
+        return problem_page(request, quiz, "finished", status=409, said=said)
     context = {
         "session": quiz,
         "problem": "withdrawn" if withdrawn else "finished",

@@ -37,4 +37,4 @@ def _own(clause: list[Token], i: int) -> bool:
     "each" or "every" ("each GPU gets its slice"; not "each of its layers", nor "on each device it is split")."""
     following = clause[i + 1].norm if i + 1 < len(clause) else ""
     words = [t.norm for t in clause[:i] if t.norm not in _JOINING]
-    return following == "own" or (len(words) >= 1 and words[0] in _DISTRIBUTIVE and words[1:2] != ["of"])
+    return following == "own" or (bool(words) and words[0] in _DISTRIBUTIVE and words[1:2] != ["of"])
