@@ -109,6 +109,7 @@ def _join_codes_used_up(user) -> None:
 
 @pytest.fixture
 def site(transactional_db):
+    from apps.cohorts import deadlines
     from apps.cohorts import services as cohorts
     from apps.content.models import Card, Deck
     from apps.quiz import memory
@@ -125,11 +126,11 @@ def site(transactional_db):
     now = timezone.now()
 
     cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
-    cohorts.assignment_set(cohort=cohort, deck=flashcards, due_date=(now + timedelta(days=2)).date())
-    cohorts.assignment_set(cohort=cohort, deck=syllabus, due_date=(now + timedelta(days=14)).date())
+    deadlines.assignment_set(cohort=cohort, deck=flashcards, due_date=(now + timedelta(days=2)).date())
+    deadlines.assignment_set(cohort=cohort, deck=syllabus, due_date=(now + timedelta(days=14)).date())
     for student in (alice, bob):
         cohorts.cohort_join(student=student, code=cohort.join_code)
-    cohorts.extension_grant(  # shown on the student's, the matrix's, the manage page and alice's progress
+    deadlines.extension_grant(  # shown on the student's, the matrix's, the manage page and alice's progress
         cohort=cohort,
         deck_id=syllabus.pk,
         student_id=alice.pk,

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.cohorts import deadlines
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Cohort, CohortCardStat
 from apps.quiz import memory
@@ -132,9 +133,9 @@ def test_the_download_holds_ones_own_deadline_extensions_and_no_one_elses(
 ):
     today = timezone.localdate()
     cohorts.cohort_join(student=other_student, code=cohort.join_code)
-    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=today)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=today)
     for user, days in ((student, 5), (other_student, 9)):
-        cohorts.extension_grant(
+        deadlines.extension_grant(
             cohort=cohort, deck_id=deck.pk, student_id=user.pk, due_date=today + timedelta(days=days),
             granted_by=instructor,
         )  # fmt: skip

@@ -59,6 +59,7 @@ def test_a_deck_added_in_the_admin_starts_as_a_draft_students_do_not_see(client,
 
 def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, instructor, student, other_student):
     """Their students lost the deck and its deadline without a word to the author."""
+    from apps.cohorts import deadlines
     from apps.cohorts import services as cohorts
 
     deck, other = make_deck(title="CNNs"), make_deck(title="GANs")
@@ -70,7 +71,7 @@ def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, ins
     cohorts.cohort_join(student=gone, code=spring.join_code)
     cohorts.cohort_remove_student(cohort=spring, student_id=gone.pk)
     for cohort in (spring, autumn):
-        cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
+        deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     client.force_login(instructor)
     url = reverse("admin:content_deck_change", args=[deck.pk])
     data = {"title": "CNNs", "slug": deck.slug, "description": ""}
@@ -98,11 +99,14 @@ def test_making_an_assigned_deck_a_draft_warns_which_cohorts_lose_it(client, ins
 
 def test_the_draft_warning_isolates_each_cohorts_name(client, instructor):
     """Cohort names other instructors wrote: one with a right-to-left override reversed the rest of the warning."""
+    from apps.cohorts import deadlines
     from apps.cohorts import services as cohorts
 
     deck = make_deck(title="CNNs")
     for name in ("\u202e<i>Spring</i>", "Autumn"):
-        cohorts.assignment_set(cohort=cohorts.cohort_create(name=name, instructor=instructor), deck=deck, due_date=None)
+        deadlines.assignment_set(
+            cohort=cohorts.cohort_create(name=name, instructor=instructor), deck=deck, due_date=None
+        )
     client.force_login(instructor)
     url = reverse("admin:content_deck_change", args=[deck.pk])
     page = client.post(url, {"title": "CNNs", "slug": deck.slug, "description": ""}, follow=True).content.decode()

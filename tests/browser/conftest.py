@@ -27,6 +27,7 @@ def seed_cohort():
     of a two-question quiz wrong. Returns (cohort, alice's quiz)."""
     from django.core.management import call_command
 
+    from apps.cohorts import deadlines
     from apps.cohorts import services as cohorts
     from apps.content.models import Deck
     from apps.quiz import services as quiz
@@ -35,7 +36,7 @@ def seed_cohort():
     carol, alice = make_instructor("carol"), make_user("alice")
     cohort = cohorts.cohort_create(name="Autumn 2026", instructor=carol)
     for slug in (FLASHCARDS, SYLLABUS):
-        cohorts.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
+        deadlines.assignment_set(cohort=cohort, deck=Deck.objects.get(slug=slug), due_date=None)
     cohorts.cohort_join(student=alice, code=cohort.join_code)
     session = quiz.session_start(user=alice, deck=Deck.objects.get(slug=SYLLABUS), size=2, mode="recall", order="new")
     for item in session.items.order_by("position"):

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import formats, timezone
 from playwright.sync_api import expect
 
+from apps.cohorts import deadlines
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Extension
 from tests.conftest import make_instructor, make_user
@@ -17,7 +18,7 @@ def test_granting_and_removing_extensions_swaps_the_panel_and_says_so(live_serve
     deck = make_deck(title="Serving")
     make_card(deck=deck)
     cohort = cohorts.cohort_create(name="Spring", instructor=make_instructor("carol"))
-    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=timezone.localdate() + timedelta(days=1))
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=timezone.localdate() + timedelta(days=1))
     for name in ("ann", "ben", "cy"):
         cohorts.cohort_join(student=make_user(name), code=cohort.join_code)
     sign_in(page, "carol", f"/cohorts/{cohort.pk}/")

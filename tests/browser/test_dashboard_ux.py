@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from apps.cohorts import deadlines
 from apps.cohorts import services as cohorts
 from apps.content.services import card_save
 from tests.browser.conftest import seed_cohort
@@ -73,7 +74,7 @@ def _items_tab_after_a_pick(browser, sign_in, option: str):
         make_card(deck=deck, question=f"Other {i}?", answer=f"Norm {i}")
     card_save(card=card, distractors=[option])
     cohort = cohorts.cohort_create(name="Norms", instructor=make_instructor("carol"))
-    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
     alice = make_user("alice")
     cohorts.cohort_join(student=alice, code=cohort.join_code)
     choose(alice, deck=deck, card=card, text=option)

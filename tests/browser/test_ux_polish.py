@@ -68,6 +68,7 @@ TAPPABLE = """(el) => {
 def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
     live_server, browser, sign_in, transactional_db, width
 ):
+    from apps.cohorts import deadlines
     from apps.cohorts import services as cohorts
     from apps.quiz import services as quiz
 
@@ -80,7 +81,7 @@ def test_on_a_phone_every_column_of_a_students_tables_is_on_screen(
     unfinished = quiz.session_start(user=alice, deck=flashcards, size=2, mode="recall", order="new")
     quiz.answer_submit(user=alice, session_id=unfinished.pk, position=1, submission=quiz.Submission(response="?"))
     spring = cohorts.cohort_create(name="Spring 2026", instructor=cohort.instructors.get())
-    cohorts.assignment_set(cohort=spring, deck=flashcards, due_date=None)
+    deadlines.assignment_set(cohort=spring, deck=flashcards, due_date=None)
 
     page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
     sign_in(page, "alice", ended.get_absolute_url())

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 from apps.authoring.services import import_key
 from apps.authoring.transfer import CSV_COLUMNS
+from apps.cohorts import deadlines
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Assignment, Cohort, CohortCardStat, CohortResponseStat, Membership
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
@@ -182,8 +183,8 @@ def world(student, other_student, instructor, superuser) -> World:
     deck, other_deck = _deck("containers", "Containers"), _deck("training", "Training")
     cohort = cohorts.cohort_create(name="Spring", instructor=instructor)
     other_cohort = cohorts.cohort_create(name="Autumn", instructor=users["other_instructor"])
-    cohorts.assignment_set(cohort=cohort, deck=deck, due_date=None)
-    cohorts.assignment_set(cohort=other_cohort, deck=other_deck, due_date=None)
+    deadlines.assignment_set(cohort=cohort, deck=deck, due_date=None)
+    deadlines.assignment_set(cohort=other_cohort, deck=other_deck, due_date=None)
     cohorts.cohort_join(student=student, code=cohort.join_code)
     cohorts.cohort_join(student=other_student, code=other_cohort.join_code)
     session = quiz.session_start(user=student, deck=deck, size=5, mode="mixed", order="new")
