@@ -77,7 +77,7 @@ class DeckAdminForm(RenderedForm):
     def clean_title(self) -> str:
         """A title no other deck has, whatever its letter case or spacing (selectors.deck_titled)."""
         title = " ".join(self.cleaned_data["title"].split())
-        # Asked of a new title only: decks of one title from before this rule can still be saved, and renamed.
+        # Asked of a new title only: a deck's own can be no other's (the deck_title_unique constraint).
         if title != self.instance.title and (taken := deck_titled(title=title, other_than=self.instance.pk)):
             raise ValidationError(
                 "A deck is titled “%(title)s” already (its slug: %(slug)s). Choose another title, so that students "

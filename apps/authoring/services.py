@@ -242,6 +242,7 @@ def deck_import(
         # neither a copy nor a deck imported here claims a seed it was never loaded from (a new deck has none,
         # an existing one keeps its own).
         deck_data = {name: value for name, value in data["deck"].items() if name != "source"}
+        deck_data["title"] = " ".join(deck_data["title"].split())
         # One import (or seed load) at a time: two of a new slug (a double click) would both create the deck,
         # and two files with the same cards would both insert them. Imports are rare; taking turns costs nothing.
         name_lock(DECK_WRITES_LOCK)
@@ -252,8 +253,7 @@ def deck_import(
         report.deck_title = deck_data["title"]
         report.deck_published = publish_new if report.deck_created else deck.published
         report.deck_changed = not report.deck_created and any(getattr(deck, k) != v for k, v in deck_data.items())
-        # A new deck's title is "" until set: checked too. A title kept as it was is not (decks that shared one
-        # before this rule import again).
+        # A new deck's title is "" until set: checked too. One kept as it was is no other deck's (a constraint).
         if deck_data["title"] != deck.title and (taken := deck_titled(title=deck_data["title"], other_than=deck.pk)):
             said = f"a deck is titled {taken.title!r} already (its slug: {taken.slug}): give this one another title"
             raise TransferError.of([Problem(data["places"]["deck"]("title"), said)])

@@ -89,6 +89,7 @@ class ParsedDeck:
     title: str
     kind: str
     cards: list[ParsedCard] = field(default_factory=list)
+    title_line: int = 1
 
     @property
     def file_name(self) -> str:
@@ -102,7 +103,7 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     title_index = next((i for i, line in enumerate(lines) if line.strip()), None)
     if title_index is None:
         raise LoaderError(path, 1, "the file is empty; expected a title line, then questions and answers")
-    title = lines[title_index].strip()
+    title = " ".join(lines[title_index].split())
     if ANSWER.match(title):
         raise LoaderError(path, title_index + 1, "the file starts with an 'Answer:' line; expected a title line")
     if len(title) > MAX_TITLE:
@@ -114,10 +115,8 @@ def parse_text(text: str, *, path: str, slug: str) -> ParsedDeck:
     if not blocks:
         raise LoaderError(path, title_index + 1, "the file has a title but no questions")
     kind, why = _kind(blocks, path=path, title=title)
-    if kind == "flashcard":
-        deck = ParsedDeck(path, slug, title, "flashcard", _parse_flashcards(blocks, path, why=why))
-    else:
-        deck = ParsedDeck(path, slug, title, "syllabus", _parse_syllabus(blocks, path))
+    cards = _parse_flashcards(blocks, path, why=why) if kind == "flashcard" else _parse_syllabus(blocks, path)
+    deck = ParsedDeck(path, slug, title, kind, cards, title_line=title_index + 1)
     _check_unique(deck)
     for card in deck.cards:
         for name in ("question", "answer", "explanation"):

@@ -141,7 +141,15 @@ class Deck(RenderedFields, models.Model):
     class Meta:
         ordering = ["title"]
         constraints = [
-            models.CheckConstraint(condition=_at_most("description", MAX_MARKDOWN), name="deck_description_length")
+            models.CheckConstraint(condition=_at_most("description", MAX_MARKDOWN), name="deck_description_length"),
+            # Students choose a deck by its title: two of one title could not be told apart in the list, a history
+            # or an assignment. The forms and the import name the deck that has it (selectors.deck_titled).
+            models.UniqueConstraint(
+                Lower("title"),
+                name="deck_title_unique",
+                violation_error_code="unique",
+                violation_error_message="Another deck has this title: choose one students can tell apart.",
+            ),
         ]
 
     def __str__(self) -> str:

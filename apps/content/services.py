@@ -13,6 +13,7 @@ from apps.common.db import name_lock, rollback_dry_run
 from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
 from .rendering import MATH_ERROR_MARK, Rendered, formula_refusal, render
+from .selectors import deck_titled
 
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
@@ -163,9 +164,18 @@ def _match(existing: list[Card], parsed_cards: list[ParsedCard]) -> dict[int, Ca
     return pairs
 
 
+def _title_free(parsed: ParsedDeck, *, deck: Deck | None) -> None:
+    """LoaderError at the title line when another deck has the file's title (the deck_title_unique constraint)."""
+    if taken := deck_titled(title=parsed.title, other_than=deck.pk if deck else None):
+        said = f"another deck ({taken.slug}) is titled {taken.title!r} already; give this file a title of its own"
+        raise LoaderError(parsed.path, parsed.title_line, said)
+
+
 def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> None:
     deck = Deck.objects.filter(slug=parsed.slug).first()
     source = parsed.file_name
+    if deck is None or deck.title != parsed.title:
+        _title_free(parsed, deck=deck)
     if deck is None:
         deck = Deck.objects.create(slug=parsed.slug, title=parsed.title, source=source)
         report.decks_created.append(deck.slug)

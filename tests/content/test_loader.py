@@ -363,6 +363,20 @@ def test_what_the_database_cannot_store_fails_naming_file_and_line_and_writes_no
 
 
 @pytest.mark.django_db
+def test_a_title_another_deck_has_fails_naming_the_title_line_and_writes_nothing(tmp_path):
+    Deck.objects.create(title="Transformers", slug="transformers")
+    mine = tmp_path / "mine.txt"
+    mine.write_text("\n  transformers \n\nWhat is attention?\n\nA weighted sum of values.\n")
+    with pytest.raises(CommandError, match=r"mine.txt:2: another deck \(transformers\) is titled 'Transformers'"):
+        _load(mine)
+    assert list(Deck.objects.values_list("slug", flat=True)) == ["transformers"] and not Card.objects.exists()
+    # A seed loaded before keeps its own title, and may change its letter case.
+    _load(FLASHCARDS)
+    _load(_seed_copy(tmp_path, FLASHCARDS.read_text().replace("Technology & Digital", "technology & digital", 1)))
+    assert Deck.objects.get(source=FLASHCARDS.name).title == "technology & digital Tools Flashcards"
+
+
+@pytest.mark.django_db
 def test_empty_file_fails_naming_the_file(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("")

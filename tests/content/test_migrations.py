@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from apps.content import selectors
@@ -108,5 +108,28 @@ def test_accepted_answers_written_before_they_joined_the_cards_search_find_their
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
         assert [found.pk for found in selectors.card_search(query="distributed parallel")] == [card.pk]
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_TITLES = [("content", "0012_deck_slug_message")]
+TITLES = [("content", "0013_deck_title_unique")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_decks_that_shared_a_title_are_renamed_apart_and_no_later_deck_can_share_one():
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_TITLES)
+    try:
+        old = executor.loader.project_state(BEFORE_TITLES).apps.get_model("content", "Deck")
+        titles = ["Intro", "intro ", "INTRO", "Intro (2)", "Model  serving"]
+        decks = [old.objects.create(title=title, slug=f"d{n}") for n, title in enumerate(titles)]
+        MigrationExecutor(connection).migrate(TITLES)
+        new = MigrationExecutor(connection).loader.project_state(TITLES).apps.get_model("content", "Deck")
+        renamed = [new.objects.get(pk=deck.pk).title for deck in decks]
+        # The oldest keeps its title; a deck already titled "Intro (2)" keeps that one too.
+        assert renamed == ["Intro", "intro (3)", "INTRO (4)", "Intro (2)", "Model serving"]
+        with pytest.raises(IntegrityError), transaction.atomic():
+            new.objects.create(title="model SERVING", slug="late")
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
