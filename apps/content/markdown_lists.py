@@ -251,7 +251,7 @@ class _ListsAfterText(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
         # The block the line is in: None after a blank line, "text", "list" or "other" (code, a quote, a table).
-        block, kind, column, opened, blank = None, "", 0, "", True
+        block, kind, column, opened, blank, previous = None, "", 0, "", True, ""
         for line in lines:
             stripped, indent, item = line.strip(), _indent(line), _ITEM.match(line)
             marker = item["marker"].strip() if item else ""
@@ -272,12 +272,17 @@ class _ListsAfterText(Preprocessor):
                         block = "other" if indent >= 4 or stripped[0] in ">|" else "text"
                 if stripped.startswith("#") and block == "text":
                     block = None  # a heading is a block of its own line
+                elif block == "text" and "|" in previous and "|" in stripped and _TABLE_RULE.match(stripped):
+                    block = "other"  # a table without its outer pipes: a row starting "- " is still a row
             if stripped:
                 opened, blank = _still_open(opened, line), False
             out.append(line)
+            previous = line
         return out
 
 
+# A table's line under its header, as the tables extension knows it: dashes (aligned by colons) between pipes.
+_TABLE_RULE = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$")
 # The markers that may start a list where a line of text would go on, as in CommonMark: a numbered one only from 1.
 _STARTS = ("-", "*", "+", "1.")
 # A backslash and what it escapes, else what opens or closes a span over lines: "$$", "\[" and "\]", "\(" and "\)",

@@ -264,6 +264,13 @@ def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
         ("- a\n  - b\n- c", "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"),
         ("- a\n\n  para\n- b", "<ul><li><p>a</p><p>para</p></li><li><p>b</p></li></ul>"),
         ("- a\nlazy\n- b", "<ul><li>a lazy</li><li>b</li></ul>"),
+        # A table's rows are rows, with or without their outer pipes; one starting "- " too.
+        ("a | b\n--|--\n- x | y", "<table><tr><th>a</th><th>b</th></tr><tr><td>- x</td><td>y</td></tr></table>"),
+        (
+            "a | b\n:-: | --\n1 | 2\n- x | y",
+            "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr><tr><td>- x</td><td>y</td></tr></table>",
+        ),
+        ("Costs:\n--\n- a", "<h2>Costs:</h2><ul><li>a</li></ul>"),
     ],
 )
 def test_a_list_straight_under_text_or_another_kind_of_list_starts_there(source, outline):
