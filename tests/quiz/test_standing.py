@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _deck(cards: int):
-    deck = make_deck(title="Serving")
+    deck = make_deck()
     for n in range(cards):
         make_card(deck=deck, question=f"Serving question {n}?", answer=f"Answer {n}")
     return deck

@@ -21,7 +21,7 @@ RIGHT, WRONG = True, False
 
 
 def _deck(*names: str):
-    deck = make_deck(title="Memory")
+    deck = make_deck()
     return deck, {
         name: make_card(deck=deck, question=f"What is {name}?", answer=f"The {name} answer") for name in names
     }

@@ -298,7 +298,8 @@ def _build_world() -> World:
 
     decks, cards = [], []
     for i, payload in enumerate(PAYLOADS):
-        deck = Deck.objects.create(title=payload[:200], slug=f"xss-{i}", description=payload)
+        # Numbered: payloads that differ only in letter case would be two decks of one title.
+        deck = Deck.objects.create(title=f"{payload[:190]} {i}", slug=f"xss-{i}", description=payload)
         kind = Card.Kind.FLASHCARD if i % 2 == 0 else Card.Kind.SYLLABUS
         card = card_save(
             card=Card(deck=deck, position=1, kind=kind, question=f"Question {i}", answer=f"Answer {i}"),
