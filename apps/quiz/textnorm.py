@@ -282,6 +282,7 @@ FILLER = STOPWORDS | _words(
 GENERIC_HEADS = _words(
     """
     resource resources object objects api class module component tool library framework approach method technique
+    wrapper wrappers package packages
     feature concept mechanism strategy kind type controller workload
     """
 )

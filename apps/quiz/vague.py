@@ -126,11 +126,42 @@ def describes_baseline(tokens: list[Token], names: frozenset[str]) -> bool:
     )
 
 
+_NOUN_STARTS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "their",
+        "its",
+        "his",
+        "her",
+        "our",
+        "your",
+        "my",
+        "each",
+        "every",
+        "all",
+        "this",
+        "these",
+        "those",
+    }
+)
+
+
 def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) -> bool:
     """The response opens with a means (a gerund) none of whose own words (`own`: content stems, not the
     question's) earns a term, then gives a purpose that does: "Increasing the learning rate to imitate a larger
     batch"."""
-    cut = next((i for i, t in enumerate(tokens) if i and t.norm in ("to", "so")), None)
+    # "to" of a purpose, followed by its verb: not of a place or a link ("linked to their data").
+    cut = next(
+        (
+            i
+            for i, t in enumerate(tokens)
+            if i
+            and (t.norm == "so" or (t.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm not in _NOUN_STARTS))
+        ),
+        None,
+    )
     # A means is an action, said as one: "Increasing ...", "Using ...", not "It is a central place to ...".
     if cut is None or not tokens[0].norm.endswith("ing"):
         return False

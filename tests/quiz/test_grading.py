@@ -229,6 +229,14 @@ def test_explaining_after_the_term_is_fine():
 
 
 @pytest.mark.parametrize(
+    "response", ["the DistributedDataParallel wrapper in PyTorch", "DistributedDataParallel package"]
+)
+def test_a_generic_noun_around_the_term_is_still_the_term(response):
+    check(grade(card(DDP), response), CORRECT, 1.0, 1.0)
+    assert grade(card(DDP), "the DataParallel wrapper").verdict is INCORRECT
+
+
+@pytest.mark.parametrize(
     "response",
     [
         "q = round(r/s) + z",

@@ -106,6 +106,12 @@ def test_another_means_to_the_answers_end_earns_nothing(subject, response):
     assert result.verdict is INCORRECT, result
 
 
+def test_a_to_of_a_link_is_no_purpose_a_means_serves():
+    # "linked to their data": no "Increasing the learning rate to imitate ..."; the answer's points stand
+    response = "giving models versions linked to their data, code and params; enables rollback, reproducibility, audits"
+    assert grade(card(VERSIONING), response).verdict is CORRECT
+
+
 def test_the_answers_end_alone_or_with_the_questions_means_keeps_its_credit():
     assert grade(card(DIVIDE_LOSS), "to match one big batch").verdict is PARTIAL
     assert grade(card(DIVIDE_LOSS), "Dividing the loss so the accumulated gradient matches one big batch").verdict in (
