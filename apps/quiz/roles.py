@@ -122,6 +122,16 @@ def _content(token: Token, qstems: frozenset[str]) -> list[str]:
     return [s for s in dict.fromkeys(stem(w) for w in words) if s not in qstems] + marks
 
 
+def _heads(tokens: list[Token], names: tuple[frozenset[str], ...]) -> frozenset[str]:
+    """The words a text writes right after the names of both things ("search" of "grid search ... random
+    search"): there a name alone is a mere word ("samples at random", "on a grid"), not the thing."""
+    after = [
+        {tokens[i + 1].norm for i, t in enumerate(tokens[:-1]) if _mentions(t, n) and not tokens[i + 1].boundary}
+        for n in names
+    ]
+    return frozenset(after[0] & after[1]) - STOPWORDS if len(after) == 2 else frozenset()
+
+
 def _attributed(
     text: str, names: tuple[frozenset[str], ...], qstems: frozenset[str]
 ) -> list[tuple[str, list[tuple[int, str]]]]:
@@ -134,21 +144,31 @@ def _attributed(
         tokens = tokenize(match.group(1))
         return " " if any(_mentions(t, n) for t in tokens for n in names) and len(tokens) <= 3 else match.group()
 
-    for sentence in _SENTENCE_END.split(_ASIDE.sub(aside, _EQUALS.sub(" is ", fold(text)[:4000]))):
+    folded = _ASIDE.sub(aside, _EQUALS.sub(" is ", fold(text)[:4000]))
+    heads = _heads(tokenize(folded), names)
+    for sentence in _SENTENCE_END.split(folded):
         tokens = tokenize(sentence)
         if not (tokens and tokens[0].norm in PRONOUNS):
             last = -1
-        clauses: list[list[Token]] = []
-        for token in tokens:
+        # Which thing each word names: with their shared head ("grid search"), when the text writes it after both.
+        said = [
+            {side for side, n in enumerate(names) if _mentions(t, n)}
+            if not heads or (i + 1 < len(tokens) and tokens[i + 1].norm in heads)
+            else set()
+            for i, t in enumerate(tokens)
+        ]
+        clauses: list[list[int]] = []
+        for at, token in enumerate(tokens):
             if not clauses or token.boundary or token.norm in CLAUSE_WORDS:
                 clauses.append([])
-            clauses[-1].append(token)
-        for clause in clauses:
+            clauses[-1].append(at)
+        for places in clauses:
+            clause = [tokens[at] for at in places]
             if clause[0].norm in _RELATIVE and nearest >= 0:
                 last = nearest
             cut = next((i for i, t in enumerate(clause) if t.norm in _CUTS), len(clause))
             kept = clause[:cut]
-            named = {(i, side) for i, t in enumerate(kept) for side, n in enumerate(names) if _mentions(t, n)}
+            named = {(i, side) for i in range(len(kept)) for side in said[places[i]]}
             sides = {side for _, side in named}
             spots = {i for i, _ in named}
             words: list[tuple[int, str]] = []
@@ -166,7 +186,7 @@ def _attributed(
             out.append((" ".join(t.surface for t in kept), words))
             if named:  # a clause naming both leaves the next one to neither
                 last = next(iter(sides)) if len(sides) == 1 else -1
-            named_any = [side for t in clause for side, n in enumerate(names) if _mentions(t, n)]
+            named_any = [side for at in places for side in sorted(said[at])]
             nearest = named_any[-1] if named_any else -1
     return out
 
@@ -188,8 +208,9 @@ def ownership(question: str, answer: str, qstems: frozenset[str]) -> Roles:
     for _, clause in _attributed(answer, names, qstems):
         for side, word_stem in clause:
             owners.setdefault(word_stem, set()).add(side)
-    owned = {s: next(iter(o)) for s, o in owners.items() if len(o) == 1 and -1 not in o}
-    return (names, tuple(owned.items())) if len(set(owned.values())) == 2 else ((), ())
+    # -1: a word of both, or of neither; kept so that it is not taken for its synonym that one thing owns.
+    owned = {s: next(iter(o)) if len(o) == 1 else -1 for s, o in owners.items()}
+    return (names, tuple(owned.items())) if len(set(owned.values()) - {-1}) == 2 else ((), ())
 
 
 def _owner(owned: dict[str, int], word_stem: str) -> int | None:
@@ -198,7 +219,7 @@ def _owner(owned: dict[str, int], word_stem: str) -> int | None:
     if found is None:
         owners = {o for s, o in owned.items() if _same(s, word_stem)}
         found = next(iter(owners)) if len(owners) == 1 else None
-    return found
+    return None if found == -1 else found
 
 
 def attributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[int, int]:

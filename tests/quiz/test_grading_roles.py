@@ -48,6 +48,8 @@ def test_the_compared_things_are_read_from_the_question(question, names):
         (DISTILLATION, "the student is the large model and the teacher is the small model that guides it"),
         (PRUNING, "unstructured pruning removes whole layers and structured pruning removes individual weights"),
         (TUNING, "grid search samples randomly from a grid and random search tries all combinations"),
+        # "at random", "on a grid": mere words where the text names each thing with its head ("grid search")
+        (TUNING, "Grid search samples configurations at random while random search goes through every combination"),
         (PTQ_QAT, "PTQ simulates quantization during training, QAT is applied after training"),
         (DISTILLATION, "big model = student, small model = teacher; the student learns the teacher's soft outputs"),
     ],
