@@ -133,7 +133,13 @@ def clashes(
         if stem(token.norm) in result.used:  # it earned credit: "8-bit" for INT8 is not a stand-in for "32-bit"
             continue
         lacking = [n for n in wanted.get(family, ()) if n in missing]
-        if lacking and family != token.norm and token.norm not in known:
+        # "float16" spells FP16, which the answer has: no stand-in for its FP32.
+        if (
+            lacking
+            and family != token.norm
+            and token.norm not in known
+            and not known.intersection(spellings(token.norm))
+        ):
             out.append((token.surface, lacking[0]))
     return out
 

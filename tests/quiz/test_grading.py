@@ -709,6 +709,8 @@ def test_everyday_words_for_the_answers_comparison_earn_its_terms(response):
         (QUANTIZATION, "Converting weights to 8-bit.", INCORRECT, ""),
         # "32 bits" is FP32's spelling: both words are spent on it, not counted again as "bits"
         (BF16, "BF16 has 32 bits.", INCORRECT, ""),
+        # "float16" spells FP16, which the answer has: no stand-in for its FP32
+        (BF16, "bfloat16 has a wider dynamic range than float16 so no loss scaling is needed", CORRECT, ""),
     ],
 )
 def test_bit_widths_are_spellings_of_the_formats(prefix, response, verdict, clash):
