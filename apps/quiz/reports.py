@@ -28,6 +28,8 @@ def card_report_submit(*, user: AbstractBaseUser, item: SessionItem, message: st
     message = message.replace("\r\n", "\n").strip()
     if not message:
         raise InvalidReportError("Say what is wrong with this card.")
+    if "\x00" in message:
+        raise InvalidReportError("The report contains a NUL character, which cannot be stored: remove it.")
     if len(message) > CardReport.MAX_LENGTH:
         raise InvalidReportError(
             f"A report holds at most {CardReport.MAX_LENGTH:,} characters; this one has {len(message):,}."

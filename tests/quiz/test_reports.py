@@ -85,6 +85,7 @@ def test_a_note_that_would_overfill_the_waiting_report_is_a_form_error_that_keep
     [
         ("   ", "Say what is wrong with this card."),
         ("x" * 1234, "A report holds at most 1,000 characters; this one has 1,234."),
+        ("wrong\x00answer", "contains a NUL character, which cannot be stored"),  # was a 500
     ],
 )
 def test_an_empty_or_overlong_report_is_a_form_error_that_keeps_the_text(student_client, answered, message, error):
