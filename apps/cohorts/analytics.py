@@ -1,9 +1,8 @@
 """Cohort analytics computed in SQL over the running totals, in a fixed number of queries.
 
-The matrix reads StudentDeckStat (one row per student and deck) and CardState's
-mastery date. Item statistics read the cohort's own totals (CohortCardStat per card,
-CohortResponseStat per wrong answer) and, for discrimination, StudentCardStat of its
-current students. Nothing here scans or loops over answers.
+The matrix reads StudentDeckStat (one row per student and deck) and CardState's mastery date. Item statistics read
+the cohort's own totals (CohortCardStat per card, CohortResponseStat per wrong answer) and, for discrimination,
+StudentCardStat of its current students. Nothing here scans or loops over answers.
 """
 
 from __future__ import annotations
@@ -117,13 +116,14 @@ def members(*, cohort: Cohort):
 
 def _behind(row: StudentRow, decks: list[AssignedDeck], now: datetime) -> list[AssignedDeck]:
     """The decks due within DUE_SOON whose cards the student has not all attempted, each with the student's own
-    deadline (an extension's). Every deck due by then, overdue ones included: one late is more behind, not less."""
+    deadline (an extension's). Every deck due by then, overdue ones included: one late is more behind, not less. Not
+    a draft: its deadline is out of its students' sight, and its pages 404 for them."""
     # Due dates are calendar days: "within three days" counts them in the reader's time zone, as the student's own
     # Today panel does in theirs, not in UTC's (a day apart for half of every day in Auckland).
     soon = (timezone.localtime(now) + DUE_SOON).date()
     cells = zip(decks, row.cells, strict=True)
     own = ((replace(d, due_date=c.extended_to) if c.extended_to else d, c) for d, c in cells)
-    return [d for d, cell in own if d.due_date and d.due_date <= soon and cell.attempted < cell.cards]
+    return [d for d, cell in own if d.published and d.due_date and d.due_date <= soon and cell.attempted < cell.cards]
 
 
 def _flags(row: StudentRow, now: datetime) -> list[str]:

@@ -90,6 +90,17 @@ def test_behind_covers_overdue_decks_and_says_so(cohort):
     assert not any("behind" in row.flags for row in rows)
 
 
+def test_nobody_is_behind_on_a_deck_made_a_draft_since_it_was_assigned(cohort):
+    """Students no longer see a draft, nor its deadline: no flag, no reminder list, no "Behind on ..."."""
+    ops = cohort.assignments.get(deck__title="Ops")
+    ops.due_date = date(2020, 1, 1)
+    ops.save()
+    ops.deck.published = False
+    ops.deck.save()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert not any("behind" in row.flags or row.behind for row in rows)
+
+
 def test_due_within_three_days_counts_the_days_of_the_readers_time_zone(cohort):
     # 20:00 UTC is already the next day's 10:00 in Kiritimati (UTC+14): a deck due three local days on is due soon.
     now = NOW.replace(hour=20, minute=0)
