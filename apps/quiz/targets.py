@@ -293,9 +293,7 @@ def find_target(
                 if not ok:
                     continue
                 left, right = context.neighbour(first, -1), context.neighbour(last, 1)
-                if (left is not None and not context.allowed(left)) or (
-                    right is not None and not context.allowed(right)
-                ):
+                if any(t is not None and not (context.allowed(t) or _count(t, target)) for t in (left, right)):
                     continue
                 pure = all(context.allowed(t) for i, t in enumerate(tokens) if not first <= i <= last)
                 negated = context.negated(first) or context.retracted(last, asking=asking)
@@ -303,6 +301,15 @@ def find_target(
                 if best is None or _rank(found) > _rank(best):
                     best = found
     return best
+
+
+_COUNT = re.compile(r"\d{1,4}|x\d{1,4}|\d{1,4}x")
+
+
+def _count(token: Token, target: Target) -> bool:
+    """A count beside the term ("2 Jobs", "DDP x8") glues no other term to it, unless numbers are of the term's
+    own kind (INT8 beside "4" may be INT4)."""
+    return bool(_COUNT.fullmatch(token.norm)) and not any(c.isdigit() for c in target.spelled)
 
 
 def _rank(match: TargetMatch) -> tuple[bool, bool, bool, int]:

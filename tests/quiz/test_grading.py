@@ -229,6 +229,14 @@ def test_explaining_after_the_term_is_fine():
 
 
 @pytest.mark.parametrize(
+    ("prefix", "response"), [(JOB, "2 Jobs"), (JOB, "Job 2"), (JOB, "use 1 Job"), (DDP, "DDP x8"), (DDP, "DDP 8")]
+)
+def test_a_count_beside_the_term_is_still_the_term(prefix, response):
+    check(grade(card(prefix), response), CORRECT, 1.0, 1.0)
+    assert grade(card(JOB), "2 CronJobs").verdict is INCORRECT
+
+
+@pytest.mark.parametrize(
     "response", ["the DistributedDataParallel wrapper in PyTorch", "DistributedDataParallel package"]
 )
 def test_a_generic_noun_around_the_term_is_still_the_term(response):
