@@ -11,6 +11,7 @@ it lowercases the aliases, since the database, not Python, decides which of them
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
 import re
@@ -116,7 +117,21 @@ def _card(raw: Any, *, where: Where, at: int, found: Found, from_csv: bool = Fal
     for name in CARD_LIST_FIELDS:
         # Accepted answers are unique per card regardless of case: _check asks the database, all cards at once.
         checks[name] = partial(string_list, raw.get(name, []), where(name), limit=LIMITS.get(name), csv_cell=from_csv)
+    if not from_csv:  # a CSV's header is checked whole
+        _unknown(raw, CARD_FIELDS, where=where, at=at, found=found)
     return {name: found.check(at, check) for name, check in checks.items()}
+
+
+CARD_FIELDS = ("uid", "position", "kind", *CARD_TEXT_FIELDS, "archived", *CARD_LIST_FIELDS)
+
+
+def _unknown(raw: dict, fields: tuple[str, ...], *, where: Where, at: int, found: Found) -> None:
+    """A field the format does not have, named: a misspelt "distractor" would otherwise import nothing of it."""
+    for name in raw:
+        if name not in fields:
+            close = difflib.get_close_matches(str(name), fields, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"a {'card' if at else 'deck'} has {', '.join(fields)}"
+            found.add(at, where(str(name)), f"is not a field of this format; {hint}")
 
 
 # A deck or a card as read: its place in the file (for the order of problems), where its fields are, its fields.
@@ -228,6 +243,7 @@ def parse_json(text: str) -> dict:
     # The deck comes before the cards in an export, so its problems are listed first.
     deck = raw.get("deck")
     if isinstance(deck, dict):
+        _unknown(deck, DECK_FIELDS, where=_json_where(places, None), at=0, found=found)
         return _check((0, _json_where(places, None), deck), cards, found=found)
     found.add(0, "deck", "must be an object")
     return _check(None, cards, found=found)

@@ -282,6 +282,21 @@ def test_import_deck_names_the_line_of_a_json_problem(tmp_path, db):
     assert f"  line {_line_of(text, 'answer', after=cards[1]['uid'])}, card #2, field answer: is required\n" in message
 
 
+def test_a_misspelt_field_is_named_with_the_one_meant_not_silently_dropped(tmp_path, db):
+    """A card's "distractor" for "distractors" would have imported it with none, and the dry run said nothing."""
+    cards = [_card(1), _card(2)]
+    cards[1]["distractor"] = cards[1].pop("distractors")
+    text = _pretty(cards, titel="Typo")
+    message = _command(tmp_path, text, "deck.json")
+    line = _line_of(text, "distractor", after=cards[1]["uid"])
+    assert (
+        f"  line {line}, card #2, field distractor: is not a field of this format; did you mean 'distractors'?\n"
+        in (message)
+    )
+    assert "deck, field titel: is not a field of this format; did you mean 'title'?" in message
+    assert not Deck.objects.exists()
+
+
 def test_lines_are_found_past_texts_that_look_like_json(tmp_path, db):
     """Brackets, braces, quotes and a "cards" key inside texts do not mislead the walk that finds the lines."""
     tricky = 'A "quoted" {brace}, [bracket] and "cards": [{"uid": 1}], \\ too'
