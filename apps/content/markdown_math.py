@@ -18,8 +18,10 @@ from markdown.extensions.footnotes import FootnoteBlockProcessor, FootnoteExtens
 from markdown.extensions.tables import TableProcessor
 from markdown.inlinepatterns import (
     AUTOLINK_RE,
+    HTML_RE,
     IMAGE_LINK_RE,
     IMAGE_REFERENCE_RE,
+    HtmlInlineProcessor,
     ImageInlineProcessor,
     ImageReferenceInlineProcessor,
     InlineProcessor,
@@ -211,6 +213,34 @@ class _Footnotes(FootnoteExtension):
         return ref_id
 
 
+# Names of HTML elements: only these open a tag in a card's text. Anything else in angle brackets is text as
+# written ("--bs <batch_size>", "List<Tensor>"), where it used to be taken for an unknown tag and dropped.
+_HTML_NAMES = frozenset(
+    re.findall(
+        r"\S+",
+        """
+    a abbr address area article aside audio b base bdi bdo big blockquote body br button canvas caption center cite
+    code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure font
+    footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link
+    main map mark marquee math menu meta meter nav noembed noframes noscript object ol optgroup option output p param
+    picture plaintext pre progress q rp rt ruby s samp script section select slot small source span strike strong
+    style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul var video
+    wbr xmp
+    """,
+    )
+)
+_TAG_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)")
+
+
+class _KnownHtml(HtmlInlineProcessor):
+    def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
+        tag = m.group(2) or ""  # None for a comment
+        name = _TAG_NAME.match(tag)
+        if name and (name[1].lower() not in _HTML_NAMES or (tag[name.end() : name.end() + 1] or " ") not in " \t\n/"):
+            return None, None, None
+        return super().handleMatch(m, data)
+
+
 class _MathExtension(Extension):
     def __init__(self, collector: MathCollector) -> None:
         super().__init__()
@@ -222,6 +252,7 @@ class _MathExtension(Extension):
         md.parser.blockprocessors.register(_DisplayMathProcessor(md.parser, self.collector), "math_block", 79)
         # After backticks (190), before escapes (180) and emphasis.
         md.inlinePatterns.register(_InlineMathProcessor(md, self.collector), "math", 186)
+        md.inlinePatterns.register(_KnownHtml(HTML_RE, md), "html", 90)
         md.inlinePatterns.register(_ImageAlt(IMAGE_LINK_RE, md), "image_link", 150)
         md.inlinePatterns.register(_ImageReferenceAlt(IMAGE_REFERENCE_RE, md), "image_reference", 140)
         md.inlinePatterns.register(_ShortImageReferenceAlt(IMAGE_REFERENCE_RE, md), "short_image_ref", 125)

@@ -21,7 +21,7 @@ from apps.content.templatetags.content_tags import card_title
         (r"Why $\text{softmax}(QK^\top)$?", "Why softmax (Q K^⊤)?"),
         ("Two\n\nparagraphs\n\n- and\n- a [link](https://example.org)", "Two paragraphs and a link"),
         ("$$\n\\sum_{i=1}^{N} \\hat{y}_i \\log p_i\n$$\n\nthen text", "∑_(i=1)^N ŷ_i log p_i then text"),
-        (r"$\begin{pmatrix}1&2\\3&4\end{pmatrix}$ costs $5 and $6 & <more>", "(1 2; 3 4) costs $5 and $6 &"),
+        (r"$\begin{pmatrix}1&2\\3&4\end{pmatrix}$ costs $5 and $6 & <more>", "(1 2; 3 4) costs $5 and $6 & <more>"),
         (r"$\frac{\partial L}{\partial w}$ and $10^{-3}$", "(∂L)/(∂w) and 10^(−3)"),
     ],
 )

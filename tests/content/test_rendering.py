@@ -365,3 +365,18 @@ def test_an_operator_name_in_a_script_is_one_child_of_it_as_mathml_requires(tex)
     assert scripts
     for node in scripts:
         assert len(node) == (3 if node.tag.endswith("msubsup") else 2), ElementTree.tostring(node, encoding="unicode")
+
+
+@pytest.mark.parametrize(
+    ("source", "html"),
+    [
+        # Angle brackets around what is no HTML element are text: they were taken for a tag, and dropped.
+        ("Run train.py --bs <batch_size> here", "<p>Run train.py --bs &lt;batch_size&gt; here</p>"),
+        ("Use List<Tensor> here", "<p>Use List&lt;Tensor&gt; here</p>"),
+        # An element's own tags still work, or are sanitised away.
+        ("x<sup>2</sup> and <kbd>Ctrl</kbd>", "<p>x<sup>2</sup> and <kbd>Ctrl</kbd></p>"),
+        ("a <script>alert(1)</script>b", "<p>a b</p>"),
+    ],
+)
+def test_angle_brackets_that_name_no_html_element_are_text(source, html):
+    assert render(source).html == html
