@@ -234,7 +234,7 @@ _TAG_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)")
 
 class _KnownHtml(HtmlInlineProcessor):
     def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
-        tag = m.group(2) or ""  # None for a comment
+        tag = m.group(2)  # what is between the brackets: "!-- … --" for a comment, left to Markdown
         name = _TAG_NAME.match(tag)
         if name and (name[1].lower() not in _HTML_NAMES or (tag[name.end() : name.end() + 1] or " ") not in " \t\n/"):
             return None, None, None
