@@ -354,19 +354,14 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
     swaps += often
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
-    other_end = opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
-    swaps += other_end
+    swaps += opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
     swaps += restrictions(text, profile.listed, names)  # "keeps just the weights" where it lists them with more
     contradictions = denied(tokens, denials, result) + plain
     # "QAT is faster than PTQ" where the answer has PTQ fast; once only, if a claim or denial above said it
     swaps += unsaid(against, [claim.phrase for claim, _ in reversed_] + contradictions + list(swaps))
     faults = weigh(reversed_, profile.core_sentence, contradictions, swaps, numbers_, result)
-    # "framework-specific" for "different frameworks": the noun said the other way was all it had right.
-    serious = faults.serious or bool(
-        other_end and result.used <= {stem(w) for p in other_end for t in tokenize(fold(p)) for w in (t.norm, *t.parts)}
-    )
     if faults.count:  # a false statement: never fully right; two, or mostly denials, wrong
-        score = min(score * faults.factor, (PARTIAL_AT if serious else CORRECT_AT) - 0.05)
+        score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
     elif (
         not note

@@ -25,14 +25,7 @@ _SCALES = (
     ({"early", "earlier"}, {"late", "later"}),
     ({"sparse"}, {"dense"}),
     ({"coarse"}, {"fine"}),
-    # Tied to one of a kind, or working across them: "framework-specific" where the answer has "different frameworks".
-    ({"specific"}, {"different", "multiple", "various", "agnostic", "independent", "neutral"}),
 )
-# Said after their noun: "framework-specific", "framework agnostic".
-_POSTPOSED = frozenset({"specific", "agnostic", "independent", "neutral"})
-# The scale whose words qualify the head too ("different ML frameworks" are frameworks): no thing of a pair to
-# tell from another there, as "a small student model" is the student.
-_KINDS = len(_SCALES) - 1
 _END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words in enumerate(ends) for word in words}
 # A comparative says more or less than something else ("give the survivors a bigger budget" where the answer
 # "increases budget" from "a small budget"): only an absolute degree is said against the answer's.
@@ -45,16 +38,13 @@ _BEFORE = 3  # words before a scale word that may negate it
 def _nouns(words: tuple[tuple[str, bool], ...], i: int) -> list[int]:
     """Where the word a scale word at `i` qualifies is: the first content word after it, the thing itself ("student"
     of "a small student model"), not the head that other things share ("model": "a big model" may be the teacher)."""
-    found = []
     for j in range(i + 1, min(len(words), i + 1 + _GAP)):
         norm, boundary = words[j]
         if boundary or norm in _END:
             break
         if norm not in STOPWORDS:
-            found.append(j)
-            if _END[words[i][0]][0] != _KINDS:
-                break
-    return found
+            return [j]
+    return []
 
 
 def _negated(words: tuple[tuple[str, bool], ...], i: int) -> bool:
@@ -92,22 +82,13 @@ def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> 
         return ()
     words = tuple((t.norm, t.boundary) for t in tokens)
     out = []
-    for i, (norm, boundary) in enumerate(words):
-        parts = tokens[i].parts
-        if len(parts) == 2 and parts[1] in _POSTPOSED:  # "framework-specific"
-            said = [(parts[1], parts[0], tokens[i].surface)]
-        elif norm in _POSTPOSED and i and not boundary:  # "framework specific"
-            said = [(norm, words[i - 1][0], f"{tokens[i - 1].surface} {tokens[i].surface}")]
-        elif norm in _END and norm not in _COMPARATIVES:
-            said = [(norm, words[j][0], " ".join(t.surface for t in tokens[i : j + 1])) for j in _nouns(words, i)]
-        else:
+    for i, (norm, _) in enumerate(words):
+        if norm not in _END or norm in _COMPARATIVES or _negated(words, i):
             continue
-        if _negated(words, i):
-            continue
-        for word, noun, phrase in said:
-            scale, end = _END[word]
-            meant = _ends(answer, scale, stem(noun))
+        scale, end = _END[norm]
+        for j in _nouns(words, i):
+            meant = _ends(answer, scale, stem(words[j][0]))
             if meant and end not in meant:
-                out.append(phrase)
+                out.append(" ".join(t.surface for t in tokens[i : j + 1]))
                 break
     return tuple(out)

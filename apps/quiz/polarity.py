@@ -3,7 +3,7 @@ earns nothing for the answer's words. Pure, stdlib only.
 
 A text is cut into clauses (at punctuation and at clause words: "but", "so", "and", "which" ...). In a clause:
 
-- a negator ("not", "no", "never", "without", "ignoring", "doesn't", "too large to" ...) denies the rest of the clause,
+- a negator ("not", "no", "never", "without", "doesn't", "too large to" ...) denies the rest of the clause,
   through "or"/"nor": "does not enable interoperability", "no throughput trade-off", "never grouped"; "not
   only", "not sure" and the tag "isn't it" deny nothing ("rather than", "instead of" contrast, and are left be);
 - when nothing but the question's words and filler follows a negated copula, the clause before it is denied: "X
@@ -39,8 +39,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_IGNORE = _words("ignore ignores ignored ignoring disregard disregards disregarded disregarding")
-DENY = NEGATORS | _IGNORE | _words("without lack lacks lacking lacked unable")
+DENY = NEGATORS | _words("without lack lacks lacking lacked unable")
 PREVENT = _words(
     """
     prevent prevents prevented preventing stop stops stopped stopping block blocks blocked blocking hinder hinders
@@ -180,8 +179,7 @@ def scopes(
                 out.append(Scope("deny", i, tuple(range(i + 1, end)), main))  # "too large to fit"
                 break
             if norm in DENY:
-                skip = after in NOT_NEGATING or after in _IGNORE or (norm.endswith("nt") and after in PRONOUNS)
-                if skip or (norm in _IGNORE and i > start and tokens[i - 1].norm in NEGATORS):  # "never ignores"
+                if after in NOT_NEGATING or (norm.endswith("nt") and after in PRONOUNS):
                     continue
                 last = end
                 while last < len(tokens) and tokens[last].norm in _OR and not tokens[last].boundary:

@@ -95,8 +95,6 @@ def test_a_denial_that_agrees_with_the_answer_is_no_contradiction(prefix, respon
         ),
         (BAYES, "It doesn't build a surrogate model; it samples configurations at random", INCORRECT, "surrogate"),
         (MODEL_PARALLEL, "The model is not split across devices; each GPU holds the whole model.", INCORRECT, "split"),
-        # ignoring what the answer uses is not using it
-        (BAYES, "It builds a surrogate model but ignores past evaluations", INCORRECT, "'ignores past evaluations'"),
         # a denial of a synonym only ("never grouped" for "collects") counts beside a plain one
         (
             DYNAMIC_BATCHING,
@@ -111,11 +109,6 @@ def test_a_denial_of_the_answers_claim_still_costs_credit(prefix, response, verd
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
     assert said in result.feedback and "says the opposite" in result.feedback, result
-
-
-def test_a_negator_before_ignoring_undoes_it():
-    result = grade(card(BAYES), "It builds a surrogate model and never ignores past evaluations")
-    assert result.verdict is CORRECT and "opposite" not in result.feedback, result
 
 
 @pytest.mark.parametrize(

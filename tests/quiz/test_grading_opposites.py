@@ -49,25 +49,3 @@ def test_the_same_end_negated_or_a_comparative_is_no_fault(subject, response):
     result = graded(subject, response)
     assert "says the opposite" not in result.feedback, result
     assert result.verdict is not Verdict.INCORRECT, result
-
-
-ONNX = "What is the primary advantage of using ONNX"
-
-
-@pytest.mark.parametrize(
-    ("response", "phrase"),
-    [
-        ("it's framework-specific so it runs best in PyTorch", "framework-specific"),
-        ("It is framework specific.", "framework specific"),
-    ],
-)
-def test_tied_to_one_of_a_kind_where_the_answer_works_across_them_is_wrong(response, phrase):
-    """The answer has "interoperability between different ML frameworks": the frameworks named were all it had."""
-    result = graded(ONNX, response)
-    assert result.verdict is Verdict.INCORRECT, result
-    assert f"'{phrase}" in result.feedback
-
-
-@pytest.mark.parametrize("response", ["framework-agnostic", "models move between different frameworks"])
-def test_across_kinds_as_the_answer_says_stays_right(response):
-    assert graded(ONNX, response).verdict is Verdict.CORRECT
