@@ -122,11 +122,16 @@ def _content(token: Token, qstems: frozenset[str]) -> list[str]:
     return [s for s in dict.fromkeys(stem(w) for w in words) if s not in qstems] + marks
 
 
-def _heads(tokens: list[Token], names: tuple[frozenset[str], ...]) -> frozenset[str]:
-    """The words a text writes right after the names of both things ("search" of "grid search ... random
-    search"): there a name alone is a mere word ("samples at random", "on a grid"), not the thing."""
+def _heads(tokens: list[Token], names: tuple[frozenset[str], ...], qstems: frozenset[str]) -> frozenset[str]:
+    """The question's words a text writes right after the names of both things ("search" of "grid search ...
+    random search"): the head they share, so that a name alone is a mere word ("samples at random", "on a grid").
+    Not any word ("DP uses ..., DDP uses ..."): a name is still the thing before another."""
     after = [
-        {tokens[i + 1].norm for i, t in enumerate(tokens[:-1]) if _mentions(t, n) and not tokens[i + 1].boundary}
+        {
+            tokens[i + 1].norm
+            for i, t in enumerate(tokens[:-1])
+            if _mentions(t, n) and not tokens[i + 1].boundary and stem(tokens[i + 1].norm) in qstems
+        }
         for n in names
     ]
     return frozenset(after[0] & after[1]) - STOPWORDS if len(after) == 2 else frozenset()
@@ -145,7 +150,7 @@ def _attributed(
         return " " if any(_mentions(t, n) for t in tokens for n in names) and len(tokens) <= 3 else match.group()
 
     folded = _ASIDE.sub(aside, _EQUALS.sub(" is ", fold(text)[:4000]))
-    heads = _heads(tokenize(folded), names)
+    heads = _heads(tokenize(folded), names, qstems)
     for sentence in _SENTENCE_END.split(folded):
         tokens = tokenize(sentence)
         if not (tokens and tokens[0].norm in PRONOUNS):

@@ -50,6 +50,12 @@ def test_the_compared_things_are_read_from_the_question(question, names):
         (TUNING, "grid search samples randomly from a grid and random search tries all combinations"),
         # "at random", "on a grid": mere words where the text names each thing with its head ("grid search")
         (TUNING, "Grid search samples configurations at random while random search goes through every combination"),
+        # a word after both names that is not their shared head ("DP uses ..., DDP uses ...") leaves names as they are
+        (
+            DP_DDP,
+            "DDP uses processes and DP uses threads. DDP is slower, GIL-bound and uses a parameter server, while DP "
+            "scales across nodes with efficient all-reduce and is recommended.",
+        ),
         (PTQ_QAT, "PTQ simulates quantization during training, QAT is applied after training"),
         (DISTILLATION, "big model = student, small model = teacher; the student learns the teacher's soft outputs"),
     ],
