@@ -6,7 +6,7 @@ import re
 from django.contrib.postgres.aggregates import StringAgg
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextField, Value
-from django.db.models.functions import Concat, Replace
+from django.db.models.functions import Concat, Lower, Replace
 from django.shortcuts import get_object_or_404
 
 from .models import SEARCH_CONFIG, Card, Deck, StyleRule
@@ -35,7 +35,10 @@ def deck_list(*, drafts: bool = False) -> QuerySet[Deck]:
 def deck_titled(*, title: str, other_than: int | None = None) -> Deck | None:
     """The deck holding `title` in any letter case, other than the one of id `other_than`: students choose a deck
     by its title, and two decks of one title cannot be told apart in the list, a history or an assignment."""
-    return Deck.objects.exclude(pk=other_than).filter(title__iexact=" ".join(title.split())).first()
+    # LOWER in the database, as the deck_title_unique constraint compares: Python's casefold() and iexact's UPPER
+    # disagree with it on some letters ("İ").
+    normal = Lower(Value(" ".join(title.split())))
+    return Deck.objects.exclude(pk=other_than).alias(low=Lower("title")).filter(low=normal).first()
 
 
 def deck_get(*, slug: str, drafts: bool = False) -> Deck:

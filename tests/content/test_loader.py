@@ -370,6 +370,10 @@ def test_a_title_another_deck_has_fails_naming_the_title_line_and_writes_nothing
     with pytest.raises(CommandError, match=r"mine.txt:2: another deck \(transformers\) is titled 'Transformers'"):
         _load(mine)
     assert list(Deck.objects.values_list("slug", flat=True)) == ["transformers"] and not Card.objects.exists()
+    Deck.objects.create(title="İstatistik", slug="statistics")  # one title to the database's LOWER, as to students
+    (tmp_path / "stats.txt").write_text("istatistik\n\nWhat is a mean?\n\nA sum divided by a count.\n")
+    with pytest.raises(CommandError, match=r"stats.txt:1: another deck \(statistics\)"):
+        _load(tmp_path / "stats.txt")
     # A seed loaded before keeps its own title, and may change its letter case.
     _load(FLASHCARDS)
     _load(_seed_copy(tmp_path, FLASHCARDS.read_text().replace("Technology & Digital", "technology & digital", 1)))

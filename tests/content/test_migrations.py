@@ -122,13 +122,22 @@ def test_decks_that_shared_a_title_are_renamed_apart_and_no_later_deck_can_share
     executor.migrate(BEFORE_TITLES)
     try:
         old = executor.loader.project_state(BEFORE_TITLES).apps.get_model("content", "Deck")
-        titles = ["Intro", "intro ", "INTRO", "Intro (2)", "Model  serving"]
+        # "İstatistik" and "istatistik" are one to PostgreSQL's LOWER, as the constraint compares, not to casefold().
+        titles = ["Intro", "intro ", "INTRO", "Intro (2)", "Model  serving", "İstatistik", "istatistik"]
         decks = [old.objects.create(title=title, slug=f"d{n}") for n, title in enumerate(titles)]
         MigrationExecutor(connection).migrate(TITLES)
         new = MigrationExecutor(connection).loader.project_state(TITLES).apps.get_model("content", "Deck")
         renamed = [new.objects.get(pk=deck.pk).title for deck in decks]
         # The oldest keeps its title; a deck already titled "Intro (2)" keeps that one too.
-        assert renamed == ["Intro", "intro (3)", "INTRO (4)", "Intro (2)", "Model serving"]
+        assert renamed == [
+            "Intro",
+            "intro (3)",
+            "INTRO (4)",
+            "Intro (2)",
+            "Model serving",
+            "İstatistik",
+            "istatistik (2)",
+        ]
         with pytest.raises(IntegrityError), transaction.atomic():
             new.objects.create(title="model SERVING", slug="late")
     finally:
