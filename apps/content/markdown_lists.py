@@ -251,7 +251,7 @@ class _ListsAfterText(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
         # The block the line is in: None after a blank line, "text", "list" or "other" (code, a quote, a table).
-        block, kind, column, opened, blank, previous = None, "", 0, "", True, ""
+        block, kind, column, opened, blank, previous, rows = None, "", 0, "", True, "", 0
         for line in lines:
             stripped, indent, item = line.strip(), _indent(line), _ITEM.match(line)
             marker = item["marker"].strip() if item else ""
@@ -272,12 +272,18 @@ class _ListsAfterText(Preprocessor):
                         block = "other" if indent >= 4 or stripped[0] in ">|" else "text"
                 if stripped.startswith("#") and block == "text":
                     block = None  # a heading is a block of its own line
-                elif block == "text" and "|" in previous and "|" in stripped and _TABLE_RULE.match(stripped):
+                elif (
+                    block == "text"
+                    and rows == 1
+                    and "|" in previous
+                    and "|" in stripped
+                    and _TABLE_RULE.match(stripped)
+                ):
                     block = "other"  # a table without its outer pipes: a row starting "- " is still a row
             if stripped:
                 opened, blank = _still_open(opened, line), False
             out.append(line)
-            previous = line
+            previous, rows = line, rows + 1 if stripped else 0  # a table's header is its block's first line
         return out
 
 

@@ -271,6 +271,8 @@ def test_a_fence_in_a_nested_item_keeps_the_lists_going(source, outline):
             "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr><tr><td>- x</td><td>y</td></tr></table>",
         ),
         ("Costs:\n--\n- a", "<h2>Costs:</h2><ul><li>a</li></ul>"),
+        # ... only at the start of its block, where Python-Markdown reads a table
+        ("Intro text\na | b\n--|--\n- x", "<p>Intro text a | b --|--</p><ul><li>x</li></ul>"),
     ],
 )
 def test_a_list_straight_under_text_or_another_kind_of_list_starts_there(source, outline):
