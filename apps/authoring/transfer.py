@@ -131,7 +131,7 @@ def _unknown(raw: dict, fields: tuple[str, ...], *, where: Where, at: int, found
         if name not in fields:
             close = difflib.get_close_matches(str(name), fields, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"a {'card' if at else 'deck'} has {', '.join(fields)}"
-            found.add(at, where(str(name)), f"is not a field of this format; {hint}")
+            found.add(at, where(str(name) or '""'), f"is not a field of this format; {hint}")  # "": named too
 
 
 # A deck or a card as read: its place in the file (for the order of problems), where its fields are, its fields.

@@ -294,6 +294,8 @@ def test_a_misspelt_field_is_named_with_the_one_meant_not_silently_dropped(tmp_p
         in (message)
     )
     assert "deck, field titel: is not a field of this format; did you mean 'title'?" in message
+    message = _command(tmp_path, _json([{**_card(1), "": 1}]), "deck.json")
+    assert 'card #1, field "": is not a field of this format' in message
     assert not Deck.objects.exists()
 
 
