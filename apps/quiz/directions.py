@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .synonyms import groups_of, spellings
 from .targets import is_negated
-from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
+from .textnorm import DETERMINERS, STOPWORDS, Token, fold, stem, stems_related, tokenize
 
 
 def _words(text: str) -> frozenset[str]:
@@ -45,7 +45,6 @@ _AFTER = {
 }
 # Nouns that only measure the noun before them: "memory use", "memory footprint", "GPU utilization".
 _MEASURES = _words("use usage consumption footprint requirement requirements cost costs overhead")
-_DETERMINERS = _words("the a an its their his her our your this that these those much many")
 _PRONOUNS = _words("it this that they these those")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 HEAD_WORDS = 3  # a longer run reads as a clause ("wider dynamic range avoids overflow"), not a noun
@@ -89,7 +88,7 @@ def claims(text: str) -> tuple[Claim, ...]:
             if not sense or is_negated(tokens, i, frozenset()):
                 continue
             j = i + 1
-            while j < len(tokens) and not tokens[j].boundary and tokens[j].norm in _DETERMINERS:
+            while j < len(tokens) and not tokens[j].boundary and tokens[j].norm in DETERMINERS:
                 j += 1
             run = []
             while (

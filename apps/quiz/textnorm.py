@@ -278,6 +278,9 @@ FILLER = STOPWORDS | _words(
     """
 )
 
+# Words that open a noun phrase ("the", "their", "many"): what follows them is a thing, not a verb.
+DETERMINERS = _words("the a an its their his her our your my this that these those each every all much many")
+
 # Generic nouns that may follow or precede a term without making it another term ("a Job resource").
 GENERIC_HEADS = _words(
     """

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from .textnorm import STOPWORDS, Token, fold, stem, stems_related, tokenize
+from .textnorm import DETERMINERS, STOPWORDS, Token, fold, stem, stems_related, tokenize
 
 TOPIC_WORDS = 4  # words after "something about": more is a statement, however it opens
 _TOPIC = re.compile(
@@ -126,42 +126,18 @@ def describes_baseline(tokens: list[Token], names: frozenset[str]) -> bool:
     )
 
 
-_NOUN_STARTS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "their",
-        "its",
-        "his",
-        "her",
-        "our",
-        "your",
-        "my",
-        "each",
-        "every",
-        "all",
-        "this",
-        "these",
-        "those",
-    }
-)
+def _purpose(tokens: list[Token], i: int) -> bool:
+    """Whether the word at `i` opens a purpose: "so", or "to" followed by its verb, not by a thing ("linked to their
+    data")."""
+    follows = tokens[i + 1].norm if i + 1 < len(tokens) else ""
+    return tokens[i].norm == "so" or (tokens[i].norm == "to" and bool(follows) and follows not in DETERMINERS)
 
 
 def other_means(tokens: list[Token], used: frozenset[str], own: frozenset[str]) -> bool:
     """The response opens with a means (a gerund) none of whose own words (`own`: content stems, not the
     question's) earns a term, then gives a purpose that does: "Increasing the learning rate to imitate a larger
     batch"."""
-    # "to" of a purpose, followed by its verb: not of a place or a link ("linked to their data").
-    cut = next(
-        (
-            i
-            for i, t in enumerate(tokens)
-            if i
-            and (t.norm == "so" or (t.norm == "to" and i + 1 < len(tokens) and tokens[i + 1].norm not in _NOUN_STARTS))
-        ),
-        None,
-    )
+    cut = next((i for i in range(1, len(tokens)) if _purpose(tokens, i)), None)
     # A means is an action, said as one: "Increasing ...", "Using ...", not "It is a central place to ...".
     if cut is None or not tokens[0].norm.endswith("ing"):
         return False
