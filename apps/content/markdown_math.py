@@ -229,14 +229,15 @@ _HTML_NAMES = frozenset(
     """,
     )
 )
-_TAG_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)")
+# A tag's name, ended by a space, "/" or the tag's end ("<batch_size>" names nothing: "_" follows "batch").
+_TAG_NAME = re.compile(r"/?([A-Za-z][A-Za-z0-9]*)(?=[\s/]|$)")
 
 
 class _KnownHtml(HtmlInlineProcessor):
     def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's API
         tag = m.group(2)  # what is between the brackets: "!-- … --" for a comment, left to Markdown
         name = _TAG_NAME.match(tag)
-        if name and (name[1].lower() not in _HTML_NAMES or (tag[name.end() : name.end() + 1] or " ") not in " \t\n/"):
+        if not tag.startswith("!") and not (name and name[1].lower() in _HTML_NAMES):
             return None, None, None
         return super().handleMatch(m, data)
 
