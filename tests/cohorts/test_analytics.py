@@ -95,6 +95,8 @@ def test_nobody_is_behind_on_a_deck_made_a_draft_since_it_was_assigned(cohort):
     ops = cohort.assignments.get(deck__title="Ops")
     ops.due_date = date(2020, 1, 1)
     ops.save()
+    _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)
+    assert [row.username for row in rows if row.behind] == ["s2"]  # years late while published
     ops.deck.published = False
     ops.deck.save()
     _decks, rows = analytics.cohort_matrix(cohort=cohort, now=NOW)

@@ -233,6 +233,9 @@ def test_explaining_after_the_term_is_fine():
 )
 def test_a_count_beside_the_term_is_still_the_term(prefix, response):
     check(grade(card(prefix), response), CORRECT, 1.0, 1.0)
+
+
+def test_a_count_does_not_make_another_term_the_answer():
     assert grade(card(JOB), "2 CronJobs").verdict is INCORRECT
 
 
