@@ -12,11 +12,13 @@ from django.db.models import CharField, Max, Value
 from django.db.models.functions import Cast, Concat
 from django.forms.models import BaseInlineFormSet
 
+from apps.common.db import name_lock
 from apps.common.textfiles import one_line_break
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
 from apps.content.selectors import deck_titled
+from apps.content.services import DECK_WRITES_LOCK
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
@@ -77,6 +79,9 @@ class DeckAdminForm(RenderedForm):
     def clean_title(self) -> str:
         """A title no other deck has, whatever its letter case or spacing (selectors.deck_titled)."""
         title = " ".join(self.cleaned_data["title"].split())
+        # Taking turns with other deck saves, imports and seed loads until the admin's transaction ends: two
+        # decks titled alike at once would both pass this check, and the second would meet the constraint (a 500).
+        name_lock(DECK_WRITES_LOCK)
         # Asked of a new title only: a deck's own can be no other's (the deck_title_unique constraint).
         if title != self.instance.title and (taken := deck_titled(title=title, other_than=self.instance.pk)):
             raise ValidationError(

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.urls import reverse
 
+from apps.common.db import name_lock
 from apps.content.models import Deck
+from apps.content.services import DECK_WRITES_LOCK
 from tests.conftest import make_user
 from tests.factories import make_deck
+from tests.locks import Background, Hold
 
 
 def _post(client, deck: Deck, description: str):
@@ -142,6 +146,27 @@ def test_a_title_another_deck_has_is_refused_whatever_its_case_or_spacing(client
     assert client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).status_code == 302
     deck.refresh_from_db()
     assert deck.title == "Model serving, part 2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_title_saved_at_the_same_moment_by_another_instructor_is_refused_not_a_500(client, instructor):
+    """The other save passed its checks and has not committed: this one waits for it, then says the title is taken."""
+
+    def other_save():
+        name_lock(DECK_WRITES_LOCK)
+        Deck.objects.create(title="RL basics", slug="rl-basics")
+
+    client.force_login(instructor)
+    held = Hold(other_save)
+    try:
+        post = Background(lambda: client.post(reverse("admin:content_deck_add"), {"title": "RL Basics", "slug": "rl"}))
+        assert not post.finished_within(0.5)
+    finally:
+        held.release()
+    response = post.join()
+    assert response.status_code == 200
+    assert "A deck is titled “RL basics” already (its slug: rl-basics)" in response.content.decode()
+    assert list(Deck.objects.values_list("slug", flat=True)) == ["rl-basics"]
 
 
 def test_a_deck_may_change_the_letter_case_of_its_own_title(client, instructor):
