@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import make_user
+from tests.conftest import make_instructor, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +20,15 @@ HEADER = """() => {
   const shown = [...header.children].filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect());
   return {height: header.getBoundingClientRect().height, parts: shown.length,
           one_line: shown.every((box) => box.top < brand.bottom && box.bottom > brand.top)};
+}"""
+
+# The placeholder's width in the box's font, against the room inside its padding.
+PLACEHOLDER_FITS = """(el) => {
+  const style = getComputedStyle(el);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = style.font;
+  const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return context.measureText(el.placeholder).width <= room;
 }"""
 
 
@@ -67,6 +76,18 @@ def test_a_students_header_takes_one_line_on_a_phone_and_its_menu_opens_and_a_de
     expect(header.get_by_role("button", name="Sign out")).to_be_visible()
     assert page.evaluate(HEADER)["one_line"]
     context.close()
+
+
+def test_an_instructors_header_keeps_to_one_line_in_a_laptops_window(browser, live_server, sign_in):
+    """Admin and a ten-letter name beside the links broke it in two at 1280 px, the search box alone below them."""
+    make_instructor("instructor")
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign_in(page, "instructor", "/")
+    expect(page.get_by_role("banner").get_by_role("link", name="Admin")).to_be_visible()
+    assert page.evaluate(HEADER)["one_line"]
+    # The box is not squeezed to fit: its placeholder shows in full.
+    box = page.get_by_role("banner").get_by_role("searchbox", name="Search the cards")
+    assert box.evaluate(PLACEHOLDER_FITS)
 
 
 def test_a_visitors_header_takes_one_line_on_a_phone(browser, live_server):
