@@ -331,10 +331,12 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     parts = result.sentences | {number for number, echo in enumerate(profile.echoes) if echo & stems}
     if profile.two_part and len(parts) < 2 and result.ratio < 1.0:
         score = min(score, ONE_PART_CAP)  # a two-part question answered on one part only
+    shortfall = ""  # what the question asks for that the response leaves out: at most partly right, not wrong
     if profile.items or profile.factors[1]:  # "tracking, projects, model registry, and deployment": 3 of the 4
-        note = note or short_list(profile.items, tokens) or too_few(profile.factors, result.matched, profile.key_terms)
+        shortfall = short_list(profile.items, tokens) or too_few(profile.factors, result.matched, profile.key_terms)
     if profile.named[1]:  # "lower precision floats" where the question asks which formats (FP16 or BF16, FP32)
-        note = note or unnamed(profile.named, result.matched)
+        shortfall = shortfall or unnamed(profile.named, result.matched)
+    note = note or shortfall
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
     if strung(tokens, profile.answer_words):  # "targets classes softer produces gradient": nothing said of them
@@ -364,7 +366,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
     elif (
-        not note
+        note in ("", shortfall)  # one factor of five ("torch.manual_seed(0)") is still one real point
         and not miscategorised(text, profile.genus)
         and (
             compared

@@ -23,6 +23,10 @@ LATENCY = GradingCard(
         (REPRODUCIBLE, "random seeds and deterministic algorithms", "That names 2 of the 5 factors in the answer."),
         (REPRODUCIBLE, "fix the random seeds and pin library versions", "That names 2 of the 5 factors in the answer."),
         (LATENCY, "the model size and the numeric precision", "That names 2 of the 5 factors in the answer."),
+        # One factor, in a word or in code, is still one real point: it was incorrect, the list's note in the way.
+        (REPRODUCIBLE, "seeds", "That names 1 of the 5 factors in the answer."),
+        (REPRODUCIBLE, "torch.manual_seed(0)", "That names 1 of the 5 factors in the answer."),
+        (LATENCY, "batch size", "That names 1 of the 5 factors in the answer."),
     ],
 )
 def test_fewer_than_half_of_the_items_is_partial(subject, response, note):
