@@ -75,6 +75,7 @@ from .formulas import (
     response_names,
     wrong_expressions,
 )
+from .hedges import unsure_between
 from .items import short_list
 from .keyterms import (
     coverage,
@@ -339,6 +340,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     note = note or shortfall
     if other_means(tokens, result.used, index.content):  # "Increasing the learning rate to imitate a large batch"
         score = min(score, PARTIAL_AT - 0.05)
+    if unsure_between(tokens, index.content, lambda s: s in result.used or names(s)):  # "FP16 or INT8, not sure"
+        score, note = min(score, HEDGE_SCORE), note or "You offer two answers, unsure which: one is not in the answer."
     if strung(tokens, profile.answer_words):  # "targets classes softer produces gradient": nothing said of them
         score, note = min(score, HEDGE_SCORE), note or "Those are words of the answer; say how they fit together."
     clash = clashes(profile.key_terms, profile.known, tokens, result)

@@ -1,0 +1,44 @@
+"""Golden tests: an answer that offers the right thing and another, unsure which ("FP16 or INT8, not sure"), is
+partly right at most, as a short answer offered with another term is; a hedge on a detail, or two offers both in
+the answer, is not held against it (hedges.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.quiz.grading import Verdict
+from tests.quiz.test_grading import MIXED_FLAG, ONNX_FLASH, graded
+
+LOSS_SCALING = "What is loss scaling"
+MIXED = "What is mixed precision training"
+NOTE = "You offer two answers, unsure which"
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (ONNX_FLASH, "Portability, or maybe it makes the model smaller."),  # was correct
+        (ONNX_FLASH, "Either interoperability between frameworks or faster training, I'm not sure"),  # was correct
+        (MIXED_FLAG, "Uses FP16 or INT8, not sure, to make it faster"),
+        (LOSS_SCALING, "It stops small gradients underflowing in FP16, or maybe it prevents overfitting"),
+    ],
+)
+def test_the_right_thing_offered_with_another_unsure_which_is_partial_at_most(subject, response):
+    result = graded(subject, response)
+    assert result.verdict is Verdict.PARTIAL, result
+    assert NOTE in result.feedback, result
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        (ONNX_FLASH, "interoperability between frameworks, or maybe portability"),  # the second says the first again
+        (ONNX_FLASH, "I think it's interoperability between frameworks or runtimes"),  # "I think" is not unsure
+        (MIXED, "maybe FP16 or BF16 for compute with FP32 master weights"),  # both in the answer
+        (LOSS_SCALING, "The loss is scaled up (maybe by 1024 or 65536) so small gradients don't underflow in FP16"),
+    ],
+)
+def test_a_hedge_on_a_detail_or_between_two_right_things_is_not_held_against_it(subject, response):
+    result = graded(subject, response)
+    assert NOTE not in result.feedback, result
+    assert result.verdict is graded(subject, response.replace("maybe ", "")).verdict, result
