@@ -124,12 +124,38 @@ class CardAdminForm(RenderedForm):
     def clean(self):
         data = super().clean()
         deck = data.get("deck")
-        if deck is not None and "position" in data:
-            self._place(data, deck)
+        if deck is not None:
+            # Taking turns with other card and deck saves and imports until the admin's transaction ends: two at
+            # once (a double click on Save) both took the deck's end and deadlocked, or added the card twice.
+            name_lock(DECK_WRITES_LOCK)
+            if "position" in data:
+                self._place(data, deck)
+            if "question" in data:
+                self._new_question(data["question"], deck)
         if "_preview" in self.data:
             # Keeps the admin on the form, with everything as typed, and nothing saved.
             raise ValidationError(PREVIEW_NOTICE, code="preview")
         return data
+
+    def _new_question(self, question: str, deck: Deck) -> None:
+        """A question the deck asks already (letter case and spacing aside, as imports match cards) is refused:
+        students would meet it twice, and an import could not tell which card a row without an id updates."""
+        same = normal_text(question)
+        if self.instance.pk and self.instance.deck_id == deck.pk and normal_text(self.instance.question) == same:
+            return  # its own question, as it was: a deck that holds it twice already is not this save's doing
+        others = deck.cards.exclude(pk=self.instance.pk).values_list("question", "position", "archived")
+        for other, position, archived in others.iterator():
+            if normal_text(other) == same:
+                message = (
+                    "%(deck)s has this question already, in the archived card at position %(position)s: restore "
+                    "that card instead, or ask this one differently."
+                    if archived
+                    else "%(deck)s asks this question already, at position %(position)s: edit that card instead, "
+                    "or ask this one differently."
+                )
+                params = {"deck": deck, "position": position}
+                self.add_error("question", ValidationError(message, code="question_taken", params=params))
+                return
 
     def _place(self, data: dict, deck: Deck) -> None:
         """An empty position is the end of the deck; a taken one says which card holds it and what is free."""

@@ -8,6 +8,7 @@ import re
 import uuid
 from urllib.parse import urlsplit
 
+import psycopg
 from django.conf import settings
 from django.core.signals import request_finished
 from django.db import InterfaceError, OperationalError
@@ -121,14 +122,22 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        conflict = False
         if isinstance(exception, DependencyUnavailableError):
             service = exception.service
         elif isinstance(exception, OperationalError | InterfaceError):
             service = "its database"
+            # A deadlock or a lock waited for too long: the database is there, another save got in the way.
+            conflict = isinstance(
+                exception.__cause__, psycopg.errors.TransactionRollback | psycopg.errors.LockNotAvailable
+            )
         else:
             return None
         # The page's words ("its database") are the site's; the log says which service failed, and how.
-        logger.warning("%s unavailable: %s", service.removeprefix("its ").removeprefix("a "), exception)
+        if conflict:
+            logger.warning("database conflict: %s", exception)
+        else:
+            logger.warning("%s unavailable: %s", service.removeprefix("its ").removeprefix("a "), exception)
         fields, dropped_password = _kept_fields(request) if request.method == "POST" else ([], False)
         response = TemplateResponse(
             request,
@@ -140,10 +149,12 @@ class DatabaseUnavailableMiddleware:
                 "method": request.method,
                 "service": service,
                 "dropped_file": bool(request.FILES),
+                "conflict": conflict,
             },
-            status=503,
+            status=409 if conflict else 503,
         )
-        response["Retry-After"] = "5"
+        if not conflict:
+            response["Retry-After"] = "5"
         if getattr(request, "htmx", False):
             # Swap the whole page: the retry form is a plain form, so it works whatever was on screen.
             response["HX-Retarget"] = "body"

@@ -12,18 +12,20 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 from django.http import FileResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from apps.common.db import name_lock
 from apps.common.logs import RequestIdFilter
-from apps.common.middleware import HeadWithoutBodyMiddleware
+from apps.common.middleware import DatabaseUnavailableMiddleware, HeadWithoutBodyMiddleware
 from apps.quiz import services
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
 from tests.conftest import PASSWORD
 from tests.factories import make_card, make_deck
+from tests.locks import holding
 
 
 @pytest.mark.django_db
@@ -97,6 +99,25 @@ def test_losing_the_database_gives_try_again_and_keeps_the_typed_answer(client, 
     # The database is back: the kept form goes through as it is.
     assert client.post(url, data).status_code == 303
     assert Answer.objects.get().response == "My carefully typed answer"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_that_meets_another_at_the_same_moment_says_so_not_that_the_database_is_away(caplog):
+    """A deadlock or a lock waited for too long is another save in the way: it was "cannot reach its database",
+    whose "Send it again" then added an admin's card a second time."""
+    with holding(lambda: name_lock("busy")), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '50ms'")
+        with pytest.raises(OperationalError) as raised:
+            name_lock("busy")
+    request = RequestFactory().post("/admin/content/card/add/", {"question": "What is KV caching?"})
+    page = DatabaseUnavailableMiddleware(lambda request: None).process_exception(request, raised.value)
+    html = page.content.decode()
+    assert page.status_code == 409 and not page.has_header("Retry-After")
+    assert "Another change was being saved at the same moment as yours, and yours was not saved" in html
+    assert "cannot reach" not in html
+    assert 'value="What is KV caching?"' in html  # still offered to send again, once checked
+    assert "database conflict: canceling statement due to lock timeout" in caplog.text
 
 
 @contextmanager
