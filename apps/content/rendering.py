@@ -111,7 +111,6 @@ def render(text: str) -> Rendered:
 _START_TAG = re.compile(r'<[a-zA-Z][^\s>/]*(?:\s+[^\s"\'>/=]+(?:="[^"]*")?)*\s*/?>')
 _STYLE_ATTR = re.compile(r'\s+style="([^"]*)"')
 _CLASS_ATTR = re.compile(r'(\s+class=")([^"]*)(")')
-_DECLARATION = re.compile(r"^\s*([a-z-]+)\s*:\s*([^;{}<>\\]+?)\s*$")
 
 
 def style_class(declarations: str) -> str:
@@ -128,10 +127,10 @@ def styles_to_classes(html: str) -> Rendered:
         if style is None:
             return text
         text = text[: style.start()] + text[style.end() :]
-        parts = [_DECLARATION.match(part) for part in unescape(style[1]).split(";") if part.strip()]
-        declarations = ";".join(f"{m[1]}:{m[2]} !important" for m in parts if m)
-        if not declarations:
+        parts = style_parts(unescape(style[1]))
+        if not parts:
             return text
+        declarations = ";".join(f"{prop}:{value}{_IMPORTANT}" for prop, value in parts)
         name = style_class(declarations)
         styles[name] = declarations
         if _CLASS_ATTR.search(text):
@@ -157,14 +156,28 @@ def style_expand(compact: str) -> tuple[str, str]:
     ValueError unless every declaration is a property KaTeX writes with a plain value (letters, digits, `#%.-_`
     and spaces: no quotes, slashes, braces or functions), so a rule built from text a browser sent is safe to serve.
     """
-    parts = []
-    for part in compact.split(";"):
-        prop, colon, value = part.partition(":")
-        if not colon or prop not in _STYLE_PROPERTIES or not _PLAIN_VALUE.fullmatch(value):
-            raise ValueError(f"not a style this renderer writes: {part[:80]!r}")
-        parts.append(f"{prop}:{value}{_IMPORTANT}")
-    declarations = ";".join(parts)
+    parts = style_parts(compact)
+    if not parts:
+        raise ValueError(f"not a style this renderer writes: {compact[:80]!r}")
+    declarations = ";".join(f"{prop}:{value}{_IMPORTANT}" for prop, value in parts)
     return style_class(declarations), declarations
+
+
+def style_parts(declarations: str) -> list[tuple[str, str]]:
+    """(property, value) of each declaration, or none at all unless every one is a property KaTeX writes with a
+    plain value (letters, digits, `#%.-_` and spaces: no quotes, slashes, braces or functions).
+
+    All or nothing: nh3 reads `color:a<"b;position:fixed;c"` as one declaration, a colour whose quoted string holds
+    the semicolons, and dropping only the pieces that fail would let `position:fixed` through on its own."""
+    parts = []
+    for part in declarations.split(";"):
+        prop, colon, value = (piece.strip() for piece in part.partition(":"))
+        if not (prop or colon or value):
+            continue  # the empty piece after a closing ";"
+        if not colon or prop not in _STYLE_PROPERTIES or not _PLAIN_VALUE.fullmatch(value.removesuffix(_IMPORTANT)):
+            return []
+        parts.append((prop, value.removesuffix(_IMPORTANT)))
+    return parts
 
 
 _TAGS = {

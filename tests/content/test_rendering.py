@@ -157,6 +157,24 @@ def test_a_style_cannot_smuggle_a_rule():
     assert "{" not in " ".join(rendered.styles.values())
 
 
+@pytest.mark.parametrize(
+    "style",
+    [
+        # nh3 reads each as one declaration, a colour whose quoted string holds the semicolons; split naively, the
+        # pieces between the quotes became a rule that covered every page showing the text.
+        """color:a<"b;position:fixed;top:0;left:0;z-index:99999;width:100vw;height:100vh;c\"""",
+        "color:a&lt;'b;position:fixed;inset:0;z-index:99999;c'",
+        'color:"x\\";position:fixed;c"',
+        "color:red;width:calc(100vw)",  # a value with a function
+    ],
+)
+def test_a_style_with_anything_but_plain_declarations_of_katexs_properties_is_dropped_whole(style):
+    quote = "'" if '"' in style else '"'
+    rendered = render(f"<span style={quote}{style}{quote}>covering</span> text")
+    assert rendered.styles == {}
+    assert "<span>covering</span>" in rendered.html
+
+
 def test_thousands_of_brackets_are_text_so_the_link_pattern_cannot_go_quadratic():
     html = render("[" * 20000 + " and [a link](https://example.com)").html
     assert html.count("[") == 20001 and "<a " not in html

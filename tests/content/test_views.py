@@ -222,6 +222,17 @@ def test_a_process_that_has_not_seen_the_version_lately_links_the_plain_styleshe
 
 
 @pytest.mark.django_db
+def test_a_rule_stored_before_the_renderer_checked_styles_strictly_is_not_served(client):
+    from apps.content.models import StyleRule
+
+    StyleRule.objects.create(name="sgood", declarations="top:-3em !important")
+    StyleRule.objects.create(name="sbad", declarations="position:fixed !important;z-index:99999 !important")
+    css = client.get(reverse("content:styles")).content.decode()
+    assert ".sgood{top:-3em !important}" in css
+    assert "sbad" not in css and "position" not in css
+
+
+@pytest.mark.django_db
 def test_the_stylesheet_version_names_the_rules_not_their_ids(client):
     # A restored backup reuses ids: the same count and highest id must not pass for the same stylesheet.
     from apps.content.models import StyleRule
