@@ -174,9 +174,9 @@ def style_parts(declarations: str) -> list[tuple[str, str]]:
         prop, colon, value = (piece.strip() for piece in part.partition(":"))
         if not (prop or colon or value):
             continue  # the empty piece after a closing ";"
-        if not colon or prop not in _STYLE_PROPERTIES or not _PLAIN_VALUE.fullmatch(value.removesuffix(_IMPORTANT)):
+        if not colon or prop not in _STYLE_PROPERTIES or not _PLAIN_VALUE.fullmatch(value):
             return []
-        parts.append((prop, value.removesuffix(_IMPORTANT)))
+        parts.append((prop, value))
     return parts
 
 

@@ -10,7 +10,7 @@ from django.db.models.functions import Concat, Lower, Replace
 from django.shortcuts import get_object_or_404
 
 from .models import SEARCH_CONFIG, Card, Deck, StyleRule
-from .rendering import style_parts
+from .rendering import style_compact, style_parts
 
 # Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
 # can be escaped whole and only these become <mark> (see the `excerpt_marks` filter).
@@ -154,4 +154,4 @@ def style_rules_version() -> str:
 def style_rules_css() -> str:
     """Every stored rule that passes the renderer's check today: one stored before it was strict is left out."""
     rules = StyleRule.objects.order_by("pk").values_list("name", "declarations")
-    return "\n".join(f".{name}{{{css}}}" for name, css in rules if style_parts(css))
+    return "\n".join(f".{name}{{{css}}}" for name, css in rules if style_parts(style_compact(css)))

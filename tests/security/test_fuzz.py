@@ -1067,8 +1067,9 @@ def test_regression_moving_a_card_moves_its_running_totals(world):
     """Moving an answered card to another deck left the per-deck totals and memory states in the old deck."""
     card = world.deck.cards.get(position=1)
     assert Answer.objects.filter(card=card).exists()
+    # Reworded: the other deck asks each of this deck's questions already, and a deck asks a question once.
     data = {
-        "deck": world.other_deck.pk, "position": 99, "kind": card.kind, "question": card.question,
+        "deck": world.other_deck.pk, "position": 99, "kind": card.kind, "question": f"{card.question} (moved)",
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         **{f"{prefix}-{key}": "0" for prefix in ("aliases", "distractors", "key_terms")
            for key in ("TOTAL_FORMS", "INITIAL_FORMS")},
