@@ -11,6 +11,7 @@ from django.template.defaultfilters import pluralize
 
 from apps.common.ratelimits import minutes_left
 
+from .selectors import email_taken
 from .services import password_confirm, password_reset_mail_queue, sign_in_tries_left
 
 
@@ -26,9 +27,17 @@ class SignupForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        # Signing in takes a user name or an email, an exact user name first: this one would shut the account
+        # whose email it is out of signing in by email.
+        if username and "@" in username and get_user_model().objects.filter(email__iexact=username).exists():
+            raise forms.ValidationError("This user name is another account's email address: choose another.")
+        return username
+
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
-        if get_user_model().objects.filter(email__iexact=email).exists():
+        if email_taken(email=email):
             raise forms.ValidationError("An account with this email address already exists. Try signing in.")
         return email
 
@@ -145,8 +154,7 @@ class ProfileForm(forms.ModelForm):
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
-        taken = get_user_model().objects.filter(email__iexact=email).exclude(pk=self.instance.pk)
-        if taken.exists():
+        if email_taken(email=email, other_than=self.instance.pk):
             raise forms.ValidationError("Another account uses this email address.")
         return email
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db.models import Count, F, FloatField, Q
 from django.db.models.functions import Cast, NullIf
@@ -81,3 +82,9 @@ def account_export(*, user: AbstractUser) -> dict:
             for name, (rows, columns) in lists.items()
         },
     }
+
+
+def email_taken(*, email: str, other_than: int | None = None) -> bool:
+    """Another account has this email, or has it as its user name (which signing in by email would reach first)."""
+    users = get_user_model().objects.exclude(pk=other_than)
+    return users.filter(Q(email__iexact=email) | Q(username__iexact=email)).exists()

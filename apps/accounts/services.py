@@ -18,6 +18,8 @@ from django.utils import timezone
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage, is_ratelimited
 
+from apps.common.db import name_lock
+
 logger = logging.getLogger(__name__)
 
 # Known to everyone who reads the README; the command refuses to run with DEBUG off.
@@ -103,6 +105,12 @@ def password_reset_mail_queue(*, message: EmailMessage, user_pk: object) -> None
 def password_reset_mail_wait(*, timeout: float = 30) -> None:
     """Returns once every reset mail queued so far has been sent or its failure logged (for tests and scripts)."""
     _reset_mail_sender.submit(lambda: None).result(timeout=timeout)
+
+
+def account_names_lock() -> None:
+    """Serialises sign-ups and email changes until the transaction ends: each checks that no other account has the
+    name or the email, then writes it, and eight sign-ups at once all passed the check with one email."""
+    name_lock("account-names")
 
 
 def signup_refused(*, request: HttpRequest) -> bool:

@@ -13,6 +13,7 @@ from django.contrib.auth.views import (
     PasswordResetView,
 )
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
@@ -31,6 +32,7 @@ from .selectors import account_export, account_owned_cohorts, account_summary
 from .services import (
     AccountError,
     account_delete,
+    account_names_lock,
     account_update,
     password_reset_pause,
     password_reset_refused,
@@ -127,12 +129,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     if signup_refused(request=request):
         return _rate_limited(request, "signup", signup_pause(request=request))
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
-        # Said on the page it lands on, as signing out is: otherwise only the header's new name shows it worked.
-        messages.success(request, f"Your account is ready: you are signed in as {user.get_username()}.")
-        return redirect(safe_next(request))
+    if request.method == "POST":
+        with transaction.atomic():
+            account_names_lock()
+            user = form.save() if form.is_valid() else None
+        if user is not None:
+            login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
+            # Said on the page it lands on, as signing out is: otherwise only the header's new name shows it worked.
+            messages.success(request, f"Your account is ready: you are signed in as {user.get_username()}.")
+            return redirect(safe_next(request))
     status = 422 if request.method == "POST" else 200
     focus_first_error(form)
     return render(request, "registration/signup.html", {"form": form, "next": safe_next(request, "")}, status=status)
@@ -175,10 +180,13 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
 def account(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user, request=request)
     if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            account_update(user=request.user, first_name=data["first_name"], last_name=data["last_name"],
-                           email=data["email"])  # fmt: skip
+        with transaction.atomic():
+            account_names_lock()
+            if valid := form.is_valid():
+                data = form.cleaned_data
+                account_update(user=request.user, first_name=data["first_name"], last_name=data["last_name"],
+                               email=data["email"])  # fmt: skip
+        if valid:
             messages.success(request, "Your details are saved.")
             return HttpResponseSeeOther(reverse("account"))
         focus_first_error(form)

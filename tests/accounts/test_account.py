@@ -92,9 +92,11 @@ def test_the_same_email_in_other_letters_needs_no_password(client, student):
 @pytest.mark.parametrize(
     ("email", "message"),
     [("BOB@example.com", "Another account uses this email address."), ("", "This field is required."),
+     ("Sam@Example.org", "Another account uses this email address."),  # another's user name: signing in meets it first
      ("not-an-email", "Enter a valid email address.")],
 )  # fmt: skip
 def test_a_refused_email_is_a_form_error_and_changes_nothing(client, student, other_student, email, message):
+    make_user("sam@example.org")
     client.force_login(student)
     response = client.post(
         reverse("account"), {"first_name": "Eve", "last_name": "", "email": email, "current_password": PASSWORD}

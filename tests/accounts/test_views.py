@@ -9,7 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from apps.accounts.services import account_names_lock
+from tests.conftest import PASSWORD, make_user
+from tests.locks import Background, Hold
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a-much-better-passphrase-42"
@@ -42,12 +44,43 @@ def test_sign_up_says_who_sees_the_email(client):
         ({"username": "alice", "email": "x@example.com"}, "A user with that username already exists"),
         ({"username": "dana", "email": "ALICE@example.com"}, "already exists. Try signing in"),
         ({"username": "dana", "email": "d" * 250 + "@example.com"}, "can be at most 254 characters long"),
+        # Signing in by email would reach the new account first, and alice could no longer sign in by hers.
+        ({"username": "Alice@Example.com", "email": "x@example.com"}, "another account&#x27;s email address"),
     ],
 )
 def test_sign_up_errors_are_shown_on_the_form(client, student, data, message):
     response = client.post(reverse("signup"), {**data, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert response.status_code == 422
     assert message in response.content.decode()
+    assert client.post(reverse("login"), {"username": "alice@example.com", "password": PASSWORD}).status_code == 302
+
+
+def test_an_email_that_is_another_accounts_user_name_is_refused(client):
+    make_user("sam@example.org")  # a user name with an @, as an admin may have made one
+    data = {"username": "dana", "email": "SAM@example.org", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 422 and "already exists. Try signing in" in response.content.decode()
+    assert not get_user_model().objects.filter(username="dana").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_with_an_email_another_is_taking_at_the_same_moment_waits_and_is_refused(client):
+    """Eight sign-ups at once with one email all went through, and none of them could sign in by it."""
+
+    def other_sign_up():
+        account_names_lock()
+        get_user_model().objects.create_user(username="erin", email="race@example.com", password=PASSWORD)
+
+    data = {"username": "dana", "email": "race@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    held = Hold(other_sign_up)
+    try:
+        sign_up = Background(lambda: client.post(reverse("signup"), data))
+        assert not sign_up.finished_within(0.5)
+    finally:
+        held.release()
+    response = sign_up.join()
+    assert response.status_code == 422 and "already exists. Try signing in" in response.content.decode()
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["erin"]
 
 
 def test_weak_or_mismatched_passwords_are_refused(client):
