@@ -19,6 +19,24 @@ def _named(name: str, exc: TransferError) -> list[Problem]:
     return problems
 
 
+def _clashes(parsed: list[tuple[str, str, dict]]) -> list[Problem]:
+    """Two files of the archive for one deck, by slug, or titled alike: each file is checked against the database
+    alone, so the check passed them and the import then merged the two decks, or refused the second."""
+    problems: list[Problem] = []
+    slugs: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for name, _text, data in parsed:
+        slug, title = data["deck"]["slug"], data["deck"]["title"]
+        same = " ".join(title.split()).lower()  # near enough to the LOWER() of the deck_title_unique constraint
+        if slug in slugs:
+            problems.append(Problem(name, f"its deck's slug {slug} is also the deck of {slugs[slug]}"))
+        elif same in titles:
+            problems.append(Problem(name, f"its deck is titled “{title}” as the deck of {titles[same]} is"))
+        slugs.setdefault(slug, name)
+        titles.setdefault(same, name)
+    return problems
+
+
 def deck_imports_check(*, files: list[tuple[str, str]], user: AbstractBaseUser) -> list[CheckedImport]:
     """Each file dry-run and held as deck_import_check does. Raises TransferError with the problems of every file
     that would not import; the cards of all the files count toward one file's limit, since one request imports
@@ -33,6 +51,7 @@ def deck_imports_check(*, files: list[tuple[str, str]], user: AbstractBaseUser) 
             parsed.append((name, text, parse(text, name=name)))
         except TransferError as exc:
             problems += _named(name, exc)
+    problems += _clashes(parsed)
     if problems:
         raise TransferError.of(problems)
     cards = sum(len(data["cards"]) for _name, _text, data in parsed)

@@ -78,6 +78,24 @@ def test_a_zip_with_a_deck_that_would_not_import_names_the_file_and_writes_nothi
 
 
 @pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        # The check passed both as new decks; the import then made one deck of the two files' cards.
+        (_deck("ops", "Ops again", "Two?"), "sub/b.json: its deck&#x27;s slug ops is also the deck of a.json"),
+        # The check passed both; confirming was refused as if the database had changed since.
+        (_deck("ops-2", "ops  ", "Two?"), "sub/b.json: its deck is titled “ops  ” as the deck of a.json is"),
+    ],
+)
+def test_two_files_of_a_zip_for_one_deck_are_refused_at_the_check_naming_both(client, instructor, second, message):
+    upload = _zip({"a.json": _deck("ops", "Ops", "One?"), "sub/b.json": second})
+    client.force_login(instructor)
+    page = client.post(reverse(URL), {"file": upload})
+    html = page.content.decode()
+    assert page.status_code == 422 and message in html
+    assert not Deck.objects.exists()
+
+
+@pytest.mark.parametrize(
     ("content", "message"),
     [
         (b"PK\x03\x04 not really a zip", "decks.zip is not a .zip archive that can be read."),
