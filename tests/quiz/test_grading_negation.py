@@ -202,6 +202,14 @@ def test_a_denial_closed_by_an_adverb_still_denies_its_term(response):
             "keeps just the parameter values, so you rebuild the architecture first.",
             False,
         ),
+        # The question's own "saving only weights", said with a word or two of the answer's other sentence
+        # ("model", "architecture"): which of the two things is meant takes more than two shared words to tell.
+        (
+            "If you save .keras, it keep everything: the architecture, the weights and also the optimizer state, so "
+            "you can load and use direct. With only weights you must build the same model architecture again in "
+            "code before you load them.",
+            False,
+        ),
     ],
 )
 def test_only_x_where_the_answer_lists_x_among_others_says_the_opposite(response, restricted):
