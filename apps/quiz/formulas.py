@@ -219,15 +219,20 @@ def _stand_in(formula: Formula, reference: Formula) -> bool:
 
 def _relabelled(formula: Formula, reference: Formula) -> bool:
     """The reference with one of its one-letter symbols written as another letter it does not use: "q =
-    round(x/s) + z" for "q = round(r/s) + z", the real value called x. One letter only: with two, "round(x/y)"
-    would match whatever the letters stand for."""
+    round(x/s) + z" for "q = round(r/s) + z", the real value called x."""
+    swapped = _relabel(formula, reference)
+    return swapped is not formula and swapped.canonical == reference.canonical
+
+
+def _relabel(formula: Formula, reference: Formula) -> Formula:
+    """`formula` with its one one-letter symbol the reference does not use written as the reference's one symbol it
+    lacks, else as it is. One letter only: with two, "round(x/y)" would match whatever the letters stand for."""
     own = {n.name for n in _vars(formula.tree)}
     theirs = {n.name for n in _vars(reference.tree)}
     unknown, missing = own - theirs, theirs - own
     if len(unknown) != 1 or len(missing) != 1 or any(len(name) != 1 for name in unknown | missing):
-        return False
-    swapped = renamed(formula, {next(iter(unknown)): next(iter(missing))})
-    return swapped is not formula and swapped.canonical == reference.canonical
+        return formula
+    return renamed(formula, {next(iter(unknown)): next(iter(missing))})
 
 
 def _vars(node: Node) -> list[Node]:
@@ -341,7 +346,8 @@ def check_formulas(
     if not core:
         return FormulaCheck("none")
     for formula, _ in found:
-        forms = (formula, unclamped(formula) or formula)
+        # Near misses under another name too: "q = x/s + z" is short of the rounding as "q = r/s + z" is.
+        forms = (formula, unclamped(formula) or formula, _relabel(formula, core[0]))
         if any(near(f, core[0]) for near in (_close, _unrounded) for f in forms) or _stand_in(formula, core[0]):
             return FormulaCheck("close", formula.shown, core[0].shown)
     prose = text

@@ -1052,7 +1052,9 @@ TEX_CLAMP = r"$q = \mathrm{clamp}\left(\left\lfloor \frac{r}{s} \right\rceil + z
         # the right idea short of the integer: the rounding left out is close, not the answer
         ("r/s + z", PARTIAL, 0.5, 0.5),
         ("q = r/s + z", PARTIAL, 0.5, 0.5),
+        ("q = x/s + z", PARTIAL, 0.5, 0.5),  # the real value called x, as "q = round(x/s) + z" may: it was 0
         ("q = clamp(r/s + z, qmin, qmax)", PARTIAL, 0.5, 0.5),
+        ("q = x/y + z", INCORRECT, 0.0, 0.0),  # two letters renamed could stand for anything
         ("r*s + z", INCORRECT, 0.0, 0.39),
         ("q", INCORRECT, 0.0, 0.0),
     ],
