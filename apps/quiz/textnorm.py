@@ -44,7 +44,14 @@ _WORD = re.compile(r"[^\W_]+(?:['.\-_][^\W_]+)*")
 _BOUNDARY = re.compile(r"[,;:!?()\[\]{}/|\"+=<>&*]|\.(?:\s|$)|(?:^|\s)-+(?:\s|$)|\n")
 _ACRONYM = re.compile(r"[A-Z][A-Z0-9]+s?")
 # Short forms students write for a tool's name, read as the name itself: "K8s Job", "torch DDP".
-ABBREVIATIONS = {"k8s": "kubernetes", "kube": "kubernetes", "torch": "pytorch", "trt": "tensorrt"}
+ABBREVIATIONS = {
+    "k8s": "kubernetes", "kube": "kubernetes", "torch": "pytorch", "trt": "tensorrt",
+    # Shorthand of notes and code comments ("fwd fp16, master weights fp32 -> less mem"), one word each.
+    "fwd": "forward", "bwd": "backward", "mem": "memory", "accum": "accumulate", "eff": "effective",
+    "optim": "optimizer", "perf": "performance", "ckpt": "checkpoint", "arch": "architecture", "calc": "calculate",
+    "impl": "implementation", "quant": "quantization", "approx": "approximately", "req": "request",
+    "reqs": "requests", "prob": "probability", "probs": "probabilities",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict, grade
+from tests.quiz.test_grading import graded
 
 WINDOW = GradingCard(
     "What does a short batching window on an inference server buy?",
@@ -96,3 +97,18 @@ REBUILD = GradingCard(
 def test_a_verb_done_again_is_the_verb_with_re(response, verdict):
     result = grade(REBUILD, response)
     assert result.verdict is verdict, result
+
+
+@pytest.mark.parametrize(
+    ("subject", "response"),
+    [
+        # Each was partly right: "fwd", "mem", "arch" and "probs" earned nothing, and counted as words off the point.
+        ("What does the '--mixed-precision'", "fwd fp16, master weights fp32 -> less mem, more throughput"),
+        ("What does the '--mixed-precision'", "uses fp16/bf16 for fwd/bwd -> less memory and faster"),
+        ("In Keras, what is the difference", ".keras = whole model (arch, weights, optimizer); weights only = params, "
+         "need to recreate the model first"),
+    ],
+)  # fmt: skip
+def test_the_shorthand_of_notes_reads_as_the_words_it_stands_for(subject, response):
+    result = graded(subject, response)
+    assert result.verdict is Verdict.CORRECT, result
