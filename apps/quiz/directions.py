@@ -109,7 +109,24 @@ def claims(text: str) -> tuple[Claim, ...]:
             phrase = " ".join(t.surface for t in tokens[i:j])
             words = (token.norm, run[-1].norm)
             out.append(Claim(sense, run[-1].norm, than, subject, phrase, words, number, lead))
+            if (also := _coordinated(tokens, j)) is not None:  # "improve GPU utilization and throughput"
+                words = (token.norm, also.norm)
+                out.append(Claim(sense, also.norm, "", subject, f"{token.surface} {also.surface}", words, number, lead))
     return tuple(out)
+
+
+def _coordinated(tokens: list[Token], j: int) -> Token | None:
+    """The head of a second object joined by "and" at `j`, as the first is, to the same verb: "throughput" of
+    "improve GPU utilization and throughput". Not when a verb of direction follows it ("reduces memory and compute
+    increases"): that is a clause of its own."""
+    if j >= len(tokens) or tokens[j].norm != "and" or tokens[j].boundary:
+        return None
+    k = j + 1
+    while k < len(tokens) and not tokens[k].boundary and tokens[k].norm not in STOPWORDS and not _sense(tokens[k].norm):
+        k += 1
+    if k == j + 1 or k - j - 1 > HEAD_WORDS or (k < len(tokens) and _sense(tokens[k].norm)):
+        return None
+    return tokens[k - 1]
 
 
 @lru_cache(maxsize=1024)

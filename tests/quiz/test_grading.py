@@ -1200,6 +1200,10 @@ def test_claims_of_direction_are_read_with_their_subject_and_comparison():
     assert (claim.sense, claim.head, claim.than, claim.subject) == (1, "precise", "fp16", "bf16")
     assert claims("It does not reduce precision.") == ()  # negated: no claim either way
     assert claims("a wider dynamic range avoids overflow") == ()  # a clause, not a noun
+    # A second object joined by "and" goes the same way as the first; a clause with its own verb is not one.
+    improve = claims("to improve GPU utilization and throughput")
+    assert [(c.sense, c.head) for c in improve] == [(1, "utilization"), (1, "throughput")]
+    assert [c.head for c in claims("it reduces memory and compute increases")] == ["memory"]
 
 
 DYNAMIC_BATCHING = "What is dynamic batching"
@@ -1327,6 +1331,8 @@ def test_denials_are_read_by_clause_and_head():
             "It increases precision of weights and activations from 8-bit integers to 32-bit floats",
             "'increases precision' says the opposite",
         ),
+        # the answer improves "GPU utilization and throughput": the second object was not read as improved
+        (DYNAMIC_BATCHING, "It groups requests into batches, which lowers throughput.", "'lowers throughput'"),
     ],
 )
 def test_swapped_numbers_and_reversed_core_claims_are_incorrect(prefix, response, said):
