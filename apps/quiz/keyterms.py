@@ -268,10 +268,16 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
 
 
 def _match_stem(
-    word_stem: str, exact: bool, index: ResponseIndex, free: set[str], loose: bool, word: str = ""
+    word_stem: str,
+    exact: bool,
+    index: ResponseIndex,
+    free: set[str],
+    loose: bool,
+    word: str = "",
+    compound: bool = False,
 ) -> tuple[float, tuple[str, ...]]:
     """Credit for one stem and the response stems that earn it (all the words of a joined compound, so
-    "systolic array" spends both); `loose` allows synonyms and typos."""
+    "systolic array" spends both); `loose` allows synonyms and typos, of the whole of a `compound` term only."""
     if not loose:
         hit = index.stems.get(word_stem)
         if hit is not None and hit[0] in free:
@@ -281,7 +287,7 @@ def _match_stem(
                 if stems_related(candidate, word_stem) and index.stems[candidate][0] in free:
                     return 1.0, index.stems[candidate]
         return 0.0, ()
-    for group in groups_of(word_stem):
+    for group in groups_of(word_stem, compound=compound):
         for candidate in index.groups.get(group, ()):
             if all(c in free for c in candidate):
                 return SYNONYM_CREDIT, candidate
@@ -299,7 +305,7 @@ def match_term(term: KeyTerm, index: ResponseIndex, free: set[str], loose: bool)
     best: tuple[float, tuple[str, ...]] = (0.0, ())
     for alt in term.alts:
         if len(alt) == 1:
-            results = [_match_stem(alt[0], term.exact, index, free, loose, term.word)]
+            results = [_match_stem(alt[0], term.exact, index, free, loose, term.word, compound=bool(term.pieces))]
         else:  # a phrase: each of its words may be matched exactly or through a synonym
             results = [_match_stem(s, term.exact, index, free, False) for s in alt]
             results = [

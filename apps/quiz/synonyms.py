@@ -154,12 +154,13 @@ _SINGLE, _DOUBLE = _parse()
 
 
 @lru_cache(maxsize=8192)
-def groups_of(word_stem: str) -> frozenset[int]:
-    """Synonym groups of a stemmed word (tolerating a short suffix difference)."""
+def groups_of(word_stem: str, *, compound: bool = False) -> frozenset[int]:
+    """Synonym groups of a stemmed word (tolerating a short suffix difference, unless it is a `compound`: "lowerbit"
+    of "lower-bit" is not "lower" extended, and "smaller" alone says nothing of bits)."""
     found = _SINGLE.get(word_stem)
     if found is not None:
         return found
-    if len(word_stem) < 5:
+    if compound or len(word_stem) < 5:
         return frozenset()
     related = [groups for key, groups in _SINGLE.items() if stems_related(key, word_stem)]
     return frozenset().union(*related) if related else frozenset()

@@ -181,3 +181,18 @@ def test_an_answer_on_quantization_is_not_one_on_tensorrt():
     quantization was a synonym of INT8, it earned a term of its own and was graded correct for TensorRT."""
     ptq = card("Contrast post-training quantization").answer
     assert graded("What is NVIDIA TensorRT", ptq).verdict is not CORRECT
+
+
+@pytest.mark.parametrize(
+    ("response", "earned"),
+    [
+        # "smaller" is a synonym of "lower", but says nothing of bits: pruning said for quantization was correct
+        ("Removing small-magnitude weights so the model becomes sparse and smaller.", False),
+        ("storing weights in fewer bits, e.g. int8 instead of fp32", True),  # a synonym for each piece
+        ("use lower-bit integers instead of 32 bit floats", True),
+    ],
+)
+def test_a_compound_term_is_not_earned_by_a_synonym_of_its_first_piece_alone(response, earned):
+    result = graded("What is quantization in the context", response)
+    assert ("lower-bit" in " ".join(result.matched)) is earned, result
+    assert (result.verdict is CORRECT) is earned, result
