@@ -21,6 +21,7 @@ FRESH = Path(settings.BASE_DIR) / "fixtures" / "grading-fresh.csv"
 BLIND = Path(settings.BASE_DIR) / "fixtures" / "grading-blind.csv"
 UNSEEN = Path(settings.BASE_DIR) / "fixtures" / "grading-unseen.csv"
 PROBE = Path(settings.BASE_DIR) / "fixtures" / "grading-probe.csv"
+STYLES = Path(settings.BASE_DIR) / "fixtures" / "grading-styles.csv"
 JOB = (
     "When using Kubernetes for ML workload orchestration, "
     "what resource type is typically used to run a one-time batch training job?"
@@ -69,13 +70,16 @@ def test_the_holdout_covers_every_seed_card_and_agrees_at_least_88_percent(seede
     assert report["agreement"] >= 0.88, [r for r in report["rows"] if r["verdict"] != r["expected"]]
 
 
-@pytest.mark.parametrize("path", [FRESH, BLIND, UNSEEN, PROBE], ids=["fresh", "blind", "unseen", "probe"])
+@pytest.mark.parametrize(
+    "path", [FRESH, BLIND, UNSEEN, PROBE, STYLES], ids=["fresh", "blind", "unseen", "probe", "styles"]
+)
 def test_sets_written_as_students_write_cover_every_seed_card_and_agree_at_least_80_percent(seeded, path):
     """Answers written by reviewers as students write (terse, negated, contrasted, wrong with confidence): the
     fresh set (244 rows) after the grader, half of it never looked at while tuning; the blind set (232 rows) from
     the cards alone, before its writer read the grader; the unseen set (200 rows) likewise, and never used in
-    tuning at all; the probe set (222 rows), six a card, written to find the grader's faults. A guard against
-    rules that only fit the sample."""
+    tuning at all; the probe set (222 rows), six a card, written to find the grader's faults; the styles set (225
+    rows) in the ways students write that the others have little of (English as a second language, shorthand,
+    code and formulas, hedges, long answers with a wrong remark). A guard against rules that only fit the sample."""
     output, _code = _run(path, "--json")
     report = json.loads(output)
     assert len(report["rows"]) >= 200
