@@ -103,6 +103,9 @@ def render(text: str) -> Rendered:
             errors.append((collector.sources[index], str(exc)))
             return math_error_html(tex, str(exc), display=display)
 
+    # The author's own HTML first, on its own terms: colours only, and no class but those Markdown writes. With a
+    # class of the site's (.skip-link is absolutely placed) and KaTeX's sizes a span covered every page.
+    html = sanitize(html, ids=collector.footnote_ids, author=True)
     # Typeset as the markers come (document order, as find_math has them), so errors keep that order too.
     html = collector.pattern().sub(typeset, html)
     return replace(styles_to_classes(sanitize(html, ids=collector.footnote_ids).strip()), errors=tuple(errors))
@@ -222,9 +225,23 @@ _ATTRIBUTES = {
 }
 
 
-def sanitize(html: str, *, ids: Collection[str] = ()) -> str:
+# An author may colour text; sizes and positions are KaTeX's alone (with them a span could cover the page).
+_AUTHOR_STYLE_PROPERTIES = {"color", "background-color"}
+_MARKDOWN_CLASS = re.compile(
+    r"footnote|footnote-ref|footnote-backref|math-display|image-alt|align-(?:left|right|center)|language-[\w+#.-]{1,40}"
+)
+
+
+def _markdown_classes(_element: str, attribute: str, value: str) -> str | None:
+    if attribute != "class":
+        return value
+    return " ".join(name for name in value.split() if _MARKDOWN_CLASS.fullmatch(name)) or None
+
+
+def sanitize(html: str, *, ids: Collection[str] = (), author: bool = False) -> str:
     """nh3 with an allow-list that keeps Markdown's output and KaTeX's HTML, MathML
-    and SVG, but never scripts, event handlers or javascript: URLs.
+    and SVG, but never scripts, event handlers or javascript: URLs. For the `author`'s
+    HTML, before KaTeX's is added: colours only in a style, and only the classes Markdown writes.
 
     `ids` are the footnote ids the conversion made: no other id survives, so an author's
     raw HTML cannot take one the page (or another field's footnotes) already uses."""
@@ -233,9 +250,10 @@ def sanitize(html: str, *, ids: Collection[str] = ()) -> str:
         html,
         tags=_TAGS | _MATHML_TAGS | _SVG_TAGS,
         attributes=_ATTRIBUTES,
+        attribute_filter=_markdown_classes if author else None,
         tag_attribute_values={"sup": {"id": allowed_ids}, "li": {"id": allowed_ids}},
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
-        filter_style_properties=_STYLE_PROPERTIES,
+        filter_style_properties=_AUTHOR_STYLE_PROPERTIES if author else _STYLE_PROPERTIES,
     )

@@ -141,6 +141,9 @@ def search_can_widen(*, query: str) -> bool:
     return len(_WORD.findall(query)) > 1 and not _OPERATORS.search(query)
 
 
+_RULES_CHECK = "plain-katex-properties"
+
+
 def style_rules_version() -> str:
     """Names the current set of rules, from their names alone (each is a hash of its declarations).
 
@@ -148,7 +151,9 @@ def style_rules_version() -> str:
     named other rules would be served from a year-long browser cache.
     """
     names = StyleRule.objects.aggregate(names=StringAgg("name", delimiter=",", order_by="name"))["names"] or ""
-    return hashlib.sha256(names.encode()).hexdigest()[:16]
+    # Prefixed with the check style_rules_css applies: a stricter one serves other rules under the same names, and
+    # browsers keep a versioned stylesheet for a year.
+    return hashlib.sha256(f"{_RULES_CHECK}:{names}".encode()).hexdigest()[:16]
 
 
 def style_rules_css() -> str:

@@ -41,8 +41,8 @@ def _text(html: str) -> str:
         ('<a href="JaVaScRiPt:alert(1)">x</a>', '<p><a rel="noopener noreferrer nofollow">x</a></p>'),
         ("<iframe src=//evil></iframe>ok", "<p>ok</p>"),
         (
-            '<span style="position:fixed;top:0;color:red">x</span>',
-            f'<p><span class="{style_class("top:0 !important;color:red !important")}">x</span></p>',
+            '<span style="position:fixed;top:0;color:red">x</span>',  # an author positions nothing
+            f'<p><span class="{style_class("color:red !important")}">x</span></p>',
         ),
         ("<style>body{display:none}</style>ok", "<p>ok</p>"),
         ("<!-- hidden -->shown", "<p>shown</p>"),
@@ -168,11 +168,24 @@ def test_a_style_cannot_smuggle_a_rule():
         "color:red;width:calc(100vw)",  # a value with a function
     ],
 )
-def test_a_style_with_anything_but_plain_declarations_of_katexs_properties_is_dropped_whole(style):
+def test_an_authors_style_keeps_nothing_but_plain_colours(style):
     quote = "'" if '"' in style else '"'
     rendered = render(f"<span style={quote}{style}{quote}>covering</span> text")
-    assert rendered.styles == {}
-    assert "<span>covering</span>" in rendered.html
+    assert set(rendered.styles.values()) <= {"color:red !important"}
+    assert "<span>covering</span>" in rendered.html or rendered.styles
+
+
+def test_an_authors_html_keeps_only_colours_and_no_class_but_markdowns():
+    """A class of the site's (.skip-link is absolutely placed) with KaTeX's properties covered every page."""
+    rendered = render(
+        '<span class="skip-link" style="top:0;width:100vw;height:100vh;background-color:white">covering</span> '
+        'and <code class="language-python">x</code>, $\\frac{a}{b}$'
+    )
+    assert "covering</span>" in rendered.html and "skip-link" not in rendered.html
+    assert '<code class="language-python">' in rendered.html
+    assert list(rendered.styles.values()).count("background-color:white !important") == 1  # a colour is the author's
+    assert "100vw" not in " ".join(rendered.styles.values())
+    assert 'class="katex"' in rendered.html and rendered.styles  # KaTeX's own classes and styles are its own
 
 
 def test_thousands_of_brackets_are_text_so_the_link_pattern_cannot_go_quadratic():
