@@ -8,7 +8,6 @@ import re
 import uuid
 from urllib.parse import urlsplit
 
-import psycopg
 from django.conf import settings
 from django.core.signals import request_finished
 from django.db import InterfaceError, OperationalError
@@ -127,10 +126,9 @@ class DatabaseUnavailableMiddleware:
             service = exception.service
         elif isinstance(exception, OperationalError | InterfaceError):
             service = "its database"
-            # A deadlock or a lock waited for too long: the database is there, another save got in the way.
-            conflict = isinstance(
-                exception.__cause__, psycopg.errors.TransactionRollback | psycopg.errors.LockNotAvailable
-            )
+            # A deadlock, a serialisation failure or a lock waited for too long: the database is there, another
+            # save got in the way. By SQLSTATE: psycopg's classes for them share no base but OperationalError.
+            conflict = getattr(exception.__cause__, "sqlstate", None) in {"40P01", "40001", "55P03"}
         else:
             return None
         # The page's words ("its database") are the site's; the log says which service failed, and how.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
@@ -25,7 +26,7 @@ from apps.quiz.forms import question_token
 from apps.quiz.models import Answer
 from tests.conftest import PASSWORD
 from tests.factories import make_card, make_deck
-from tests.locks import holding
+from tests.locks import holding, lock_waiters, wait_until
 
 
 @pytest.mark.django_db
@@ -118,6 +119,41 @@ def test_a_save_that_meets_another_at_the_same_moment_says_so_not_that_the_datab
     assert "cannot reach" not in html
     assert 'value="What is KV caching?"' in html  # still offered to send again, once checked
     assert "database conflict: canceling statement due to lock timeout" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_deadlock_is_said_to_be_another_save_in_the_way():
+    """psycopg's DeadlockDetected is no TransactionRollback: a deadlock was still "cannot reach its database"."""
+    errors, ready, go = [], threading.Event(), threading.Event()
+
+    def other():
+        try:
+            with transaction.atomic():
+                name_lock("b")
+                ready.set()
+                go.wait(5)
+                name_lock("a")
+        except OperationalError as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        with transaction.atomic():
+            name_lock("a")
+            ready.wait(5)
+            go.set()
+            wait_until(lambda: lock_waiters() >= 1, what="the other connection waiting")
+            name_lock("b")
+    except OperationalError as exc:
+        errors.append(exc)
+    thread.join(10)
+    (deadlock,) = errors  # PostgreSQL ends one of the two
+    request = RequestFactory().post("/admin/content/card/add/", {"question": "What is KV caching?"})
+    page = DatabaseUnavailableMiddleware(lambda request: None).process_exception(request, deadlock)
+    assert page.status_code == 409 and "Another change was being saved" in page.content.decode()
 
 
 @contextmanager
