@@ -92,7 +92,7 @@ def restrictions(text: str, sentences: tuple[Sentence, ...], names_term: Callabl
 
 
 def _sentence(sentences: tuple[Sentence, ...], word: str, others: set[str]) -> tuple[Sentence, int] | None:
-    """The answer's sentence using `word` that shares most of the response's other words (at least one, three when
+    """The answer's sentence using `word` that shares most of the response's other words (at least one, two when
     the answer restricts the word somewhere), and where in it the word is. On a tie, one restricting the word
     itself wins: the response may echo its "only X"."""
     best, best_rank, echoed = None, (0, False), False
@@ -106,6 +106,5 @@ def _sentence(sentences: tuple[Sentence, ...], word: str, others: set[str]) -> t
         echoed = echoed or rank[1]
         if overlap and rank > best_rank:
             best, best_rank = (sentence, spots[0]), rank
-    # Where the answer says "only X" itself, two shared words ("model", "architecture") do not tell which thing is
-    # meant: "With only weights you must build the same model architecture again" names the weights-only save.
-    return best if best_rank[0] >= 1 + 2 * echoed else None
+    # Where the answer says "only X" itself, one shared word ("architecture") does not tell which thing is meant.
+    return best if best_rank[0] >= 1 + echoed else None

@@ -191,6 +191,12 @@ def test_a_denial_closed_by_an_adverb_still_denies_its_term(response):
             "rebuild the architecture before loading",
             True,
         ),
+        # ... the full model given only the weights and the weights file everything: the roles reversed
+        (
+            ".keras keeps only the weights, so you must rebuild the model first; the weights file keeps everything.",
+            True,
+        ),
+        ("The .keras format stores only the weights; saving weights only also stores the architecture.", True),
         # ... but echoing the answer's own "only weights", or restricting what the answer lists nothing beside
         (
             ".keras keeps architecture, weights and optimizer state; weights-only keeps only the weights, so "
@@ -200,14 +206,6 @@ def test_a_denial_closed_by_an_adverb_still_denies_its_term(response):
         (
             "The full model stores the architecture, weights, optimizer state and config; saving only the weights "
             "keeps just the parameter values, so you rebuild the architecture first.",
-            False,
-        ),
-        # The question's own "saving only weights", said with a word or two of the answer's other sentence
-        # ("model", "architecture"): which of the two things is meant takes more than two shared words to tell.
-        (
-            "If you save .keras, it keep everything: the architecture, the weights and also the optimizer state, so "
-            "you can load and use direct. With only weights you must build the same model architecture again in "
-            "code before you load them.",
             False,
         ),
     ],
