@@ -19,10 +19,13 @@ _NO_OFFER = frozenset({"not", "less", "so", "something", "anything", "whatever",
 
 def unsure_between(tokens: list[Token], content: Collection[str], earns: Callable[[str], bool]) -> bool:
     """The response is unsure, and of the two things it offers with "or", each saying something (`content`: the
-    response's content stems), one names a point of the answer (`earns`, of a stem) and the other none."""
+    response's content stems), one names a point of the answer (`earns`, of a stem) and the other none, and the
+    answer stands on that offer: it holds half of what the response earns. A right answer hedging a detail of its
+    own ("…extra compute, maybe one more forward pass or a bit more") is not unsure of the answer."""
     norms = [t.norm for t in tokens]
     if not any(_says(norms, i, phrase) for phrase in _UNSURE for i in range(len(norms))):
         return False
+    earned = {s for s in content if earns(s)}
     for i, norm in enumerate(norms):
         if norm != "or" or (i + 1 < len(norms) and norms[i + 1] in _NO_OFFER) or "whether" in norms[:i]:
             continue
@@ -30,8 +33,8 @@ def unsure_between(tokens: list[Token], content: Collection[str], earns: Callabl
             _stems(_clause(tokens[i - 1 :: -1] if i else []), content),
             _stems(_clause(tokens[i + 1 :], ahead=True), content),
         ]
-        credited = [any(map(earns, side)) for side in sides]
-        if all(sides) and any(credited) and not all(credited):
+        credited = [side & earned for side in sides]
+        if all(sides) and any(credited) and not all(credited) and 2 * max(map(len, credited)) >= len(earned):
             return True
     return False
 

@@ -36,9 +36,22 @@ def test_the_right_thing_offered_with_another_unsure_which_is_partial_at_most(su
         (ONNX_FLASH, "I think it's interoperability between frameworks or runtimes"),  # "I think" is not unsure
         (MIXED, "maybe FP16 or BF16 for compute with FP32 master weights"),  # both in the answer
         (LOSS_SCALING, "The loss is scaled up (maybe by 1024 or 65536) so small gradients don't underflow in FP16"),
+        # a whole right answer, unsure of a detail in a remark: it was marked down to partial
+        (
+            "What is gradient (activation) checkpointing",
+            "Instead of storing all activations in the forward pass, it keeps only some checkpoints and recomputes "
+            "the rest during backward, saving memory at the cost of extra compute, maybe one more forward pass or a "
+            "bit more.",
+        ),
+        (
+            "What factors must be controlled",
+            "Fix all random seeds, pin library and framework versions, version data and code, use deterministic GPU "
+            "ops and log the exact config. Even then bitwise reproducibility is not certain across GPUs or drivers.",
+        ),
     ],
 )
 def test_a_hedge_on_a_detail_or_between_two_right_things_is_not_held_against_it(subject, response):
     result = graded(subject, response)
     assert NOTE not in result.feedback, result
-    assert result.verdict is graded(subject, response.replace("maybe ", "")).verdict, result
+    unhedged = response.replace("maybe ", "").replace("not certain", "certain")
+    assert result.verdict is graded(subject, unhedged).verdict, result
