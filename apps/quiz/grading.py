@@ -369,7 +369,9 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         score = min(score * faults.factor, (PARTIAL_AT if faults.serious else CORRECT_AT) - 0.05)
         note = f"{note} {faults.note}".strip()
     elif (
-        note in ("", shortfall)  # one factor of five ("torch.manual_seed(0)") is still one real point
+        # One factor of five ("torch.manual_seed(0)") is still one real point, if every word of it is on the point:
+        # "Use a bigger GPU" shares a word with a factor and names none.
+        (not note or (note == shortfall and result.precision == 1.0))
         and not miscategorised(text, profile.genus)
         and (
             compared

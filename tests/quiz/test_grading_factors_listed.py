@@ -35,6 +35,12 @@ def test_fewer_than_half_of_the_items_is_partial(subject, response, note):
     assert note in result.feedback, result
 
 
+@pytest.mark.parametrize("response", ["Use a bigger GPU.", "Use a newer framework.", "Change the code often."])
+def test_a_word_shared_with_a_factor_names_none(response):
+    """Each was lifted to partial with the one-factor answers above: a word of a factor, said of something else."""
+    assert graded(REPRODUCIBLE, response).verdict is Verdict.INCORRECT
+
+
 @pytest.mark.parametrize(
     ("subject", "response"),
     [
