@@ -130,10 +130,9 @@ def styles_to_classes(html: str) -> Rendered:
         if style is None:
             return text
         text = text[: style.start()] + text[style.end() :]
-        parts = style_parts(unescape(style[1]))
-        if not parts:
+        declarations = _important(style_parts(unescape(style[1])))
+        if not declarations:
             return text
-        declarations = ";".join(f"{prop}:{value}{_IMPORTANT}" for prop, value in parts)
         name = style_class(declarations)
         styles[name] = declarations
         if _CLASS_ATTR.search(text):
@@ -159,11 +158,15 @@ def style_expand(compact: str) -> tuple[str, str]:
     ValueError unless every declaration is a property KaTeX writes with a plain value (letters, digits, `#%.-_`
     and spaces: no quotes, slashes, braces or functions), so a rule built from text a browser sent is safe to serve.
     """
-    parts = style_parts(compact)
-    if not parts:
+    declarations = _important(style_parts(compact))
+    if not declarations:
         raise ValueError(f"not a style this renderer writes: {compact[:80]!r}")
-    declarations = ";".join(f"{prop}:{value}{_IMPORTANT}" for prop, value in parts)
     return style_class(declarations), declarations
+
+
+def _important(parts: list[tuple[str, str]]) -> str:
+    """Declarations as a rule holds them, each !important as the inline style was."""
+    return ";".join(f"{prop}:{value}{_IMPORTANT}" for prop, value in parts)
 
 
 def style_parts(declarations: str) -> list[tuple[str, str]]:

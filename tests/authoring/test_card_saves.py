@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from apps.common.db import name_lock
-from apps.content.models import Card
+from apps.content.models import Card, Deck
 from apps.content.services import DECK_WRITES_LOCK
 from tests.authoring.test_card_form import _form_data
 from tests.factories import make_card, make_deck
@@ -42,18 +42,14 @@ def test_a_question_the_deck_asks_already_is_refused_whatever_its_case_or_spacin
     assert response.status_code == 302
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_card_added_while_another_save_holds_the_deck_waits_and_takes_the_next_position(client, instructor):
-    """The other save has placed its card at the deck's end and not yet committed. It was a deadlock between the two
-    (a 503 saying the database was unreachable, whose "Send it again" then added the card a second time)."""
-    deck = make_deck()
-    make_card(deck=deck)
+def _added_while_another_saves(client, deck: Deck, other_question: str):
+    """Posts "What is KV caching?" to the deck while another connection, holding the deck writes' lock, adds a card
+    asking `other_question` and has not committed; the post must wait for it. Its response."""
 
     def other_save():
         name_lock(DECK_WRITES_LOCK)
-        make_card(deck=deck, question="What is continuous batching?")
+        make_card(deck=deck, question=other_question)
 
-    client.force_login(instructor)
     template = Card(
         deck=deck, kind=Card.Kind.FLASHCARD, question="What is KV caching?", answer="Reuse", short_answer="Reuse"
     )
@@ -63,9 +59,19 @@ def test_a_card_added_while_another_save_holds_the_deck_waits_and_takes_the_next
         assert not post.finished_within(0.5)
     finally:
         held.release()
-    assert post.join().status_code == 302
+    return post.join()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_card_added_while_another_save_holds_the_deck_waits_and_takes_the_next_position(client, instructor):
+    """The other save has placed its card at the deck's end and not yet committed. It was a deadlock between the two
+    (a 503 saying the database was unreachable, whose "Send it again" then added the card a second time)."""
+    deck = make_deck()
+    first = make_card(deck=deck)
+    client.force_login(instructor)
+    assert _added_while_another_saves(client, deck, "What is continuous batching?").status_code == 302
     assert list(deck.cards.order_by("position").values_list("position", "question")) == [
-        (1, deck.cards.get(position=1).question),
+        (1, first.question),
         (2, "What is continuous batching?"),
         (3, "What is KV caching?"),
     ]
@@ -75,22 +81,8 @@ def test_a_card_added_while_another_save_holds_the_deck_waits_and_takes_the_next
 def test_the_same_card_saved_twice_at_once_is_added_once(client, instructor):
     """A double click on Save: the second save waits for the first, then finds its question asked already."""
     deck = make_deck(title="Serving")
-    template = Card(
-        deck=deck, kind=Card.Kind.FLASHCARD, question="What is KV caching?", answer="Reuse", short_answer="Reuse"
-    )
-
-    def first_save():
-        name_lock(DECK_WRITES_LOCK)
-        make_card(deck=deck, question="What is KV caching?")
-
     client.force_login(instructor)
-    held = Hold(first_save)
-    try:
-        second = Background(lambda: _add(client, template, position=""))
-        assert not second.finished_within(0.5)
-    finally:
-        held.release()
-    response = second.join()
+    response = _added_while_another_saves(client, deck, "What is KV caching?")
     assert response.status_code == 200
     assert "Serving asks this question already, at position 1" in unescape(response.content.decode())
     assert deck.cards.count() == 1
