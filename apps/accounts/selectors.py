@@ -88,3 +88,8 @@ def email_taken(*, email: str, other_than: int | None = None) -> bool:
     """Another account has this email, or has it as its user name (which signing in by email would reach first)."""
     users = get_user_model().objects.exclude(pk=other_than)
     return users.filter(Q(email__iexact=email) | Q(username__iexact=email)).exists()
+
+
+def username_taken(*, username: str) -> bool:
+    """An account has this user name in some letter case (sign-up refuses "Sam" beside "sam")."""
+    return get_user_model().objects.filter(username__iexact=username).exists()

@@ -20,6 +20,8 @@ from django_ratelimit.core import get_usage, is_ratelimited
 
 from apps.common.db import name_lock
 
+from .selectors import email_taken, username_taken
+
 logger = logging.getLogger(__name__)
 
 # Known to everyone who reads the README; the command refuses to run with DEBUG off.
@@ -108,8 +110,8 @@ def password_reset_mail_wait(*, timeout: float = 30) -> None:
 
 
 def account_names_lock() -> None:
-    """Serialises sign-ups and email changes until the transaction ends: each checks that no other account has the
-    name or the email, then writes it, and eight sign-ups at once all passed the check with one email."""
+    """Serialises new accounts and email changes until the transaction ends: each checks that no other account has
+    the name or the email, then writes it, and eight sign-ups at once all passed the check with one email."""
     name_lock("account-names")
 
 
@@ -204,10 +206,32 @@ def password_confirm(*, request: HttpRequest, user: AbstractUser, password: str)
 
 
 class AccountError(Exception):
-    """An account change refused, with the reason to show."""
+    """An account change refused, with the reason to show and the form field it is about (None: the whole form)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
+@transaction.atomic
+def account_create(*, user: AbstractUser) -> AbstractUser:
+    """Saves a new account, its password hashed already (the slow part: sign-ups do not queue behind it), unless
+    another took its user name or email since its form was checked. A rule across rows, so checked here, in turn."""
+    account_names_lock()
+    if username_taken(username=user.get_username()):
+        raise AccountError("A user with that username already exists.", field="username")
+    if email_taken(email=user.email):
+        raise AccountError("An account with this email address already exists. Try signing in.", field="email")
+    user.save()
+    return user
+
+
+@transaction.atomic
 def account_update(*, user: AbstractUser, first_name: str, last_name: str, email: str) -> AbstractUser:
+    """The account's name and email; an email another account took since the form was checked is refused."""
+    account_names_lock()
+    if email_taken(email=email.strip(), other_than=user.pk):
+        raise AccountError("Another account uses this email address.", field="email")
     user.first_name, user.last_name, user.email = first_name.strip(), last_name.strip(), email.strip()
     user.save(update_fields=["first_name", "last_name", "email"])
     return user

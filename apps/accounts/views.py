@@ -13,7 +13,6 @@ from django.contrib.auth.views import (
     PasswordResetView,
 )
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
@@ -31,8 +30,8 @@ from .forms import AccountDeleteForm, CountedPasswordChangeForm, ProfileForm, Qu
 from .selectors import account_export, account_owned_cohorts, account_summary
 from .services import (
     AccountError,
+    account_create,
     account_delete,
-    account_names_lock,
     account_update,
     password_reset_pause,
     password_reset_refused,
@@ -129,11 +128,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     if signup_refused(request=request):
         return _rate_limited(request, "signup", signup_pause(request=request))
     form = SignupForm(request.POST or None)
-    if request.method == "POST":
-        with transaction.atomic():
-            account_names_lock()
-            user = form.save() if form.is_valid() else None
-        if user is not None:
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = account_create(user=form.save(commit=False))
+        except AccountError as exc:
+            form.add_error(exc.field, str(exc))
+        else:
             login(request, user, backend="apps.accounts.backends.CaseInsensitiveModelBackend")
             # Said on the page it lands on, as signing out is: otherwise only the header's new name shows it worked.
             messages.success(request, f"Your account is ready: you are signed in as {user.get_username()}.")
@@ -180,15 +180,16 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None, cre
 def account(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user, request=request)
     if request.method == "POST":
-        with transaction.atomic():
-            account_names_lock()
-            if valid := form.is_valid():
-                data = form.cleaned_data
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
                 account_update(user=request.user, first_name=data["first_name"], last_name=data["last_name"],
                                email=data["email"])  # fmt: skip
-        if valid:
-            messages.success(request, "Your details are saved.")
-            return HttpResponseSeeOther(reverse("account"))
+            except AccountError as exc:
+                form.add_error(exc.field, str(exc))
+            else:
+                messages.success(request, "Your details are saved.")
+                return HttpResponseSeeOther(reverse("account"))
         focus_first_error(form)
     context = {"form": form, "summary": account_summary(user=request.user)}
     return render(request, "registration/account.html", context, status=422 if form.errors else 200)

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.services import account_names_lock
 from apps.cohorts import deadlines
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Cohort, CohortCardStat
@@ -21,6 +22,7 @@ from apps.quiz import services as quiz
 from apps.quiz.models import Answer, CardState, QuizSession
 from tests.conftest import PASSWORD, make_instructor, make_user
 from tests.factories import make_card, make_deck
+from tests.locks import Background, Hold
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +106,29 @@ def test_a_refused_email_is_a_form_error_and_changes_nothing(client, student, ot
     assert response.status_code == 422 and message in response.content.decode()
     student.refresh_from_db()
     assert (student.first_name, student.email) == ("", "alice@example.com")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_email_another_account_takes_at_the_same_moment_is_refused_and_changes_nothing(client):
+    """The form found the address free; the save, in turn with the other account's, finds it taken."""
+    student = make_user("alice")
+
+    def other_change():
+        account_names_lock()
+        get_user_model().objects.filter(pk=make_user("bob").pk).update(email="new@example.com")
+
+    client.force_login(student)
+    data = {"first_name": "", "last_name": "", "email": "new@example.com", "current_password": PASSWORD}
+    held = Hold(other_change)
+    try:
+        change = Background(lambda: client.post(reverse("account"), data))
+        assert not change.finished_within(0.5)
+    finally:
+        held.release()
+    response = change.join()
+    assert response.status_code == 422 and "Another account uses this email address." in response.content.decode()
+    student.refresh_from_db()
+    assert student.email == "alice@example.com"
 
 
 def test_the_download_holds_ones_own_data_and_no_one_elses(client, student, other_student, deck, cohort):
