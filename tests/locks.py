@@ -104,6 +104,18 @@ class Hold:
         self._writer.join()
 
 
+def after_waiting(hold: Callable[[], object], action: Callable[[], T]) -> T:
+    """`action`'s result, run in its own connection while another transaction holds what `hold` takes: it must still
+    be waiting half a second in, and goes on once the hold commits (a race held open at its worst moment)."""
+    held = Hold(hold)
+    try:
+        runner = Background(action)
+        assert not runner.finished_within(0.5), "the action did not wait for the other transaction"
+    finally:
+        held.release()
+    return runner.join()
+
+
 @contextmanager
 def holding(hold: Callable[[], object]) -> Iterator[None]:
     """A Hold for the duration of the block."""

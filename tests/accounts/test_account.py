@@ -22,7 +22,7 @@ from apps.quiz import services as quiz
 from apps.quiz.models import Answer, CardState, QuizSession
 from tests.conftest import PASSWORD, make_instructor, make_user
 from tests.factories import make_card, make_deck
-from tests.locks import Background, Hold
+from tests.locks import after_waiting
 
 pytestmark = pytest.mark.django_db
 
@@ -119,13 +119,7 @@ def test_an_email_another_account_takes_at_the_same_moment_is_refused_and_change
 
     client.force_login(student)
     data = {"first_name": "", "last_name": "", "email": "new@example.com", "current_password": PASSWORD}
-    held = Hold(other_change)
-    try:
-        change = Background(lambda: client.post(reverse("account"), data))
-        assert not change.finished_within(0.5)
-    finally:
-        held.release()
-    response = change.join()
+    response = after_waiting(other_change, lambda: client.post(reverse("account"), data))
     assert response.status_code == 422 and "Another account uses this email address." in response.content.decode()
     student.refresh_from_db()
     assert student.email == "alice@example.com"

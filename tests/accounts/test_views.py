@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from apps.accounts.services import account_names_lock
 from tests.conftest import PASSWORD, make_user
-from tests.locks import Background, Hold
+from tests.locks import after_waiting
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a-much-better-passphrase-42"
@@ -72,13 +72,7 @@ def test_a_sign_up_with_an_email_another_is_taking_at_the_same_moment_waits_and_
         get_user_model().objects.create_user(username="erin", email="race@example.com", password=PASSWORD)
 
     data = {"username": "dana", "email": "race@example.com", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
-    held = Hold(other_sign_up)
-    try:
-        sign_up = Background(lambda: client.post(reverse("signup"), data))
-        assert not sign_up.finished_within(0.5)
-    finally:
-        held.release()
-    response = sign_up.join()
+    response = after_waiting(other_sign_up, lambda: client.post(reverse("signup"), data))
     assert response.status_code == 422 and "already exists. Try signing in" in response.content.decode()
     assert list(get_user_model().objects.values_list("username", flat=True)) == ["erin"]
 

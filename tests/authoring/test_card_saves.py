@@ -13,7 +13,7 @@ from apps.content.models import Card, Deck
 from apps.content.services import DECK_WRITES_LOCK
 from tests.authoring.test_card_form import _form_data
 from tests.factories import make_card, make_deck
-from tests.locks import Background, Hold
+from tests.locks import after_waiting
 
 
 def _add(client, card: Card, **changes):
@@ -53,13 +53,7 @@ def _added_while_another_saves(client, deck: Deck, other_question: str):
     template = Card(
         deck=deck, kind=Card.Kind.FLASHCARD, question="What is KV caching?", answer="Reuse", short_answer="Reuse"
     )
-    held = Hold(other_save)
-    try:
-        post = Background(lambda: _add(client, template, position=""))
-        assert not post.finished_within(0.5)
-    finally:
-        held.release()
-    return post.join()
+    return after_waiting(other_save, lambda: _add(client, template, position=""))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ from apps.content.models import Deck
 from apps.content.services import DECK_WRITES_LOCK
 from tests.conftest import make_user
 from tests.factories import make_deck
-from tests.locks import Background, Hold
+from tests.locks import after_waiting
 
 
 def _post(client, deck: Deck, description: str):
@@ -157,13 +157,8 @@ def test_a_title_saved_at_the_same_moment_by_another_instructor_is_refused_not_a
         Deck.objects.create(title="RL basics", slug="rl-basics")
 
     client.force_login(instructor)
-    held = Hold(other_save)
-    try:
-        post = Background(lambda: client.post(reverse("admin:content_deck_add"), {"title": "RL Basics", "slug": "rl"}))
-        assert not post.finished_within(0.5)
-    finally:
-        held.release()
-    response = post.join()
+    add = reverse("admin:content_deck_add")
+    response = after_waiting(other_save, lambda: client.post(add, {"title": "RL Basics", "slug": "rl"}))
     assert response.status_code == 200
     assert "A deck is titled “RL basics” already (its slug: rl-basics)" in response.content.decode()
     assert list(Deck.objects.values_list("slug", flat=True)) == ["rl-basics"]
