@@ -46,7 +46,8 @@ Verdicts from scores: CORRECT when score >= 0.75, PARTIAL when >= 0.40, else INC
   words strung together with nothing joining them, PARTIAL at most (HEDGE_SCORE for the string). The note writes the
   TeX it quotes in Unicode (mathtext.py).
   Also at most PARTIAL: a list short of the answer's items (items.py, factors.py), no name for the formats asked for
-  (named.py), two kinds compared, the thing not defined (sides.py); "storing models" for a store: PARTIAL (storage.py).
+  (named.py), two kinds compared, the thing not defined (sides.py), only what the point is about ("frameworks";
+  asides.py); "storing models" for a store: PARTIAL (storage.py).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Protocol
 
+from .asides import aside_only
 from .bindings import misbound
 from .cadence import too_often
 from .comparatives import comparisons, judged, unsaid
@@ -77,15 +79,11 @@ from .formulas import (
 )
 from .hedges import unsure_between
 from .items import short_list
-from .keyterms import (
-    coverage,
-    index_response,
-    repeats_question,
-)
+from .keyterms import coverage, index_response, repeats_question
 from .mathtext import readable
 from .named import unnamed
 from .offtarget import penalty
-from .opposites import opposed
+from .opposites import opposed, said_one
 from .points import category, denies_difference, focused, item_precision, miscategorised, one_point
 from .polarity import blocked, denials_of, polarity, response_scopes
 from .profile import Profile, card_profile
@@ -287,6 +285,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
     often = too_often(profile.cadences, text) if profile.cadences else ()  # "a step after every micro-batch"
+    often += () if profile.contrast else said_one(profile.answer_words, tokens)  # nor is "a single framework"
     wrong_way |= {t.norm for phrase in often for t in tokenize(fold(phrase))}
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
@@ -324,6 +323,8 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
     score = min(1.0, ratio) ** curve * penalty(result, index, profile.answer_size, items)
+    if score > CORRECT_AT - 0.05 and aside_only(profile, result.matched, tokens):  # "frameworks" alone
+        score, note = CORRECT_AT - 0.05, "That says what the answer is about; say what it says of it."
     if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short

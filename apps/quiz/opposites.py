@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .textnorm import STOPWORDS, Token, stem
+from .textnorm import NEGATORS, STOPWORDS, Token, stem
 
 # Each scale: its low end and its high end. General degree words, never a card's.
 _SCALES = (
@@ -26,6 +26,14 @@ _SCALES = (
     ({"sparse"}, {"dense"}),
     ({"coarse"}, {"fine"}),
 )
+# Words that relate a thing to others of its kind ("between frameworks", "a different framework"), and that say one.
+VARIETY = frozenset(
+    {"between", "across", "among", "amongst", "different", "another", "other", "others", "multiple", "many"}
+    | {"various", "several", "any", "independent", "agnostic", "neutral", "cross", "interchangeable", "portable"}
+)
+ONE = frozenset({"one", "single", "specific", "particular", "only", "sole"})
+_ONE_PARTS = frozenset({"specific", "dependent", "bound", "only", "locked"})  # "framework-specific"
+_MORE = frozenset({"another", "other", "others", "any", "different", "multiple", "many"})
 _END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words in enumerate(ends) for word in words}
 # A comparative says more or less than something else ("give the survivors a bigger budget" where the answer
 # "increases budget" from "a small budget"): only an absolute degree is said against the answer's.
@@ -92,3 +100,47 @@ def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> 
                 out.append(" ".join(t.surface for t in tokens[i : j + 1]))
                 break
     return tuple(out)
+
+
+def _preceded(words: tuple[tuple[str, bool], ...], j: int, among: frozenset[str], reach: int) -> bool:
+    """A word of `among` comes in the `reach` words before `j`, in the same phrase."""
+    for i in range(j - 1, max(-1, j - 1 - reach), -1):
+        if words[i + 1][1]:
+            return False
+        if words[i][0] in among:
+            return True
+    return False
+
+
+@lru_cache(maxsize=512)
+def answer_several(words: tuple[tuple[str, bool], ...]) -> frozenset[str]:
+    """The stems of the things the answer relates several of ("between different ML frameworks") and never says
+    one of."""
+    several = {
+        stem(n) for j, (n, _) in enumerate(words) if n not in STOPWORDS | VARIETY and _preceded(words, j, VARIETY, 3)
+    }
+    one = {stem(n) for j, (n, _) in enumerate(words) if _preceded(words, j, ONE, 2)}
+    return frozenset(several - one)
+
+
+def one_of(tokens: list[Token], j: int, several: frozenset[str]) -> str:
+    """The phrase saying one of the thing at `j` ("a single framework", "framework-specific"), if the response
+    says one of it and the answer several; "" when it does not, or denies it ("not tied to one framework"), or
+    goes on to another ("from one framework to another")."""
+    token, words = tokens[j], tuple((t.norm, t.boundary) for t in tokens)
+    compound = any(stem(p) in several for p in token.parts) and bool(_ONE_PARTS & set(token.parts))
+    if not compound and not (stem(token.norm) in several and _preceded(words, j, ONE, 2)):
+        return ""
+    start = j if compound else next(i for i in range(j - 1, -1, -1) if words[i][0] in ONE)
+    rest = next((k for k in range(j + 1, len(tokens)) if tokens[k].boundary), len(tokens))
+    negated = any(t.norm in NEGATORS | _NEGATORS for t in tokens[max(0, start - _BEFORE) : start])
+    if negated or any(t.norm in _MORE for t in tokens[j + 1 : rest]):
+        return ""
+    return " ".join(t.surface for t in tokens[start : j + 1])
+
+
+def said_one(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> tuple[str, ...]:
+    """The response's phrases that say one of what the answer relates several of: "a single framework"."""
+    several = answer_several(answer_words)
+    found = (one_of(tokens, j, several) for j in range(len(tokens))) if several else ()
+    return tuple(phrase for phrase in found if phrase)

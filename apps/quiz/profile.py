@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .acronyms import spelled_out
+from .asides import answer_asides
 from .authored import authored_key_terms
 from .bindings import Binding, bindings
 from .cadence import Cadence, cadences
@@ -112,6 +113,7 @@ class Profile:
     subject: str = ""  # what a comparison question also asks to define: "pruning" (sides.py)
     factors: Items = ("", ())  # an open list asked for ("What factors ...?"): its noun and items (factors.py)
     store: bool = False  # the question asks what a registry, repository or store is for (storage.py)
+    asides: frozenset[str] = frozenset()  # key terms that only qualify the point: "frameworks" (asides.py)
     cadences: tuple[Cadence, ...] = ()  # what the answer does once every N units: "one step after N micro-batches"
 
 
@@ -148,6 +150,7 @@ def card_profile(
     compared = things(question) if compares(question) else ()
     two_part = bool(_TWO_PART.search(question)) and len(frozenset().union(*(t.sentences for t in terms))) >= 2
     answer_sentences = sentences(answer_plain)
+    words = tuple((t.norm, t.boundary) for t in answer_tokens)
     return Profile(
         short_answer=short,
         targets=derive_targets(short, aliases),
@@ -171,7 +174,8 @@ def card_profile(
         two_part=two_part,
         defining=bool(_DEFINING.search(question)) and not _TWO_PART.search(question),
         echoes=part_echoes(question, answer) if not authored else (),
-        answer_words=tuple((t.norm, t.boundary) for t in answer_tokens),
+        answer_words=words,
+        asides=answer_asides(words, terms),
         verbs=verbs(answer_tokens, qnorms),
         claims=claims(answer),
         covaries=covariations(answer),

@@ -1,0 +1,87 @@
+"""Key terms that only qualify the answer's point: "frameworks" of "enables interoperability between different ML
+frameworks". Pure, stdlib only.
+
+A key term is an aside when every use of it in the answer comes after a preposition, with at most a couple of
+modifiers between ("between different ML frameworks"), while at least as many other key terms are not: the answer's
+point is said by those ("interoperability"). A response covering asides only names what the point is about, not the point
+("frameworks", "It is faster than other frameworks"): at most partly right, however short the answer, unless it
+relates them as the answer does, to several of them ("moved between frameworks", "cross-framework", "a different
+framework", "not tied to one framework").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from .keyterms import KeyTerm
+from .opposites import ONE, VARIETY, answer_several, one_of
+from .textnorm import Token, stem
+
+_PREPOSITIONS = frozenset(
+    {"between", "across", "among", "amongst", "of", "from", "into", "onto", "in", "on", "with", "within", "for"}
+    | {"over", "under", "by", "via", "through"}
+)
+Words = tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word
+_REACH = 3  # the preposition and up to two modifiers: "between different ML frameworks"
+# Not "to": "To manage model versioning" states the point.
+
+
+def _uses(term: KeyTerm, stems: Sequence[str]) -> list[int]:
+    """Where `term` is written in the answer: the position of each alternative's first stem."""
+    return [i for alt in term.alts if alt and all(s in stems for s in alt) for i, s in enumerate(stems) if s == alt[0]]
+
+
+def _qualifies(words: Words, at: int) -> bool:
+    """The word at `at` follows a preposition, with at most a couple of modifiers between and no punctuation:
+    "between different ML frameworks", "across different host machines"."""
+    for back in range(1, _REACH + 1):
+        i = at - back
+        if i < 0 or words[i + 1][1]:  # a word's flag marks punctuation before it: "..., frameworks"
+            return False
+        if words[i][0] in _PREPOSITIONS:
+            return True
+    return False
+
+
+def answer_asides(words: Words, terms: Sequence[KeyTerm]) -> frozenset[str]:
+    """The labels of the key terms that only qualify the answer's point; none when they are most of the terms."""
+    stems = [stem(norm) for norm, _ in words]
+    asides, points = set(), 0
+    for term in terms:
+        uses = _uses(term, stems)
+        if uses and all(_qualifies(words, at) for at in uses):
+            asides.add(term.label)
+        elif uses:
+            points += 1
+    # Asides outnumbering the point ("discrepancies between features computed offline and online") are its substance.
+    return frozenset(asides) if len(asides) <= points else frozenset()
+
+
+def _related(tokens: list[Token], i: int, several: frozenset[str]) -> bool:
+    """The response relates the word at `i` to others of its kind, not in a comparison ("faster than other ...");
+    saying one of it counts when it denies that or goes on to another ("not tied to one framework")."""
+    before = [t.norm for t in tokens[max(0, i - _REACH) : i]]
+    if "than" in before:
+        return False
+    near = {*before, *tokens[i].parts, *(t.norm for t in tokens[i + 1 : i + 2])}
+    return bool(near & VARIETY) or (bool(near & ONE) and not one_of(tokens, i, several))
+
+
+class Answer(Protocol):
+    asides: frozenset[str]
+    key_terms: tuple[KeyTerm, ...]
+    answer_words: Words
+
+
+def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> bool:
+    """The response covers the answer's asides and nothing else of it, and does not relate them as the answer does."""
+    if not matched or not all(label in answer.asides for label in matched):
+        return False
+    several = answer_several(answer.answer_words)
+    stems = {s for t in answer.key_terms if t.label in answer.asides for alt in t.alts for s in alt}
+    return not any(
+        _related(tokens, i, several)
+        for i, t in enumerate(tokens)
+        if {stem(t.norm), *(stem(p) for p in t.parts)} & stems
+    )
