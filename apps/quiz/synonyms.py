@@ -17,7 +17,7 @@ gpu, device, accelerator, worker, rank
 worker, process, rank
 split, shard, partition, slice, chunk, divide, subset, portion
 inference, serving, serve, prediction, predict
-deployment, production, serving, deploy, ship
+deployment, production, serving, deploy, ship, live
 memory, ram, vram, hbm, footprint
 speed, throughput, fast, faster, quick, quicker, speedup, accelerate, rapid
 latency, delay, wait, lag, response time
@@ -41,7 +41,9 @@ configuration, config, setting, setup, combination, candidate
 update, step, apply
 underflow, round to zero, flush to zero
 overflow, explode
-version, revision, tag
+version, revision, tag, release
+staging, testing, preproduction, pre production, test environment
+archive, retire, deprecate, decommission
 reproducible, reproduce, repeatable, reproducibility
 log, track, record, monitor
 compare, comparison, contrast, benchmark

@@ -196,3 +196,16 @@ def test_a_compound_term_is_not_earned_by_a_synonym_of_its_first_piece_alone(res
     result = graded("What is quantization in the context", response)
     assert ("lower-bit" in " ".join(result.matched)) is earned, result
     assert (result.verdict is CORRECT) is earned, result
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        # releases are versions, a testing stage is staging, going live is production
+        ("To track model releases and promote them from testing to live", CORRECT),
+        ("It tracks model releases", PARTIAL),
+        ("It trains models", INCORRECT),
+    ],
+)
+def test_a_registrys_stages_said_in_everyday_words(response, verdict):
+    assert graded("In MLflow, what is the purpose", response).verdict is verdict
