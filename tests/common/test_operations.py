@@ -62,7 +62,13 @@ def test_healthz_reports_a_missing_static_manifest(client, settings, tmp_path):
     response = client.get("/healthz")
     assert response.status_code == 503 and response.json()["static"] == "missing manifest"
     call_command("collectstatic", "--noinput", verbosity=0)
-    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
+    assert client.get("/healthz").json() == {
+        "status": "ok",
+        "database": "ok",
+        "migrations": "ok",
+        "cache": "ok",
+        "static": "ok",
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -296,7 +302,7 @@ def test_healthz_answers_a_probe_that_names_the_server_by_its_address(client, me
     assert response.status_code == 200
     assert "no-cache" in response["Cache-Control"]
     if method == "get":
-        assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
+        assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "cache": "ok", "static": "ok"}
     assert not [r for r in caplog.records if r.name.startswith("django.security")]
 
 
