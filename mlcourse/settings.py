@@ -187,6 +187,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# The Node.js that runs KaTeX (apps/content/katex.py): a name looked up on PATH, or a full path where the service's
+# PATH lacks it (systemd units start with a short one).
+NODE_BINARY = env_str("NODE_BINARY") or "node"
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
