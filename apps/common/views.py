@@ -68,7 +68,12 @@ def _cache_ok() -> bool:
 def _static_ok() -> bool:
     try:
         staticfiles_storage.url(_PROBE_ASSET)
-    except ValueError:
+    except ValueError as exc:
+        # The 503 alone ("missing manifest") left operators looking at the database: say what to run, once a probe.
+        logger.warning(
+            "healthz: the static files manifest names no %s (%s) in %s; run manage.py collectstatic",
+            _PROBE_ASSET, exc, settings.STATIC_ROOT,
+        )  # fmt: skip
         return False
     return True
 
