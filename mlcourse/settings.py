@@ -187,6 +187,15 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# The Node.js that runs KaTeX (apps/content/katex.py): a name looked up on PATH, or a full path where the service's
+# PATH lacks it (systemd units start with a short one).
+NODE_BINARY = env_str("NODE_BINARY") or "node"
+
+# pg_dump and pg_restore for backup_db and restore_db: unset, the installed one of the server's major version
+# (apps/common/pgtools.py); a name on PATH or a full path to use that one instead.
+PG_DUMP_BINARY = env_str("PG_DUMP_BINARY")
+PG_RESTORE_BINARY = env_str("PG_RESTORE_BINARY")
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)

@@ -103,14 +103,14 @@ def seeded(db):
 
 
 @pytest.fixture
-def katex_down(monkeypatch):
+def katex_down(settings):
     """KaTeX cannot start (no node): anything that renders math from here on raises KatexUnavailableError."""
     from apps.content import katex
 
-    monkeypatch.setenv("NODE_BINARY", "/nonexistent/node")
+    settings.NODE_BINARY = "/nonexistent/node"
     katex._worker._stop()
     yield
-    monkeypatch.undo()
+    # The next formula starts a worker with the node the settings name once more.
     katex._worker._stop()
 
 

@@ -1,13 +1,21 @@
-"""Django's database cache with an increment that counts every caller, for the rate limits kept in it."""
+"""Django's database cache with an increment that counts every caller, for the rate limits kept in it, and the
+errors that mean the cache server cannot be reached."""
 
 from __future__ import annotations
 
 import base64
 import pickle
 
+import redis.exceptions
 from django.core.cache.backends.db import DatabaseCache
 from django.db import connections, router, transaction
 from django.utils.timezone import now
+
+# What Django's Redis backend raises when the server is down or does not answer: redis-py's own classes, which are
+# not the builtin ConnectionError. Not the builtin ones either: a client gone mid-answer (BrokenPipeError) or an
+# SMTP timeout would be called the cache. The database cache fails as the database does (OperationalError), and
+# is answered as the database.
+CACHE_UNREACHABLE: tuple[type[Exception], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 
 class AtomicDatabaseCache(DatabaseCache):

@@ -22,19 +22,39 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
-class DisallowedHostFilter(logging.Filter):
-    """A request for a host the site does not serve, as one WARNING line.
+class OneWarningLineFilter(logging.Filter):
+    """A request refused as suspicious (400), as one WARNING line naming the method and path.
 
-    Django logs it at ERROR with a traceback, to django.security.DisallowedHost. Scanners send such requests all
-    day (a bare IP, a stale DNS name), so they buried real errors and woke whoever alerts on ERROR; the 400
-    answer needs no traceback to explain it.
+    Django logs each SuspiciousOperation at ERROR with a traceback, to django.security.<its class>: a host the site
+    does not serve (scanners send a bare IP or a stale DNS name all day), a body over DATA_UPLOAD_MAX_MEMORY_SIZE,
+    too many fields or files. The client's mistake, not the site's: 40 lines each buried the real errors and woke
+    whoever alerts on ERROR, and the 400 answer needs no traceback to explain it.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno > logging.WARNING:
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         record.exc_info = record.exc_text = None
+        request = getattr(record, "request", None)
+        if request is not None:
+            # Which page was refused: the message alone ("Request body exceeded ...") does not say.
+            record.msg, record.args = f"{record.getMessage()} ({request.method} {request.path})", None
         return True
+
+
+# Django's SuspiciousOperation and the subclasses it raises while reading a request, each logged to its own
+# django.security.<class> logger: a logger's filter sees only what is logged to that very logger.
+SUSPICIOUS_OPERATIONS = (
+    "SuspiciousOperation",
+    "DisallowedHost",
+    "DisallowedRedirect",
+    "RequestDataTooBig",
+    "TooManyFieldsSent",
+    "TooManyFilesSent",
+    "SuspiciousMultipartForm",
+    "SuspiciousFileOperation",
+    "SuspiciousSession",
+)
 
 
 class ClientErrorFilter(logging.Filter):
@@ -63,7 +83,7 @@ def logging_config(log_format: str, level: str, loggers: dict | None = None) -> 
         "disable_existing_loggers": False,
         "filters": {
             "request_id": {"()": RequestIdFilter},
-            "disallowed_host": {"()": DisallowedHostFilter},
+            "one_warning_line": {"()": OneWarningLineFilter},
             "client_error": {"()": ClientErrorFilter},
             "empty_listening_at": {"()": EmptyListeningAtFilter},
         },
@@ -90,7 +110,7 @@ def logging_config(log_format: str, level: str, loggers: dict | None = None) -> 
             # lines too, which had a handler and format of their own).
             "django": {"handlers": [], "propagate": True},
             "django.request": {"filters": ["client_error"]},
-            "django.security.DisallowedHost": {"filters": ["disallowed_host"]},
+            **{f"django.security.{name}": {"filters": ["one_warning_line"]} for name in SUSPICIOUS_OPERATIONS},
             **(loggers or {}),
         },
     }

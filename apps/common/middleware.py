@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from .cache import CACHE_UNREACHABLE
 from .errors import DependencyUnavailableError
 from .http import htmx_current_path
 from .logs import request_id
@@ -107,8 +108,8 @@ def _kept_fields(request: HttpRequest) -> tuple[list[tuple[str, str]], bool]:
 
 
 class DatabaseUnavailableMiddleware:
-    """Turns a lost database connection, or another service down (DependencyUnavailableError), into "try again"
-    (503) instead of a 500.
+    """Turns a lost database connection, an unreachable cache server, or another service down
+    (DependencyUnavailableError), into "try again" (503) instead of a 500.
 
     For a POST, the page carries the submitted fields back in a form, so an answer
     typed before the outage is resubmitted with one click rather than lost.
@@ -124,6 +125,9 @@ class DatabaseUnavailableMiddleware:
         conflict = False
         if isinstance(exception, DependencyUnavailableError):
             service = exception.service
+        elif isinstance(exception, CACHE_UNREACHABLE):
+            # The rate limits are counted in the cache: a Redis that is down failed every sign-in and sign-up.
+            service = "its cache"
         elif isinstance(exception, OperationalError | InterfaceError):
             service = "its database"
             # A deadlock, a serialisation failure or a lock waited for too long: the database is there, another

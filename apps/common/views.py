@@ -4,6 +4,7 @@ import logging
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -53,10 +54,26 @@ def _migrations_ok() -> bool:
     return True
 
 
+def _cache_ok() -> bool:
+    """Whether the cache answers a read: the rate limits live there, so without it no one signs in or up."""
+    try:
+        cache.get("healthz-probe")
+    # Whatever the backend raises (redis-py's errors, a missing cache table's ProgrammingError): any failure is one.
+    except Exception as exc:
+        logger.warning("healthz: the cache does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc)
+        return False
+    return True
+
+
 def _static_ok() -> bool:
     try:
         staticfiles_storage.url(_PROBE_ASSET)
-    except ValueError:
+    except ValueError as exc:
+        # The 503 alone ("missing manifest") left operators looking at the database: say what to run, once a probe.
+        logger.warning(
+            "healthz: the static files manifest names no %s (%s) in %s; run manage.py collectstatic",
+            _PROBE_ASSET, exc, settings.STATIC_ROOT,
+        )  # fmt: skip
         return False
     return True
 
@@ -64,11 +81,13 @@ def _static_ok() -> bool:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers with every migration applied and the static manifest is in place, else 503."""
+    """200 when the database answers with every migration applied, the cache answers and the static manifest is in
+    place, else 503."""
     database = _database_ok()
     checks = {
         "database": "ok" if database else "unavailable",
         **({"migrations": "ok" if _migrations_ok() else "pending"} if database else {}),
+        "cache": "ok" if _cache_ok() else "failing",
         "static": "ok" if _static_ok() else "missing manifest",
     }
     healthy = all(value == "ok" for value in checks.values())

@@ -16,6 +16,8 @@ import subprocess
 import threading
 from pathlib import Path
 
+from django.conf import settings
+
 from apps.common.errors import DependencyUnavailableError
 
 WORKER = Path(__file__).with_name("katex_worker.js")
@@ -49,9 +51,9 @@ class _Worker:
         self.version = ""
 
     def _start(self) -> subprocess.Popen[str]:
-        node = os.environ.get("NODE_BINARY", "node")
+        node = settings.NODE_BINARY
         if shutil.which(node) is None:
-            raise KatexUnavailableError(f"Node.js ({node!r}) is not on PATH; KaTeX rendering needs it")
+            raise KatexUnavailableError(f"Node.js ({node!r}, NODE_BINARY) is not on PATH; KaTeX rendering needs it")
         self._proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             [node, str(WORKER)],
             stdin=subprocess.PIPE,

@@ -209,6 +209,15 @@ def test_import_deck_prints_every_problem_one_a_line(tmp_path, db):
     assert not Deck.objects.exists()
 
 
+def test_import_deck_without_node_is_one_line_saying_what_to_install(tmp_path, db, katex_down):
+    # The system check no longer stops the command first (a warning only): the renderer's traceback came out.
+    message = _command(tmp_path, _json([_card(1, question="What is $x$?")]), "deck.json")
+    assert "\n" not in message
+    assert message.startswith("KaTeX is not available (Node.js ('/nonexistent/node', NODE_BINARY) is not on PATH")
+    assert message.endswith("install Node.js and run `npm ci`, or set NODE_BINARY. Nothing was written.")
+    assert not Deck.objects.exists()
+
+
 def test_cards_of_other_decks_are_all_named(tmp_path, db):
     other = make_deck(slug="other", title="Other")
     first, second = (make_card(deck=other, position=n) for n in (1, 2))

@@ -53,16 +53,28 @@ def test_log_lines_are_json_with_the_request_id():
 
 
 @pytest.mark.django_db
-def test_healthz_reports_a_missing_static_manifest(client, settings, tmp_path):
+def test_healthz_reports_a_missing_static_manifest(client, settings, tmp_path, caplog):
     settings.STATIC_ROOT = tmp_path
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
     }
-    response = client.get("/healthz")
+    with caplog.at_level(logging.INFO):
+        response = client.get("/healthz")
     assert response.status_code == 503 and response.json()["static"] == "missing manifest"
+    # The operator's one line says what to run, not only that something is missing.
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "mlcourse.requests"]
+    assert line.startswith("healthz: the static files manifest names no css/app.css (") and "\n" not in line
+    assert line.endswith(f" in {tmp_path}; run manage.py collectstatic")
+    caplog.clear()
     call_command("collectstatic", "--noinput", verbosity=0)
-    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
+    assert client.get("/healthz").json() == {
+        "status": "ok",
+        "database": "ok",
+        "migrations": "ok",
+        "cache": "ok",
+        "static": "ok",
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -296,7 +308,7 @@ def test_healthz_answers_a_probe_that_names_the_server_by_its_address(client, me
     assert response.status_code == 200
     assert "no-cache" in response["Cache-Control"]
     if method == "get":
-        assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
+        assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "cache": "ok", "static": "ok"}
     assert not [r for r in caplog.records if r.name.startswith("django.security")]
 
 

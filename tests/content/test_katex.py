@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.core.checks import ERROR, WARNING
 
 from apps.content import katex
-from apps.content.checks import katex_renderer_check
+from apps.content.checks import katex_renderer_check, katex_renderer_deploy_check
+from tests.manage import PRODUCTION, manage
 
 
 def test_reports_the_pinned_katex_version():
@@ -40,18 +43,18 @@ def test_parse_errors_carry_katex_message():
         katex.render_tex(r"\frac{1}{")
 
 
-def test_missing_node_is_a_clear_setup_error_and_a_failed_system_check(monkeypatch):
-    monkeypatch.setenv("NODE_BINARY", "/nonexistent/node")
+def test_missing_node_is_a_clear_setup_error_a_warning_and_a_deploy_error(katex_down):
+    with pytest.raises(katex.KatexUnavailableError, match=r"'/nonexistent/node', NODE_BINARY\) is not on PATH"):
+        katex.render_tex("x")
+    (warning,) = katex_renderer_check(None)
+    assert (warning.id, warning.level) == ("content.W001", WARNING) and "npm ci" in warning.hint
+    (error,) = katex_renderer_deploy_check(None)
+    assert (error.id, error.level) == ("content.E001", ERROR) and "NODE_BINARY" in error.hint
+
+
+def test_katex_works_again_once_node_is_back(katex_down, settings):
+    settings.NODE_BINARY = "node"
     katex._worker._stop()
-    try:
-        with pytest.raises(katex.KatexUnavailableError, match="not on PATH"):
-            katex.render_tex("x")
-        errors = katex_renderer_check(None)
-        assert [e.id for e in errors] == ["content.E001"]
-        assert "npm ci" in errors[0].hint
-    finally:
-        monkeypatch.undo()
-        katex._worker._stop()
     assert "<mi>x</mi>" in katex.render_tex("x")
 
 
@@ -107,3 +110,22 @@ def test_a_worker_that_stalls_is_replaced_and_the_formula_typeset_anyway():
         if stalled.poll() is None:
             os.kill(stalled.pid, signal.SIGKILL)
     assert katex._worker._proc is not stalled
+
+
+def test_without_node_the_site_still_starts_and_only_check_deploy_fails():
+    """runserver runs the plain checks: a laptop without Node got a SystemCheckError and no server at all."""
+    plain = manage("check", DEBUG="1", NODE_BINARY="/nonexistent/node")
+    assert plain.returncode == 0, plain.stderr
+    assert "content.W001" in plain.stderr and "content.E001" not in plain.stderr
+    deploy = manage("check", "--deploy", **PRODUCTION, NODE_BINARY="/nonexistent/node")
+    assert deploy.returncode != 0 and "content.E001" in deploy.stderr
+
+
+def test_node_binary_names_the_node_to_run(tmp_path):
+    node = shutil.which("node")
+    wrapper = tmp_path / "my-node"
+    wrapper.write_text(f'#!/bin/sh\necho started >> "{tmp_path}/log"\nexec {node} "$@"\n')
+    wrapper.chmod(0o755)
+    result = manage("check", DEBUG="1", NODE_BINARY=str(wrapper))
+    assert result.returncode == 0 and "content.W001" not in result.stderr
+    assert (tmp_path / "log").read_text() == "started\n"

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from apps.content.models import Card
 from apps.content.services import card_save
 from tests.factories import make_card
+from tests.manage import database_url, manage
 
 pytestmark = pytest.mark.django_db
 
@@ -52,9 +53,25 @@ def test_maths_that_now_fails_keeps_its_stored_html_and_is_named():
     good = "<p>See the link here.</p>"
     Card.objects.filter(pk=card.pk).update(answer_html=good)
     out, err = StringIO(), StringIO()
-    call_command("rerender_content", stdout=out, stderr=err)
+    with pytest.raises(
+        CommandError, match=r": 0 changed, 1 field kept as it was \(named above\): fix the maths in the admin"
+    ):
+        call_command("rerender_content", stdout=out, stderr=err)
     assert f"kept as it was: Card {card.pk}, answer: KaTeX" in err.getvalue()
     assert Card.objects.get(pk=card.pk).answer_html == good
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rerender_content_exits_with_status_1_when_it_kept_a_field_so_cron_notices():
+    card = make_card(question="What is $x$?", answer="See $\\href{https://example.com}{x}$ here.")
+    Card.objects.filter(pk=card.pk).update(answer_html="<p>See the link here.</p>", question_html="stale")
+    kept = manage("rerender_content", DEBUG="1", DATABASE_URL=database_url())
+    assert kept.returncode == 1
+    assert f"kept as it was: Card {card.pk}, answer" in kept.stderr and "1 field kept as it was" in kept.stderr
+    assert Card.objects.get(pk=card.pk).question_html != "stale"  # the rest is re-rendered all the same
+    Card.objects.filter(pk=card.pk).update(answer="Now fixed.")
+    fixed = manage("rerender_content", DEBUG="1", DATABASE_URL=database_url())
+    assert fixed.returncode == 0, fixed.stderr
 
 
 def test_rerender_content_typesets_each_text_once_though_versions_repeat_it(typeset, instructor):

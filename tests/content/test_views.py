@@ -141,7 +141,7 @@ def test_pages_refuse_post(client):
 def test_healthz_answers_ok_when_the_database_answers(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "static": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "migrations": "ok", "cache": "ok", "static": "ok"}
     assert "no-cache" in response["Cache-Control"]
 
 

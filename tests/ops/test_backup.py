@@ -95,12 +95,45 @@ def test_backup_and_restore_round_trip(tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_backup_is_readable_by_its_owner_only(tmp_path):
+def test_a_backup_is_readable_by_its_owner_only(tmp_path, settings):
     # It holds password hashes, emails and the session keys of everyone signed in.
-    dump = tmp_path / "backups" / "private.dump"
-    call_command("backup_db", "--output", str(dump), verbosity=0)
+    settings.BASE_DIR = tmp_path  # the default output, var/backups/, is under it
+    call_command("backup_db", verbosity=0)
+    (dump,) = (tmp_path / "var" / "backups").iterdir()
+    assert dump.name.startswith("mlcourse-") and dump.suffix == ".dump"
     assert dump.stat().st_mode & 0o777 == 0o600
     assert dump.parent.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.django_db
+def test_a_folder_given_as_the_output_is_refused_before_anything_runs(tmp_path):
+    with pytest.raises(CommandError, match=rf"^{tmp_path} is a folder; give the backup file's name, such as "):
+        call_command("backup_db", "--output", str(tmp_path), "--force", verbosity=0)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_an_output_in_a_folder_that_does_not_exist_is_refused_not_created(tmp_path):
+    # A typo in the path made a tree of folders where no one looks for backups.
+    typo = tmp_path / "bakcups" / "nightly.dump"
+    with pytest.raises(CommandError, match=r"bakcups does not exist; create the folder first, or choose another path"):
+        call_command("backup_db", "--output", str(typo), verbosity=0)
+    assert not typo.parent.exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(CommandError, match=r"file is not a folder"):
+        call_command("backup_db", "--output", str(tmp_path / "file" / "nightly.dump"), verbosity=0)
+
+
+@pytest.mark.django_db
+def test_a_failed_backup_leaves_neither_the_file_nor_a_partial_one(tmp_path, monkeypatch):
+    # pg_dump fails for real: the server refuses its connection (a setting it does not know, through libpq's
+    # PGOPTIONS), after the .partial file was made. The test's own connection is open already and unaffected.
+    connection.ensure_connection()
+    monkeypatch.setenv("PGOPTIONS", "-c no_such_setting=1")
+    dump = tmp_path / "nightly.dump"
+    with pytest.raises(CommandError, match=r"pg_dump failed, no backup was written: .*no_such_setting"):
+        call_command("backup_db", "--output", str(dump), verbosity=0)
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.django_db(transaction=True)

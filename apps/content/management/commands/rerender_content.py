@@ -15,4 +15,10 @@ class Command(BaseCommand):
             raise CommandError(f"KaTeX is not available: {exc}\nNothing was changed.") from exc
         for where in report.kept:
             self.stderr.write(f"kept as it was: {where}: KaTeX {version} refuses its maths; fix it in the admin")
-        self.stdout.write(self.style.SUCCESS(f"re-rendered with KaTeX {version}: {report.changed} changed"))
+        summary = f"re-rendered with KaTeX {version}: {report.changed} changed"
+        if report.kept:
+            # Exit status 1 (CommandError's), so that cron or a release script notices: the lines above alone went
+            # unread, and the refused maths stayed as the old KaTeX drew it. The rest is saved all the same.
+            kept = "1 field kept as it was" if len(report.kept) == 1 else f"{len(report.kept)} fields kept as they were"
+            raise CommandError(f"{summary}, {kept} (named above): fix the maths in the admin, then run this again.")
+        self.stdout.write(self.style.SUCCESS(summary))
