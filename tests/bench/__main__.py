@@ -16,7 +16,7 @@ import time
 from . import server
 
 # Each is a module of this package with run(target, options) -> bool.
-BENCHMARKS = ("answers", "dashboard")
+BENCHMARKS = ("answers", "dashboard", "grading")
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:

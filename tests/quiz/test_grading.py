@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -604,17 +603,6 @@ def test_grading_does_not_depend_on_hash_randomisation():
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1
-
-
-def test_grading_is_fast():
-    rows = _sample_rows()
-    for row in rows:
-        grade(seed_cards()[row["question"]], row["answer"])
-    start = time.perf_counter()
-    for row in rows:
-        grade(seed_cards()[row["question"]], row["answer"])
-    per_call = (time.perf_counter() - start) / len(rows)
-    assert per_call < 0.005, f"{per_call * 1000:.2f} ms per call"
 
 
 def test_the_sample_covers_every_seed_card_at_least_twice():
