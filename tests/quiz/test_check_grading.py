@@ -47,7 +47,8 @@ def _csv(tmp_path, rows, header=("question", "answer", "expected")) -> Path:
 
 
 # The shipped files' agreement thresholds live here and nowhere else: measured the way an instructor measures
-# them, by the command, against the cards as the database holds them (test_grading.py checks the files themselves).
+# them, by the command, against the cards as the database holds them (test_grading.py and
+# test_grading_holdout.py check the files themselves).
 
 
 def test_the_shipped_sample_covers_every_seed_card_and_agrees_at_least_90_percent(seeded):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict
-from tests.quiz.test_grading import ONNX_FLASH, graded
+from tests.quiz.golden import ONNX_FLASH, graded
 
 CONTAINER = GradingCard(
     "What is the main benefit of shipping a service as a container image?",

@@ -8,7 +8,7 @@ import pytest
 
 from apps.quiz.comparatives import comparisons, judged, things
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import BF16, HYPER_TUNING, PTQ_QAT, card
+from tests.quiz.golden import BF16, HYPER_TUNING, PTQ_QAT, card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 DP_DDP = "Compare PyTorch's DataParallel"

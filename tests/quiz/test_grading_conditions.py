@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 VERSIONING = "What is model versioning"
 

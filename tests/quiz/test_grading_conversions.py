@@ -7,7 +7,7 @@ import pytest
 
 from apps.quiz.directions import conversions
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 QUANTIZATION = "What is quantization in the context"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 DIVIDE = "When using gradient accumulation, why might you divide"

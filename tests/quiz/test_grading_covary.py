@@ -7,7 +7,7 @@ import pytest
 
 from apps.quiz.covary import covariations, judge
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 TEMPERATURE = "In knowledge distillation, what is the role"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import DIVIDE_LOSS, card
+from tests.quiz.golden import DIVIDE_LOSS, card
 
 PLAIN = "Otherwise you get a sum rather than the mean, which is far too large."
 

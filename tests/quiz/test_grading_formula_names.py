@@ -7,7 +7,7 @@ import pytest
 
 from apps.quiz.formulas import glossary
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 AFFINE = "Give the standard affine quantization"
 

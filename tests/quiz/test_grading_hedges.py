@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict
-from tests.quiz.test_grading import MIXED_FLAG, ONNX_FLASH, graded
+from tests.quiz.golden import MIXED_FLAG, ONNX_FLASH, graded
 
 LOSS_SCALING = "What is loss scaling"
 MIXED = "What is mixed precision training"

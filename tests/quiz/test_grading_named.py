@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import card, graded
+from tests.quiz.golden import card, graded
 
 MIXED = "What is mixed precision training and what"
 TENSORRT = "What is NVIDIA TensorRT"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 BF16 = "How does BF16 differ"

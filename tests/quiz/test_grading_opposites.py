@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict
-from tests.quiz.test_grading import graded
+from tests.quiz.golden import graded
 
 HYPERBAND = "What is the Hyperband"
 ACCUMULATE = GradingCard(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict, grade
-from tests.quiz.test_grading import graded
+from tests.quiz.golden import graded
 
 WINDOW = GradingCard(
     "What does a short batching window on an inference server buy?",

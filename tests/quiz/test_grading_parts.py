@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import Verdict, grade
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL = Verdict.CORRECT, Verdict.PARTIAL
 MODEL_PARALLEL = "What is model parallelism"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import PARTIAL_AT, Verdict, grade
-from tests.quiz.test_grading import ALL_REDUCE_CARD, DIVIDE_LOSS, KERAS, MIXED_FLAG, SYSTOLIC, TF_DATA, card
+from tests.quiz.golden import ALL_REDUCE_CARD, DIVIDE_LOSS, KERAS, MIXED_FLAG, SYSTOLIC, TF_DATA, card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 TRACKING = "What is the purpose of experiment tracking"

@@ -6,7 +6,7 @@ import pytest
 
 from apps.quiz.grading import Verdict, grade
 from apps.quiz.roles import subjects
-from tests.quiz.test_grading import card
+from tests.quiz.golden import card
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 GPU_TPU = "How do GPUs and TPUs differ"

@@ -9,7 +9,7 @@ import pytest
 from apps.quiz.grading import GradingCard, Verdict, grade
 from apps.quiz.synonyms import _SINGLE
 from apps.quiz.textnorm import stem, stems_related
-from tests.quiz.test_grading import card, graded
+from tests.quiz.golden import card, graded
 
 CORRECT, PARTIAL, INCORRECT = Verdict.CORRECT, Verdict.PARTIAL, Verdict.INCORRECT
 HARDWARE = GradingCard(

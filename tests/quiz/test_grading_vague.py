@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import CORRECT_AT, GradingCard, Verdict, grade
-from tests.quiz.test_grading import (
+from tests.quiz.golden import (
     AFFINE,
     DATA_PARALLEL,
     DIVIDE_LOSS,
