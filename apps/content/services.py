@@ -24,6 +24,20 @@ VERSIONED_FIELDS = (
 )  # fmt: skip
 
 
+class QuestionTakenError(ValueError):
+    """Another card of the deck asks the question already (selectors.cards_asking): `card`, named in `where`."""
+
+    def __init__(self, *, card: Card) -> None:
+        self.card = card
+        deck, position = card.deck, card.position
+        self.where = (
+            f"{deck} has this question already, in the archived card at position {position}"
+            if card.archived
+            else f"{deck} asks this question already, at position {position}"
+        )
+        super().__init__(self.where)
+
+
 def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:
     """What a version records of the card. `lists` (aliases, distractors, key_terms) saves reading them when
     the caller has them already (a bulk import)."""
