@@ -148,7 +148,7 @@ class CardAdminForm(RenderedForm):
         if taken:
             clash = QuestionTakenError(card=taken[0])
             instead = "restore that card instead" if clash.card.archived else "edit that card instead"
-            message = f"{clash.where}: {instead}, or ask this one differently."
+            message = f"{clash.holder()}: {instead}, or ask this one differently."
             self.add_error("question", ValidationError(message, code="question_taken"))
 
     def _place(self, data: dict, deck: Deck) -> None:

@@ -13,7 +13,7 @@ from apps.common.db import name_lock, rollback_dry_run
 from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
 from .rendering import MATH_ERROR_MARK, Rendered, formula_refusal, render
-from .selectors import deck_titled
+from .selectors import cards_asking, deck_titled
 
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
@@ -25,17 +25,18 @@ VERSIONED_FIELDS = (
 
 
 class QuestionTakenError(ValueError):
-    """Another card of the deck asks the question already (selectors.cards_asking): `card`, named in `where`."""
+    """Another card of the deck, `card`, asks the question already (selectors.cards_asking)."""
 
     def __init__(self, *, card: Card) -> None:
         self.card = card
-        deck, position = card.deck, card.position
-        self.where = (
-            f"{deck} has this question already, in the archived card at position {position}"
-            if card.archived
-            else f"{deck} asks this question already, at position {position}"
-        )
-        super().__init__(self.where)
+        super().__init__(self.holder())
+
+    def holder(self, question: str = "this question") -> str:
+        """Which card asks `question`, for an instructor: "Serving asks this question already, at position 4"."""
+        deck, position = self.card.deck, self.card.position
+        if self.card.archived:
+            return f"{deck} has {question} already, in the archived card at position {position}"
+        return f"{deck} asks {question} already, at position {position}"
 
 
 def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:
@@ -116,20 +117,28 @@ def card_save(
 
 
 def card_revert(*, card: Card, version: CardVersion, author: AbstractBaseUser | None) -> CardVersion:
-    """Puts back the content of `version`; the result is itself a new version."""
+    """Puts back the content of `version`; the result is itself a new version.
+
+    Raises QuestionTakenError, and changes nothing, when another card of the deck asks the old question now."""
     if version.card_id != card.pk:
         raise ValueError("that version belongs to another card")
     data = version.data
-    for name in ("kind", "question", "answer", "short_answer", "explanation", "archived"):
-        setattr(card, name, data[name])
-    card_save(
-        card=card,
-        author=author,
-        note=f"Reverted to version {version.number}",
-        aliases=list(data["aliases"]),
-        distractors=list(data["distractors"]),
-        key_terms=list(data["key_terms"]),
-    )
+    with transaction.atomic():
+        # Taking turns with card saves, imports and seed loads, as the card form does: a card given this question
+        # meanwhile would pass the check below and the deck would ask it twice.
+        name_lock(DECK_WRITES_LOCK)
+        if taken := cards_asking(deck=card.deck, questions=[data["question"]], other_than=[card.pk]):
+            raise QuestionTakenError(card=taken[0])
+        for name in ("kind", "question", "answer", "short_answer", "explanation", "archived"):
+            setattr(card, name, data[name])
+        card_save(
+            card=card,
+            author=author,
+            note=f"Reverted to version {version.number}",
+            aliases=list(data["aliases"]),
+            distractors=list(data["distractors"]),
+            key_terms=list(data["key_terms"]),
+        )
     return card.current_version
 
 
