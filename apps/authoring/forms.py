@@ -17,8 +17,8 @@ from apps.common.textfiles import one_line_break
 from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
-from apps.content.selectors import deck_titled
-from apps.content.services import DECK_WRITES_LOCK
+from apps.content.selectors import cards_asking, deck_titled
+from apps.content.services import DECK_WRITES_LOCK, QuestionTakenError
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
@@ -138,24 +138,18 @@ class CardAdminForm(RenderedForm):
         return data
 
     def _new_question(self, question: str, deck: Deck) -> None:
-        """A question the deck asks already (letter case and spacing aside, as imports match cards) is refused:
-        students would meet it twice, and an import could not tell which card a row without an id updates."""
-        same = normal_text(question)
-        if self.instance.pk and self.instance.deck_id == deck.pk and normal_text(self.instance.question) == same:
+        """A question the deck asks already (letter case and spacing aside, as imports match cards) is refused,
+        naming the card that asks it: students would meet it twice, and an import could not tell which card a row
+        without an id updates."""
+        own = self.instance.pk and self.instance.deck_id == deck.pk
+        if own and normal_text(self.instance.question) == normal_text(question):
             return  # its own question, as it was: a deck that holds it twice already is not this save's doing
-        others = deck.cards.exclude(pk=self.instance.pk).values_list("question", "position", "archived")
-        for other, position, archived in others.iterator():
-            if normal_text(other) == same:
-                message = (
-                    "%(deck)s has this question already, in the archived card at position %(position)s: restore "
-                    "that card instead, or ask this one differently."
-                    if archived
-                    else "%(deck)s asks this question already, at position %(position)s: edit that card instead, "
-                    "or ask this one differently."
-                )
-                params = {"deck": deck, "position": position}
-                self.add_error("question", ValidationError(message, code="question_taken", params=params))
-                return
+        taken = cards_asking(deck=deck, questions=[question], other_than=[self.instance.pk] if own else [])
+        if taken:
+            clash = QuestionTakenError(card=taken[0])
+            instead = "restore that card instead" if clash.card.archived else "edit that card instead"
+            message = f"{clash.holder()}: {instead}, or ask this one differently."
+            self.add_error("question", ValidationError(message, code="question_taken"))
 
     def _place(self, data: dict, deck: Deck) -> None:
         """An empty position is the end of the deck; a taken one says which card holds it and what is free."""

@@ -20,6 +20,7 @@ from apps.content.rendering import Rendered, formula_excerpt, render
 from apps.content.selectors import deck_titled
 from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_record, version_is_current
 
+from .clashes import questions_taken
 from .models import ImportHold
 from .problems import Problem, TransferError
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION, parse
@@ -279,6 +280,11 @@ def deck_import(
         ]
         if foreign:
             raise TransferError.of(foreign)
+        # Under the lock, before any card is written: a card added meanwhile is seen, and a refused file leaves the
+        # deck as it was. The cards the file updates ask the file's questions, which parse() compared already.
+        updated = [card.pk for card in existing.values()]
+        if not report.deck_created and (taken := questions_taken(deck=deck, data=data, updated=updated)):
+            raise TransferError.of(taken)
         if not report.deck_created:
             _step_aside(deck=deck, taken={c["position"] for c in data["cards"]}, kept=list(existing))
             report.not_in_file = deck.cards.exclude(uid__in=list(existing)).count()

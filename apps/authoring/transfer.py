@@ -41,6 +41,7 @@ from .cells import (
     uid_field,
     unguard,
 )
+from .clashes import questions_repeated
 from .jsonplaces import JsonPlaces
 from .problems import Found, TransferError, Where, echo_problem, place
 
@@ -139,8 +140,8 @@ Read = tuple[int, Where, dict]
 
 
 def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
-    """The deck checked (None: its absence is noted already), then what only the cards together show (a uid
-    or position twice, aliases the database counts as one) among the fields that passed their own checks.
+    """The deck checked (None: its absence is noted already), then what only the cards together show (a uid,
+    position or question twice, aliases the database counts as one) among the fields that passed their own checks.
     Raises TransferError with every problem in `found`, those of the single cards too."""
     clean_deck = {}
     if deck is not None:
@@ -155,26 +156,18 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
     # The first card with each uid and position, named in the problem of any later one.
     first_uid: dict[str, str] = {}
     first_position: dict[int, str] = {}
-    first_unkeyed: dict[str, str] = {}  # question -> where, of cards without a uid
     for at, where, card in cards:
         uid, position = card["uid"], card["position"]
         if uid and uid in first_uid:
             found.add(at, where("uid"), f"appears twice in the file (also {first_uid[uid]})")
-        if uid == "" and card["question"] is not None:
-            question = normal_text(card["question"])
-            if question in first_unkeyed:
-                found.add(
-                    at,
-                    where("question"),
-                    f"is also the question of {first_unkeyed[question]}, and neither card has a uid to tell them apart",
-                )
-            first_unkeyed.setdefault(question, where(None))
         if position is not None and position in first_position:
             found.add(at, where("position"), f"{position} is used by another card too ({first_position[position]})")
         if uid:
             first_uid.setdefault(uid, where(None))
         if position is not None:
             first_position.setdefault(position, where(None))
+    for at, problem in questions_repeated(cards):
+        found.add(at, problem.where, problem.message)
     # Accepted answers are unique per card regardless of case, as PostgreSQL's lower() has it (a constraint), and
     # so are distractors, as the card form has them (multiple choice would drop all but one). One query for both.
     lists = [

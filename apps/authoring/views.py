@@ -22,7 +22,7 @@ from apps.content.limits import MAX_MARKDOWN
 from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
-from apps.content.services import card_revert
+from apps.content.services import QuestionTakenError, card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
 from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
@@ -204,7 +204,21 @@ def revert(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     _require(request, "content.change_card")
     card = get_object_or_404(Card, pk=pk)
     target = get_object_or_404(CardVersion, card=card, number=version)
-    new = card_revert(card=card, version=target, author=request.user)
+    try:
+        new = card_revert(card=card, version=target, author=request.user)
+    except QuestionTakenError as exc:
+        other = reverse("admin:content_card_change", args=[exc.card.pk])
+        messages.error(
+            request,
+            format_html(
+                "Version {} was not put back; this card is unchanged. Its question is another card's now: {} "
+                '(<a href="{}">open that card</a>). Ask that card differently first, or edit this one instead.',
+                target.number,
+                exc.holder("it"),
+                other,
+            ),
+        )
+        return redirect(reverse("admin:content_card_change", args=[card.pk]))
     if new.number == target.number or new.pk == target.pk:
         messages.info(request, f"The card already has the content of version {target.number}.")
     else:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
@@ -9,6 +10,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, TextFiel
 from django.db.models.functions import Concat, Lower, Replace
 from django.shortcuts import get_object_or_404
 
+from .answers import normal_text
 from .models import SEARCH_CONFIG, Card, Deck, StyleRule
 from .rendering import style_compact, style_parts
 
@@ -40,6 +42,20 @@ def deck_titled(*, title: str, other_than: int | None = None) -> Deck | None:
     # disagree with it on some letters ("İ").
     normal = Lower(Value(" ".join(title.split())))
     return Deck.objects.exclude(pk=other_than).alias(low=Lower("title")).filter(low=normal).first()
+
+
+def cards_asking(*, deck: Deck, questions: Iterable[str], other_than: Iterable[int] = ()) -> list[Card]:
+    """The cards of `deck`, archived ones too, that ask any of `questions`, but for those of id in `other_than`; in
+    deck order. A deck asks each question once: the card form, a revert, an import and the seed loader all refuse
+    a second card asking one of these (students would meet it twice, and an import could not tell which card a row
+    without a uid updates)."""
+    wanted = {normal_text(question) for question in questions}
+    if deck.pk is None or not wanted:
+        return []
+    # Compared in Python, as normal_text has it (NFKC, casefold, spacing): the database's LOWER differs on some
+    # letters ("ß"). A deck holds at most a few thousand questions, read once.
+    cards = deck.cards.exclude(pk__in=list(other_than)).only("pk", "deck", "position", "question", "archived")
+    return [card for card in cards.order_by("position") if normal_text(card.question) in wanted]
 
 
 def deck_get(*, slug: str, drafts: bool = False) -> Deck:

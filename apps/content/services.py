@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from apps.common.db import name_lock, rollback_dry_run
 
+from .answers import normal_text
 from .loader import LoaderError, ParsedCard, ParsedDeck, formula_refused
 from .models import Alias, Card, CardVersion, Deck, Distractor, KeyTerm, content_hash, style_rules_add
 from .rendering import MATH_ERROR_MARK, Rendered, formula_refusal, render
-from .selectors import deck_titled
+from .selectors import cards_asking, deck_titled
 
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
@@ -22,6 +23,21 @@ DECK_WRITES_LOCK = "deck-import"
 VERSIONED_FIELDS = (
     "kind", "question", "answer", "short_answer", "explanation", "archived", "aliases", "distractors", "key_terms",
 )  # fmt: skip
+
+
+class QuestionTakenError(ValueError):
+    """Another card of the deck, `card`, asks the question already (selectors.cards_asking)."""
+
+    def __init__(self, *, card: Card) -> None:
+        self.card = card
+        super().__init__(self.holder())
+
+    def holder(self, question: str = "this question") -> str:
+        """Which card asks `question`, for an instructor: "Serving asks this question already, at position 4"."""
+        deck, position = self.card.deck, self.card.position
+        if self.card.archived:
+            return f"{deck} has {question} already, in the archived card at position {position}"
+        return f"{deck} asks {question} already, at position {position}"
 
 
 def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:
@@ -102,20 +118,28 @@ def card_save(
 
 
 def card_revert(*, card: Card, version: CardVersion, author: AbstractBaseUser | None) -> CardVersion:
-    """Puts back the content of `version`; the result is itself a new version."""
+    """Puts back the content of `version`; the result is itself a new version.
+
+    Raises QuestionTakenError, and changes nothing, when another card of the deck asks the old question now."""
     if version.card_id != card.pk:
         raise ValueError("that version belongs to another card")
     data = version.data
-    for name in ("kind", "question", "answer", "short_answer", "explanation", "archived"):
-        setattr(card, name, data[name])
-    card_save(
-        card=card,
-        author=author,
-        note=f"Reverted to version {version.number}",
-        aliases=list(data["aliases"]),
-        distractors=list(data["distractors"]),
-        key_terms=list(data["key_terms"]),
-    )
+    with transaction.atomic():
+        # Taking turns with card saves, imports and seed loads, as the card form does: a card given this question
+        # meanwhile would pass the check below and the deck would ask it twice.
+        name_lock(DECK_WRITES_LOCK)
+        if taken := cards_asking(deck=card.deck, questions=[data["question"]], other_than=[card.pk]):
+            raise QuestionTakenError(card=taken[0])
+        for name in ("kind", "question", "answer", "short_answer", "explanation", "archived"):
+            setattr(card, name, data[name])
+        card_save(
+            card=card,
+            author=author,
+            note=f"Reverted to version {version.number}",
+            aliases=list(data["aliases"]),
+            distractors=list(data["distractors"]),
+            key_terms=list(data["key_terms"]),
+        )
     return card.current_version
 
 
@@ -188,6 +212,7 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
     locked = deck.cards.order_by("position").select_for_update(no_key=True, of=("self",))
     existing = list(locked.prefetch_related(Prefetch("distractors", queryset=Distractor.objects.order_by("position"))))
     pairs = _match(existing, parsed.cards)
+    positions = {card.pk: card.position for card in existing}  # as the admin shows them, before any moves aside
     matched = {card.pk for card in pairs.values()}
     last_position = max([len(parsed.cards), *(card.position for card in existing)], default=0)
     for card in existing:
@@ -209,6 +234,7 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
                 setattr(card, name, getattr(item, name))
             _card_load(card, item, parsed=parsed, distractors=[d.text for d in item.distractors])
             report.created.append(label)
+            pairs[index] = card
             continue
         distractors = _distractors_to_load(card, item, overwrite=overwrite, report=report, label=label)
         source_changed = new_hash != card.source_hash or card.source_key != item.key
@@ -234,6 +260,32 @@ def _deck_load(parsed: ParsedDeck, *, report: LoadReport, overwrite: bool) -> No
         card.position = position
         _card_load(card, item, parsed=parsed, distractors=distractors)
         report.updated.append(label)
+    _questions_own(parsed, deck=deck, loaded=pairs, positions=positions)
+
+
+def _questions_own(parsed: ParsedDeck, *, deck: Deck, loaded: dict[int, Card], positions: dict[int, int]) -> None:
+    """LoaderError at the line of a seed question that a card of the deck asks, other than the card loaded from it:
+    one added in the admin, or reworded there (an edit a load keeps). The deck would ask it twice; content_load's
+    transaction then writes nothing. Checked as the cards now stand, written or kept (`loaded`: each parsed card's,
+    by its index); the card is named at its position before the load (`positions`), where the admin shows it."""
+    own = [card.pk for i, card in loaded.items() if normal_text(card.question) == normal_text(parsed.cards[i].question)]
+    taken = cards_asking(deck=deck, questions=[item.question for item in parsed.cards], other_than=own)
+    if not taken:
+        return
+    holder, lines = taken[0], {card.pk: parsed.cards[i].line for i, card in loaded.items()}
+    item = next(item for item in parsed.cards if normal_text(item.question) == normal_text(holder.question))
+    if holder.pk in lines:
+        origin = f"loaded from line {lines[holder.pk]}, its question reworded in the admin since"
+    else:
+        origin = "reworded in the admin" if holder.source_key else "added in the admin"
+    archived = "archived " if holder.archived else ""
+    raise LoaderError(
+        parsed.path,
+        item.line,
+        f"the {archived}card at position {positions.get(holder.pk, holder.position)} of {deck} ({origin}) asks "
+        "this question already, and a deck asks each question once: reword or delete one of the two, in the admin "
+        "or in this file, then load again",
+    )
 
 
 def _distractors_to_load(

@@ -80,3 +80,18 @@ def test_the_same_card_saved_twice_at_once_is_added_once(client, instructor):
     assert response.status_code == 200
     assert "Serving asks this question already, at position 1" in unescape(response.content.decode())
     assert deck.cards.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_card_given_another_cards_question_is_refused_naming_that_card_and_left_as_it_was(client, instructor):
+    deck = make_deck(title="Serving")
+    make_card(deck=deck, question="What is dynamic batching?")
+    card = make_card(deck=deck, question="What is KV caching?")
+    client.force_login(instructor)
+    url = reverse("admin:content_card_change", args=[card.pk])
+    response = client.post(url, _form_data(card, question="WHAT IS DYNAMIC BATCHING?"))
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
+    assert "Serving asks this question already, at position 1: edit that card instead, or ask this one" in html
+    card.refresh_from_db()
+    assert card.question == "What is KV caching?"

@@ -227,7 +227,9 @@ def test_import_queries_do_not_grow_with_the_cards(instructor):
     many = _queries(
         _export([_card(i, answer="Changed") for i in range(101, 121)], slug="many", title="Many"), author=instructor
     )
-    assert few == many == 23  # the known style rules are read, none written again; the cards left out counted
+    # The known style rules are read, none written again; the cards left out counted; and the deck's questions read
+    # once, to refuse a file asking one that a card it leaves out asks (a new deck has none to read).
+    assert few == many == 24
 
 
 def _classes(html: str) -> set[str]:
@@ -430,13 +432,13 @@ def test_cards_written_without_a_uid_are_matched_by_question_so_a_second_import_
 def test_a_card_without_a_uid_does_not_take_over_a_card_the_file_names_by_uid(instructor):
     deck_import(data=parse(json.dumps(_export([_card(1)])), name="deck.json"), author=instructor)
     kept = Card.objects.get(deck__slug="imported")
-    # The same question twice: once by the existing card's uid, at a new position, once without a uid.
-    moved = {**_card(1), "uid": str(kept.uid), "position": 5}
+    # The card's question, without a uid, while the file gives that card (by its uid) another question.
+    reworded = {**_card(1), "uid": str(kept.uid), "position": 5, "question": "Reworded?"}
     unkeyed = {k: v for k, v in _card(1).items() if k != "uid"}
-    report = deck_import(data=parse(json.dumps(_export([moved, unkeyed])), name="deck.json"), author=instructor)
+    report = deck_import(data=parse(json.dumps(_export([reworded, unkeyed])), name="deck.json"), author=instructor)
     assert (len(report.created), len(report.updated)) == (1, 1)
     assert Card.objects.filter(deck__slug="imported").count() == 2
-    assert Card.objects.get(uid=kept.uid).position == 5
+    assert (Card.objects.get(uid=kept.uid).position, Card.objects.get(uid=kept.uid).question) == (5, "Reworded?")
 
 
 def test_two_cards_without_a_uid_and_with_one_question_are_a_clear_error():
@@ -444,7 +446,8 @@ def test_two_cards_without_a_uid_and_with_one_question_are_a_clear_error():
     with pytest.raises(TransferError) as caught:
         parse(json.dumps(_export(cards)), name="deck.json")
     assert [str(problem) for problem in caught.value.problems] == [
-        "card #2, field question: is also the question of card #1, and neither card has a uid to tell them apart"
+        "card #2, field question: is also the question of card #1: a deck asks each question once, so keep one of "
+        "the two or ask one differently"
     ]
 
 

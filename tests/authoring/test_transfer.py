@@ -76,7 +76,8 @@ def test_import_updates_by_uid_and_reports_unchanged(deck, tmp_path):
     assert "existing deck: 0 created, 0 updated, 2 unchanged" in _import(tmp_path, text, "s.json")
     data = json.loads(text)
     data["cards"][0]["answer"] = "A quotient."
-    data["cards"].append({**data["cards"][1], "uid": "7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23", "position": 3})
+    new = {"uid": "7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23", "position": 3, "question": "Why batch requests?"}
+    data["cards"].append({**data["cards"][1], **new})
     output = _import(tmp_path, json.dumps(data), "s.json")
     assert "existing deck: 1 created, 1 updated, 1 unchanged" in output
     assert Card.objects.get(short_answer="ratio").answer == "A quotient."
@@ -242,7 +243,7 @@ def test_csv_problems_name_the_row_a_spreadsheet_shows_whatever_line_breaks_cell
     first, second = rows[2], rows[3]  # the second card's cells span several lines
     third = [*second]
     third[header.index("uid")], third[header.index("position")] = "7d9c1e8a-3f4b-4c55-9d1e-2a6b8c0f1e23", "3"
-    third[header.index("kind")] = "essay"
+    third[header.index("kind")], third[header.index("question")] = "essay", "Why batch requests?"
     first[header.index("answer")] = "Bad $\\frac{1}{$"
     with pytest.raises(CommandError) as excinfo:
         _import(tmp_path, _csv_text([header, rows[1], first, second, third]), "bad.csv")
@@ -388,7 +389,7 @@ def test_aliases_only_python_would_count_as_one_are_imported(tmp_path, db):
 
 def _minimal_cards(count: int) -> list[dict]:
     return [
-        {"uid": str(uuid.UUID(int=n)), "position": n, "kind": "flashcard", "question": "Q", "answer": "A"}
+        {"uid": str(uuid.UUID(int=n)), "position": n, "kind": "flashcard", "question": f"Q{n}", "answer": "A"}
         for n in range(1, count + 1)
     ]
 

@@ -8,11 +8,13 @@ import pytest
 from django.urls import reverse
 
 from apps.authoring.diffs import text_diff, version_changes
+from apps.common.db import name_lock
 from apps.content.models import Card
-from apps.content.services import card_revert, card_save
+from apps.content.services import DECK_WRITES_LOCK, QuestionTakenError, card_revert, card_save
 from apps.quiz import services
 from apps.quiz.models import Answer
 from tests.factories import make_card, make_deck
+from tests.locks import after_waiting
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +68,62 @@ def test_revert_through_the_admin(client, instructor):
     assert client.get(reverse("admin:content_card_revert", args=[card.pk, 1])).status_code == 405
     history = client.get(reverse("admin:content_card_history", args=[card.pk])).content.decode()
     assert "Reverted to version 1; saved as version 3." in history  # in the admin's History, by whom and when
+
+
+def _reworded_and_taken(instructor):
+    """A card of "Serving" reworded from "What is KV caching?", whose old question another card then took."""
+    deck = make_deck(title="Serving")
+    card = make_card(deck=deck, question="What is KV caching?", answer="Reuse")
+    card.question = "Why cache keys and values?"
+    card_save(card=card, author=instructor)
+    taker = make_card(deck=deck, question="what is KV  caching?", answer="Keeping keys")
+    return card, taker
+
+
+def test_a_revert_to_a_question_another_card_asks_now_is_refused_and_changes_nothing(instructor):
+    card, taker = _reworded_and_taken(instructor)
+    with pytest.raises(QuestionTakenError) as caught:
+        card_revert(card=Card.objects.get(pk=card.pk), version=card.versions.get(number=1), author=instructor)
+    assert caught.value.card == taker
+    assert str(caught.value) == "Serving asks this question already, at position 2"
+    card.refresh_from_db()
+    assert card.question == "Why cache keys and values?" and card.versions.count() == 2
+
+
+def test_the_admin_says_why_a_revert_was_refused_and_links_the_card_asking_the_question(client, instructor):
+    card, taker = _reworded_and_taken(instructor)
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_revert", args=[card.pk, 1]), follow=True)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Version 1 was not put back; this card is unchanged." in html
+    assert "Serving asks it already, at position 2" in html
+    assert f'href="{reverse("admin:content_card_change", args=[taker.pk])}"' in html
+    card.refresh_from_db()
+    assert card.question == "Why cache keys and values?" and card.versions.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_revert_waits_for_a_card_save_taking_the_old_question_and_then_refuses(instructor):
+    """The other save has given a new card the old question and not yet committed: the revert, checking before it
+    commits, would have put back a second card asking it."""
+    deck = make_deck(title="Serving")
+    card = make_card(deck=deck, question="What is KV caching?", answer="Reuse")
+    card.question = "Why cache keys and values?"
+    card_save(card=card, author=instructor)
+
+    def other_save():
+        name_lock(DECK_WRITES_LOCK)
+        make_card(deck=deck, question="What is KV caching?", answer="Keeping keys")
+
+    def revert():
+        try:
+            card_revert(card=Card.objects.get(pk=card.pk), version=card.versions.get(number=1), author=instructor)
+        except QuestionTakenError as exc:
+            return str(exc)
+
+    assert after_waiting(other_save, revert) == "Serving asks this question already, at position 2"
+    assert deck.cards.filter(question="What is KV caching?").count() == 1
 
 
 def test_answers_keep_the_version_they_were_given_against(client, student, instructor):

@@ -25,6 +25,7 @@ from django.urls import reverse
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.models import Assignment, Cohort
+from apps.content.answers import normal_text
 from apps.content.models import Card, CardVersion, Deck
 from apps.content.services import card_save
 from apps.quiz import services as quiz
@@ -579,16 +580,27 @@ def _own_word(term: str) -> str:
     return "|".join(f"{synonym} zylophant" for synonym in term.split("|"))
 
 
+def _asked_once(payloads: list[str]) -> list[str]:
+    """The payloads as a deck's questions, each asked once as a deck must (letter case aside): a payload that differs
+    from an earlier one only in case ("JaVaScRiPt:") is asked with " again" after it."""
+    seen: set[str] = set()
+    questions = []
+    for payload in payloads:
+        questions.append(payload if normal_text(payload) not in seen else f"{payload} again")
+        seen.add(normal_text(questions[-1]))
+    return questions
+
+
 def _deck_file(payloads: list[str]) -> bytes:
     cards = [
         {
-            "uid": f"00000000-0000-4000-8000-{n:012d}", "position": n + 1, "kind": "flashcard", "question": payload,
+            "uid": f"00000000-0000-4000-8000-{n:012d}", "position": n + 1, "kind": "flashcard", "question": question,
             "answer": payload, "short_answer": payload[:300], "explanation": payload, "archived": False,
             # a distractor that is the answer is refused, and a key term that only repeats the question: the
             # payload goes in with a word of its own
             "aliases": [payload[:300]], "distractors": [f"not {payload}"], "key_terms": [_own_word(payload[:180])],
         }
-        for n, payload in enumerate(payloads)
+        for n, (payload, question) in enumerate(zip(payloads, _asked_once(payloads), strict=True))
     ]  # fmt: skip
     data = {
         "format": "mlcourse-deck", "version": 1, "cards": cards,
