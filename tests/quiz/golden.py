@@ -27,8 +27,9 @@ def seed_cards() -> dict[str, GradingCard]:
     return cards
 
 
-def sample_rows() -> list[dict[str, str]]:
-    with SAMPLE.open(encoding="utf-8", newline="") as fh:
+def rows_of(path: Path) -> list[dict[str, str]]:
+    """The rows of a grading file (question, answer, expected)."""
+    with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh))
 
 

@@ -25,16 +25,18 @@ from tests.quiz.golden import (
     DATA_PARALLEL,
     DDP,
     FP16,
+    HOLDOUT,
     INCORRECT,
     JOB,
     MIXED_FLAG,
     PARTIAL,
     REGISTRY,
+    SAMPLE,
     TF_DATA,
     TF_DATA_API,
     card,
     check,
-    sample_rows,
+    rows_of,
     seed_cards,
 )
 
@@ -302,11 +304,11 @@ def test_non_string_input_does_not_raise():
 
 # The agreement of the sample (at least 90 %) and of the holdout (at least 88 %) is measured once, through
 # `manage.py check_grading` as an instructor runs it, in test_check_grading.py. The tests here check the files'
-# coverage and properties of every verdict the grader gives on them.
+# coverage (the holdout's in test_grading_holdout.py) and properties of every verdict the grader gives on them.
 
 
 def test_verdict_and_score_agree_everywhere():
-    for row in sample_rows():
+    for row in rows_of(SAMPLE) + rows_of(HOLDOUT):
         result = grade(seed_cards()[row["question"]], row["answer"])
         if result.verdict is CORRECT:
             assert result.score >= grading.CORRECT_AT, row
@@ -317,7 +319,7 @@ def test_verdict_and_score_agree_everywhere():
 
 
 def test_grading_is_deterministic():
-    rows = sample_rows()
+    rows = rows_of(SAMPLE)
     first = [grade(seed_cards()[r["question"]], r["answer"]) for r in rows]
     card_profile.cache_clear()
     second = [grade(seed_cards()[r["question"]], r["answer"]) for r in reversed(rows)]
@@ -333,7 +335,7 @@ print(json.dumps([list(vars(grade(GradingCard(**card), text)).values()) for card
 
 
 def test_grading_does_not_depend_on_hash_randomisation():
-    rows = [(dataclasses.asdict(seed_cards()[r["question"]]), r["answer"]) for r in sample_rows()]
+    rows = [(dataclasses.asdict(seed_cards()[r["question"]]), r["answer"]) for r in rows_of(SAMPLE)]
     outputs = set()
     for seed in ("0", "1", "12345"):
         done = subprocess.run(  # noqa: S603 - our own interpreter running a constant script
@@ -350,7 +352,7 @@ def test_grading_does_not_depend_on_hash_randomisation():
 
 
 def test_the_sample_covers_every_seed_card_at_least_twice():
-    rows = sample_rows()
+    rows = rows_of(SAMPLE)
     assert len(rows) >= 90
     assert {row["expected"] for row in rows} == {"correct", "partial", "incorrect"}
     for question in seed_cards():
