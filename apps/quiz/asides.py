@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .keyterms import KeyTerm
-from .opposites import ONE, VARIETY, answer_several, one_of
+from .opposites import ONE, VARIETY, one_of
 from .textnorm import Token, stem
 
 _PREPOSITIONS = frozenset(
@@ -58,14 +58,14 @@ def answer_asides(words: Words, terms: Sequence[KeyTerm]) -> frozenset[str]:
     return frozenset(asides) if len(asides) <= points else frozenset()
 
 
-def _related(tokens: list[Token], i: int, several: frozenset[str]) -> bool:
+def _related(tokens: list[Token], words: Words, i: int, asides: frozenset[str]) -> bool:
     """The response relates the word at `i` to others of its kind, not in a comparison ("faster than other ...");
     saying one of it counts when it denies that or goes on to another ("not tied to one framework")."""
     before = [t.norm for t in tokens[max(0, i - _REACH) : i]]
     if "than" in before:
         return False
     near = {*before, *tokens[i].parts, *(t.norm for t in tokens[i + 1 : i + 2])}
-    return bool(near & VARIETY) or (bool(near & ONE) and not one_of(tokens, i, several))
+    return bool(near & VARIETY) or (bool(near & ONE) and not one_of(tokens, words, i, asides))
 
 
 class Answer(Protocol):
@@ -78,10 +78,10 @@ def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> b
     """The response covers the answer's asides and nothing else of it, and does not relate them as the answer does."""
     if not matched or not all(label in answer.asides for label in matched):
         return False
-    several = answer_several(answer.answer_words)
-    stems = {s for t in answer.key_terms if t.label in answer.asides for alt in t.alts for s in alt}
+    stems = frozenset(s for t in answer.key_terms if t.label in answer.asides for alt in t.alts for s in alt)
+    words = tuple((t.norm, t.boundary) for t in tokens)
     return not any(
-        _related(tokens, i, several)
+        _related(tokens, words, i, stems)
         for i, t in enumerate(tokens)
         if {stem(t.norm), *(stem(p) for p in t.parts)} & stems
     )

@@ -123,11 +123,11 @@ def answer_several(words: tuple[tuple[str, bool], ...]) -> frozenset[str]:
     return frozenset(several - one)
 
 
-def one_of(tokens: list[Token], j: int, several: frozenset[str]) -> str:
+def one_of(tokens: list[Token], words: tuple[tuple[str, bool], ...], j: int, several: frozenset[str]) -> str:
     """The phrase saying one of the thing at `j` ("a single framework", "framework-specific"), if the response
-    says one of it and the answer several; "" when it does not, or denies it ("not tied to one framework"), or
-    goes on to another ("from one framework to another")."""
-    token, words = tokens[j], tuple((t.norm, t.boundary) for t in tokens)
+    (`tokens`, and `words` of them) says one of it and the answer several; "" when it does not, or denies it ("not
+    tied to one framework"), or goes on to another ("from one framework to another")."""
+    token = tokens[j]
     compound = any(stem(p) in several for p in token.parts) and bool(_ONE_PARTS & set(token.parts))
     if not compound and not (stem(token.norm) in several and _preceded(words, j, ONE, 2)):
         return ""
@@ -142,5 +142,6 @@ def one_of(tokens: list[Token], j: int, several: frozenset[str]) -> str:
 def said_one(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> tuple[str, ...]:
     """The response's phrases that say one of what the answer relates several of: "a single framework"."""
     several = answer_several(answer_words)
-    found = (one_of(tokens, j, several) for j in range(len(tokens))) if several else ()
+    words = tuple((t.norm, t.boundary) for t in tokens)
+    found = (one_of(tokens, words, j, several) for j in range(len(tokens))) if several else ()
     return tuple(phrase for phrase in found if phrase)
