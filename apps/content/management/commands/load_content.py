@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.content.katex import KatexUnavailableError
 from apps.content.loader import LoaderError, parse_file
-from apps.content.services import content_load
+from apps.content.seeding import content_load
 
 
 class Command(BaseCommand):
