@@ -11,6 +11,7 @@ from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, red
 from .synonyms import VOCABULARY, groups_of, groups_of_pair
 from .textnorm import (
     FILLER,
+    QUANTITY,
     STOPWORDS,
     Token,
     fold,
@@ -372,8 +373,13 @@ def coverage(
     missing = tuple(t.label for i, t in enumerate(ordered) if i not in credits)
     precision = len(index.content & used) / len(index.content) if index.content else 1.0
     got = sum(credits.values())
-    # A term used in several sentences says nothing about which part of the answer was given.
-    alone = [t.sentences for i, t in enumerate(ordered) if i in credits and len(t.sentences) == 1]
+    # A term used in several sentences says nothing about which part of the answer was given, nor does a word of
+    # quantity ("a single GPU" for "splits a single model's layers").
+    alone = [
+        t.sentences
+        for i, t in enumerate(ordered)
+        if i in credits and len(t.sentences) == 1 and t.word.casefold() not in QUANTITY
+    ]
     sentences = frozenset().union(*alone)
     return Coverage(
         got / needed if needed > 0 else 0.0,

@@ -40,6 +40,8 @@ BF16 = "How does BF16 differ"
         ),
         # counter-cases: one part only stays partial
         (MODEL_PARALLEL, "You need it when the model is too large to fit in one device's memory.", PARTIAL),
+        # "single" of the answer's "splits a single model's layers" is a word of quantity, not its first part
+        (MODEL_PARALLEL, "It's needed when the model is too large to fit into a single GPU.", PARTIAL),
         (CHECKPOINTING, "recomputing activations in the backward pass instead of storing them", PARTIAL),
         (BF16, "BF16 has 8 exponent bits and 7 mantissa bits while FP16 has 5 exponent and 10 mantissa bits.", PARTIAL),
         (GA, "It produces a larger effective batch size.", Verdict.INCORRECT),
