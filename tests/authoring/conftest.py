@@ -1,5 +1,5 @@
 """Fixtures of the authoring tests: `deck`, an exportable deck with every part a file holds, for the
-export_deck / import_deck tests (test_transfer_*.py). test_spreadsheets.py has a `deck` of its own.
+export_deck / import_deck tests (test_transfer_*.py). The test_spreadsheets_*.py files each have a `deck` of their own.
 """
 
 import pytest
