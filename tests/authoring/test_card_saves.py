@@ -11,7 +11,7 @@ from django.urls import reverse
 from apps.common.db import name_lock
 from apps.content.models import Card, Deck
 from apps.content.services import DECK_WRITES_LOCK
-from tests.authoring.test_card_form import _form_data
+from tests.authoring.card_form import _form_data
 from tests.factories import make_card, make_deck
 from tests.locks import after_waiting
 
