@@ -6,8 +6,9 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
+from .holds import CheckedImport, deck_import_check, deck_import_confirm
 from .problems import Problem, TransferError
-from .services import CheckedImport, ImportReport, deck_import_check, deck_import_confirm
+from .services import ImportReport
 from .transfer import MAX_CARDS, parse
 
 

@@ -32,7 +32,8 @@ from apps.quiz.services import grading_card
 from .bundles import deck_imports_check, deck_imports_confirm
 from .diffs import version_changes
 from .forms import GraderTryForm, ImportConfirmForm, ImportForm, inline_texts_sent
-from .services import IMPORT_HOLD_SECONDS, IMPORT_PERMISSIONS, ImportNotHeldError, ImportReport
+from .holds import IMPORT_HOLD_SECONDS, ImportNotHeldError
+from .services import IMPORT_PERMISSIONS, ImportReport
 from .transfer import CSV_REQUIRED, TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")

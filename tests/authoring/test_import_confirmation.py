@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.authoring import services
+from apps.authoring import holds
 from apps.authoring.models import ImportHold
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import parse
@@ -106,7 +106,7 @@ def test_an_upload_is_confirmed_once(client, instructor):
 def test_an_expired_upload_is_a_clear_error(client, instructor):
     client.force_login(instructor)
     page = _upload(client, _export([_card(1)]))
-    ImportHold.objects.update(created_at=timezone.now() - timedelta(seconds=services.IMPORT_HOLD_SECONDS + 1))
+    ImportHold.objects.update(created_at=timezone.now() - timedelta(seconds=holds.IMPORT_HOLD_SECONDS + 1))
     response = _confirm(client, _key(page))
     assert response.status_code == 422 and NOT_WAITING in response.content.decode()
     assert not Deck.objects.filter(slug="imported").exists()
@@ -154,7 +154,7 @@ def test_a_file_that_would_not_import_is_not_kept_for_confirmation(client, instr
     page = _upload(client, content)
     assert page.status_code == 422 and "position: 1 is used by another card too" in page.content.decode()
     assert page.context.get("confirm") is None
-    refused = _confirm(client, services.import_key(name="deck.json", text=content))
+    refused = _confirm(client, holds.import_key(name="deck.json", text=content))
     assert refused.status_code == 422 and not Deck.objects.filter(slug="imported").exists()
 
 

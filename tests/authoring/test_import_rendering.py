@@ -14,7 +14,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from apps.authoring import services
+from apps.authoring import holds
 from apps.authoring.models import ImportHold
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import TransferError, parse
@@ -139,7 +139,7 @@ def test_aliases_the_database_counts_as_one_are_a_clear_error(client, instructor
     html = page.content.decode()
     assert page.status_code == 422 and message in html and "Nothing was written" in html
     assert page.context.get("confirm") is None
-    refused = _confirm(client, services.import_key(name="deck.json", text=content))
+    refused = _confirm(client, holds.import_key(name="deck.json", text=content))
     assert refused.status_code == 422
     assert not Deck.objects.filter(slug="imported").exists() and not Card.objects.exists()
 
@@ -214,7 +214,7 @@ def test_a_formula_katex_rejects_in_a_distractor_or_the_description_is_refused(c
     assert page.status_code == 422 and "Nothing was written" in html
     assert "deck.json would not import: 1 problem." in html and f"<li>{where}: {BAD}: KaTeX parse error" in html
     assert page.context.get("confirm") is None and not ImportHold.objects.exists()
-    refused = _confirm(client, services.import_key(name="deck.json", text=content))
+    refused = _confirm(client, holds.import_key(name="deck.json", text=content))
     assert refused.status_code == 422
     assert not Deck.objects.exists() and not Card.objects.exists()
 

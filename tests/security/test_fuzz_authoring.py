@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apps.authoring.services import import_key
+from apps.authoring.holds import import_key
 from apps.authoring.transfer import CSV_COLUMNS
 from apps.content.models import Card, Deck
 from tests.security.fuzzing import (

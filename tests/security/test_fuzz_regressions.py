@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from apps.authoring.services import import_key
+from apps.authoring.holds import import_key
 from apps.content.models import Card, Deck
 from apps.quiz import services as quiz
 from apps.quiz.forms import question_token
