@@ -324,7 +324,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
     score = min(1.0, ratio) ** curve * penalty(result, index, profile.answer_size, items)
     if score > CORRECT_AT - 0.05 and aside_only(profile, result.matched, tokens):  # "frameworks" alone
-        score, note = CORRECT_AT - 0.05, "That says what the answer is about; say what it says of it."
+        score, note = CORRECT_AT - 0.05, note or "That says what the answer is about; say what it says of it."
     if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short

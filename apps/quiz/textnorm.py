@@ -288,9 +288,10 @@ FILLER = STOPWORDS | _words(
 # Words that open a noun phrase ("the", "their", "many"): what follows them is a thing, not a verb.
 DETERMINERS = _words("the a an its their his her our your my this that these those each every all much many")
 
-# Generic nouns that may follow or precede a term without making it another term ("a Job resource").
 # Words of quantity: they qualify a thing ("a single GPU", "multiple devices"), they say no point of their own.
 QUANTITY = _words("single one sole multiple several many various different")
+
+# Generic nouns that may follow or precede a term without making it another term ("a Job resource").
 GENERIC_HEADS = _words(
     """
     resource resources object objects api class module component tool library framework approach method technique
