@@ -11,3 +11,10 @@ class DependencyUnavailableError(RuntimeError):
     """
 
     service = "a service it needs"
+
+
+def first_line(exc: BaseException) -> str:
+    """An error's message as one log or console line: its first line, or its class's name when it has none
+    (psycopg's messages run on with DETAIL and HINT lines; some errors carry no message at all)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

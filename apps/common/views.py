@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from .errors import first_line
 from .http import htmx_current_path, render_page_or_partial
 
 logger = logging.getLogger("mlcourse.requests")
@@ -27,9 +28,7 @@ def _database_ok() -> bool:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError as exc:
-        logger.warning(
-            "healthz: the database does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc
-        )
+        logger.warning("healthz: the database does not answer: %s", first_line(exc))
         return False
     return True
 
@@ -60,7 +59,7 @@ def _cache_ok() -> bool:
         cache.get("healthz-probe")
     # Whatever the backend raises (redis-py's errors, a missing cache table's ProgrammingError): any failure is one.
     except Exception as exc:
-        logger.warning("healthz: the cache does not answer: %s", str(exc).strip().splitlines()[0] if str(exc) else exc)
+        logger.warning("healthz: the cache does not answer: %s", first_line(exc))
         return False
     return True
 

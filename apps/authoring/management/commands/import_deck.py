@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import TransferError, decode, parse
+from apps.common.errors import first_line
 from apps.content.katex import KatexUnavailableError
 
 
@@ -36,9 +37,8 @@ class Command(BaseCommand):
             raise CommandError(f"{file} would not import ({count}):{problems}\nNothing was written.") from exc
         except KatexUnavailableError as exc:
             # A set-up problem, not the file's: one line saying what to install, not a traceback from the renderer.
-            cause = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CommandError(
-                f"KaTeX is not available ({cause}): install Node.js and run `npm ci`, or set NODE_BINARY. "
+                f"KaTeX is not available ({first_line(exc)}): install Node.js and run `npm ci`, or set NODE_BINARY. "
                 "Nothing was written."
             ) from exc
         for label in report.created:
