@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .keyterms import KeyTerm
-from .opposites import ONE, VARIETY, one_of
+from .opposites import ONE, VARIETY, one_of, preceded
 from .textnorm import Token, stem
 
 _PREPOSITIONS = frozenset(
@@ -32,25 +32,13 @@ def _uses(term: KeyTerm, stems: Sequence[str]) -> list[int]:
     return [i for alt in term.alts if alt and all(s in stems for s in alt) for i, s in enumerate(stems) if s == alt[0]]
 
 
-def _qualifies(words: Words, at: int) -> bool:
-    """The word at `at` follows a preposition, with at most a couple of modifiers between and no punctuation:
-    "between different ML frameworks", "across different host machines"."""
-    for back in range(1, _REACH + 1):
-        i = at - back
-        if i < 0 or words[i + 1][1]:  # a word's flag marks punctuation before it: "..., frameworks"
-            return False
-        if words[i][0] in _PREPOSITIONS:
-            return True
-    return False
-
-
 def answer_asides(words: Words, terms: Sequence[KeyTerm]) -> frozenset[str]:
     """The labels of the key terms that only qualify the answer's point; none when they are most of the terms."""
     stems = [stem(norm) for norm, _ in words]
     asides, points = set(), 0
     for term in terms:
         uses = _uses(term, stems)
-        if uses and all(_qualifies(words, at) for at in uses):
+        if uses and all(preceded(words, at, _PREPOSITIONS, _REACH) for at in uses):
             asides.add(term.label)
         elif uses:
             points += 1

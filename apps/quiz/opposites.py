@@ -38,7 +38,8 @@ _END = {word: (scale, end) for scale, ends in enumerate(_SCALES) for end, words 
 # A comparative says more or less than something else ("give the survivors a bigger budget" where the answer
 # "increases budget" from "a small budget"): only an absolute degree is said against the answer's.
 _COMPARATIVES = frozenset(word for word in _END if word.endswith(("er", "est")) or word in ("more", "fewer", "less"))
-_NEGATORS = frozenset({"not", "no", "never", "without", "instead", "rather", "unlike", "n't", "isn't", "doesn't"})
+# The tokenizer drops apostrophes ("doesnt"): textnorm's negators, and words that say "not this".
+_NEGATORS = NEGATORS | {"without", "instead", "rather", "unlike"}
 _GAP = 2  # the noun: the next word, or the one after ("a small training budget")
 _BEFORE = 3  # words before a scale word that may negate it
 
@@ -102,7 +103,7 @@ def opposed(answer_words: tuple[tuple[str, bool], ...], tokens: list[Token]) -> 
     return tuple(out)
 
 
-def _preceded(words: tuple[tuple[str, bool], ...], j: int, among: frozenset[str], reach: int) -> bool:
+def preceded(words: tuple[tuple[str, bool], ...], j: int, among: frozenset[str], reach: int) -> bool:
     """A word of `among` comes in the `reach` words before `j`, in the same phrase."""
     for i in range(j - 1, max(-1, j - 1 - reach), -1):
         if words[i + 1][1]:
@@ -117,9 +118,9 @@ def answer_several(words: tuple[tuple[str, bool], ...]) -> frozenset[str]:
     """The stems of the things the answer relates several of ("between different ML frameworks") and never says
     one of."""
     several = {
-        stem(n) for j, (n, _) in enumerate(words) if n not in STOPWORDS | VARIETY and _preceded(words, j, VARIETY, 3)
+        stem(n) for j, (n, _) in enumerate(words) if n not in STOPWORDS | VARIETY and preceded(words, j, VARIETY, 3)
     }
-    one = {stem(n) for j, (n, _) in enumerate(words) if _preceded(words, j, ONE, 2)}
+    one = {stem(n) for j, (n, _) in enumerate(words) if preceded(words, j, ONE, 2)}
     return frozenset(several - one)
 
 
@@ -129,12 +130,11 @@ def one_of(tokens: list[Token], words: tuple[tuple[str, bool], ...], j: int, sev
     tied to one framework"), or goes on to another ("from one framework to another")."""
     token = tokens[j]
     compound = any(stem(p) in several for p in token.parts) and bool(_ONE_PARTS & set(token.parts))
-    if not compound and not (stem(token.norm) in several and _preceded(words, j, ONE, 2)):
+    if not compound and not (stem(token.norm) in several and preceded(words, j, ONE, 2)):
         return ""
     start = j if compound else next(i for i in range(j - 1, -1, -1) if words[i][0] in ONE)
     rest = next((k for k in range(j + 1, len(tokens)) if tokens[k].boundary), len(tokens))
-    negated = any(t.norm in NEGATORS | _NEGATORS for t in tokens[max(0, start - _BEFORE) : start])
-    if negated or any(t.norm in _MORE for t in tokens[j + 1 : rest]):
+    if _negated(words, start) or any(t.norm in _MORE for t in tokens[j + 1 : rest]):
         return ""
     return " ".join(t.surface for t in tokens[start : j + 1])
 

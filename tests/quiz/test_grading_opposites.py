@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from apps.quiz.grading import GradingCard, Verdict
+from apps.quiz.opposites import opposed
+from apps.quiz.textnorm import fold, tokenize
 from tests.quiz.golden import graded
 
 HYPERBAND = "What is the Hyperband"
@@ -49,3 +51,13 @@ def test_the_same_end_negated_or_a_comparative_is_no_fault(subject, response):
     result = graded(subject, response)
     assert "says the opposite" not in result.feedback, result
     assert result.verdict is not Verdict.INCORRECT, result
+
+
+@pytest.mark.parametrize(
+    "response", ["It isn't the full budget.", "They don't get the entire budget.", "Never a long window."]
+)
+def test_a_contracted_negator_negates_the_scale_word(response):
+    # The tokenizer drops apostrophes ("isnt"), so the negators are matched as it writes them.
+    answer = tuple((t.norm, t.boundary) for t in tokenize(fold("Each gets a small budget within a short window.")))
+    assert opposed(answer, tokenize(fold(response))) == ()
+    assert opposed(answer, tokenize(fold(response.replace("n't", "").replace("Never", "A")))) != ()
