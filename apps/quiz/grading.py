@@ -280,13 +280,14 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
         return Grade(Verdict.INCORRECT, 0.0, "That names a topic without saying anything about it.")
     if profile.contrast and denies_difference(text):  # "there is no difference": whatever terms it names
         return Grade(Verdict.INCORRECT, 0.0, "The question asks how they differ; they are not the same.")
-    # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms.
+    # A claim that reverses the answer's ("increase precision" where it reduces it) is no evidence of its terms, nor
+    # is a phrase that misstates it ("a step after every micro-batch", "a single framework").
     agree, flipped = judge(profile.covaries, text) if profile.covaries else (0, ())
     reversed_ = (compare(profile.claims, text) if profile.claims else ()) + flipped
     wrong_way = {norm for said, _ in reversed_ for norm in said.words}
-    often = too_often(profile.cadences, text) if profile.cadences else ()  # "a step after every micro-batch"
-    often += () if profile.contrast else said_one(profile.answer_words, tokens)  # nor is "a single framework"
-    wrong_way |= {t.norm for phrase in often for t in tokenize(fold(phrase))}
+    misstated = too_often(profile.cadences, text) if profile.cadences else ()
+    misstated += () if profile.contrast else said_one(profile.answer_words, tokens)
+    wrong_way |= {t.norm for phrase in misstated for t in tokenize(fold(phrase))}
     names = partial(names_term, profile.term_stems, profile.term_groups)
     own = partial(names_term, profile.term_stems, frozenset())  # the answer's own words, not synonyms
     found = response_scopes(text, tokens, profile.question_norms)
@@ -358,7 +359,7 @@ def _coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: flo
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
-    swaps += often
+    swaps += misstated
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
     swaps += opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
     swaps += restrictions(text, profile.listed, names)  # "keeps just the weights" where it lists them with more
