@@ -4,7 +4,7 @@ A response that sets the answer's result against what it replaces ("an average i
 sums the gradients and divides to get the mean) states the point of the answer in a few words that key-term
 coverage values little: both are short, common words. Such a contrast agrees with the answer when the answer's
 sentence that answers the question (the one with most of the question's words) says X and not Y, and both name
-key terms of the answer; it then counts as one more key term (grading.py). In a counterfactual sentence
+key terms of the answer; it then counts as one more key term (prose.py). In a counterfactual sentence
 ("otherwise it's a sum rather than the mean") X and Y trade places: it tells what goes wrong without the answer.
 A contrast the other way round earns nothing here; whether it is wrong is left to the denials (polarity.py).
 

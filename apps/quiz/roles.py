@@ -12,7 +12,7 @@ named ("DDP is faster and recommended"). A clause naming both gives only the wor
 A word of the answer distinguishes when every use of it belongs to the same thing (a use in a clause naming
 neither makes it common). A clause of a response whose distinguishing words mostly belong to the other thing
 swaps the roles; each such clause is a fault (faults.py). A response giving them to the right thing in two
-clauses, and none to the other, draws a real contrast, however short: partly right (grading.py).
+clauses, and none to the other, draws a real contrast, however short: partly right (prose.py).
 """
 
 from __future__ import annotations

@@ -19,12 +19,12 @@ answer make no point. Said as the comparison ("fewer trials than grid search"), 
 A string of the answer's words with nothing joining them ("targets classes softer produces gradient distribution
 reveal Temperature richer"), seven or more without an article, a preposition, a conjunction or a verb such as "is",
 no punctuation to make it a list, and in an order the answer does not follow (two in five of them going back in it,
-as shuffled words do), says nothing of how they relate. Partly right at most, however many terms it names (grading.py
+as shuffled words do), says nothing of how they relate. Partly right at most, however many terms it names (prose.py
 caps it). A telegraphic sentence ("Pruning removes individual weights producing smaller sparse models") goes on in
 the answer's order, and keeps its credit.
 
 Where the answer is a formula the question asks for, naming the formula's parts ("zero point and scale") says
-what it is made of, not what it is: partly right at most (grading.py caps it).
+what it is made of, not what it is: partly right at most (prose.py caps it).
 """
 
 from __future__ import annotations

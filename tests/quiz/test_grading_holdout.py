@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz import grading
+from apps.quiz import grading, prose
 from apps.quiz.grading import GradingCard, grade
 from tests.quiz.golden import (
     ALL_REDUCE_CARD,
@@ -218,7 +218,7 @@ def test_a_two_part_question_answered_on_one_part_is_partial(prefix, response, v
     result = grade(card(prefix), response)
     assert result.verdict is verdict, result
     if verdict is PARTIAL:
-        assert result.score <= grading.ONE_PART_CAP
+        assert result.score <= prose.ONE_PART_CAP
 
 
 def test_the_holdout_covers_every_seed_card_with_every_label():
