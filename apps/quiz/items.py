@@ -7,7 +7,8 @@ The answer's items are its numbered entries ("1) MLflow Tracking (logging params
 before their description, less the question's ("MLflow"); the list is closed when there are exactly as many as
 the question asks and nothing follows the last ("Others include ..." opens it). A response item names the answer
 item whose name it contains most of (typos tolerated), so "model registry" is the Model Registry, not Models too.
-A response with fewer items than asked is judged by coverage alone: it is visibly short.
+A response with fewer items than asked is judged by coverage alone: it is visibly short. An item offered as a guess with
+another that is none of the answer's ("Deployments or Registry maybe") is not named: the response did not commit.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .textnorm import STOPWORDS, Token, fold, stem, tokenize
+from .textnorm import FILLER, STOPWORDS, Token, fold, stem, tokenize
 from .typos import is_typo
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
@@ -56,14 +57,15 @@ def _names(word: str, target: str) -> bool:
     return stem(word) == stem(target) or is_typo(word, target)
 
 
-def _items(tokens: list[Token]) -> list[list[str]]:
-    items: list[list[str]] = []
+def _items(tokens: list[Token]) -> list[tuple[bool, list[str]]]:
+    """The response's items, each with whether it is offered as another choice for the one before ("A or B")."""
+    items: list[tuple[bool, list[str]]] = []
     for token in tokens:
         if not items or token.boundary or token.norm in ("and", "or"):
-            items.append([])
+            items.append((token.norm == "or", []))
         if token.norm not in STOPWORDS:
-            items[-1].append(token.norm)
-    return [item for item in items if item]
+            items[-1][1].append(token.norm)
+    return [item for item in items if item[1]]
 
 
 def short_list(names: tuple[Item, ...], tokens: list[Token]) -> str:
@@ -71,14 +73,20 @@ def short_list(names: tuple[Item, ...], tokens: list[Token]) -> str:
     items = _items(tokens)
     if not names or len(items) < len(names):
         return ""
-    named = set()
-    for item in items:
+    named: list[int | None] = []
+    for _, item in items:
         counts = [sum(any(_names(word, part) for word in item) for part in name) for name in names]
         best = max(counts)
-        if best:
-            named.add(max(range(len(names)), key=lambda k: (counts[k], len(names[k]) == counts[k])))
-    if len(named) >= len(names):
+        named.append(max(range(len(names)), key=lambda k: (counts[k], len(names[k]) == counts[k])) if best else None)
+    # An item offered with another that is none of the answer's ("Deployments or Registry") is a guess between them.
+    guesses = [k for k in range(1, len(items)) if items[k][0] and (named[k] is None) != (named[k - 1] is None)]
+    hedged = {named[k] if named[k] is not None else named[k - 1] for k in guesses}
+    sure = {k for k in named if k is not None} - hedged
+    if len(sure) >= len(names):
         return ""
-    if not named:
+    if guesses:
+        first, second = (" ".join(w for w in items[k][1] if w not in FILLER) for k in (guesses[0] - 1, guesses[0]))
+        return f"You offer '{first}' or '{second}', and only one of them is among the {len(names)}: commit to one."
+    if not sure:
         return f"None of your items is among the {len(names)} asked for."
-    return f"Only {len(named)} of your items {'is' if len(named) == 1 else 'are'} among the {len(names)} asked for."
+    return f"Only {len(sure)} of your items {'is' if len(sure) == 1 else 'are'} among the {len(names)} asked for."
