@@ -273,9 +273,14 @@ def _products(prose: str) -> list[str]:
     return out
 
 
+def tex_bodies(text: str) -> list[str]:
+    """The maths inside the TeX delimiters of `text` (its first 2,000 characters)."""
+    return [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
+
+
 def _expressions(text: str, tex_only: bool = False, names: dict[str, str] | None = None) -> list[Formula]:
     found = []
-    bodies = [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
+    bodies = tex_bodies(text)
     if not tex_only:
         # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
         with contextlib.suppress(ParseError, RecursionError, IndexError):

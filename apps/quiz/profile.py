@@ -30,6 +30,7 @@ from .restrictions import Sentence, listed_sentences
 from .roles import Roles, ownership
 from .sides import defined_subject
 from .storage import asks_store
+from .symbols import abbreviated
 from .synonyms import groups_of
 from .targets import Target, derive_targets, is_term, qualifier
 from .texplain import operators
@@ -162,7 +163,7 @@ def card_profile(
         needed=needed,
         formulas=formulas,
         core_formulas=core,
-        expressions=find_expressions(answer, tex_only=True),
+        expressions=find_expressions(answer, tex_only=True) | abbreviated(answer),
         names=glossary(answer) if formulas else {},
         question_norms=qnorms,
         question_stems=qstems,

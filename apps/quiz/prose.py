@@ -46,6 +46,7 @@ from .directions import compare, misnumbered, swapped
 from .factors import too_few
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
+from .formulas import tex_bodies
 from .hedges import unsure_between
 from .items import short_list
 from .keyterms import coverage, index_response
@@ -177,6 +178,8 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
         and not miscategorised(text, profile.genus)
         and (
             compared
+            # the answer's formula or expression, every other word on target: "effective batch size = N × b"
+            or (bonus and not index.content - result.used - _maths_words(text))
             or (profile.roles[1] and contrasted(profile.roles, profile.question_stems, text))
             or one_point(
                 result, index, profile.key_terms, tokens, profile.question_norms, profile.defining, profile.baseline
@@ -199,3 +202,8 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
     covered, lacking = (phrased(terms, profile.key_terms, words, verbs_) for terms in (matched, result.missing))
     feedback = coverage_feedback(verdict, covered, lacking, result, note)
     return Grade(verdict, score, feedback, matched[:8], result.missing[:8])
+
+
+def _maths_words(text: str) -> set[str]:
+    """The stems of the words inside the response's TeX ("micro" of "$B_{\\text{micro}}$")."""
+    return {stem(t.norm) for body in tex_bodies(text) for t in tokenize(fold(body))}
