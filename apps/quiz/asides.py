@@ -16,7 +16,7 @@ from typing import Protocol
 
 from .keyterms import KeyTerm
 from .opposites import ONE, VARIETY, one_of, preceded
-from .textnorm import Token, stem
+from .textnorm import FILLER, STOPWORDS, Token, stem
 
 _PREPOSITIONS = frozenset(
     {"between", "across", "among", "amongst", "of", "from", "into", "onto", "in", "on", "with", "within", "for"}
@@ -62,14 +62,26 @@ class Answer(Protocol):
     answer_words: Words
 
 
+def _aside_stems(answer: Answer) -> frozenset[str]:
+    return frozenset(s for t in answer.key_terms if t.label in answer.asides for alt in t.alts for s in alt)
+
+
 def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> bool:
     """The response covers the answer's asides and nothing else of it, and does not relate them as the answer does."""
     if not matched or not all(label in answer.asides for label in matched):
         return False
-    stems = frozenset(s for t in answer.key_terms if t.label in answer.asides for alt in t.alts for s in alt)
+    stems = _aside_stems(answer)
     words = tuple((t.norm, t.boundary) for t in tokens)
     return not any(
         _related(tokens, words, i, stems)
         for i, t in enumerate(tokens)
         if {stem(t.norm), *(stem(p) for p in t.parts)} & stems
     )
+
+
+def names_only(answer: Answer, tokens: list[Token], question_norms: frozenset[str]) -> bool:
+    """Every word of the response that is not the question's, nor filler, is an aside's: "frameworks", "ML
+    frameworks". Nothing is said of them."""
+    stems = _aside_stems(answer)
+    words = [t for t in tokens if t.norm not in STOPWORDS and t.norm not in FILLER and t.norm not in question_norms]
+    return bool(words) and all(stem(t.norm) in stems for t in words)

@@ -127,14 +127,18 @@ def answer_several(words: tuple[tuple[str, bool], ...]) -> frozenset[str]:
 def one_of(tokens: list[Token], words: tuple[tuple[str, bool], ...], j: int, several: frozenset[str]) -> str:
     """The phrase saying one of the thing at `j` ("a single framework", "framework-specific"), if the response
     (`tokens`, and `words` of them) says one of it and the answer several; "" when it does not, or denies it ("not
-    tied to one framework"), or goes on to another ("from one framework to another")."""
+    tied to one framework"), or goes on to another ("from one framework to another", "from one framework, run in
+    another")."""
     token = tokens[j]
     compound = any(stem(p) in several for p in token.parts) and bool(_ONE_PARTS & set(token.parts))
     if not compound and not (stem(token.norm) in several and preceded(words, j, ONE, 2)):
         return ""
     start = j if compound else next(i for i in range(j - 1, -1, -1) if words[i][0] in ONE)
-    rest = next((k for k in range(j + 1, len(tokens)) if tokens[k].boundary), len(tokens))
-    if _negated(words, start) or any(t.norm in _MORE for t in tokens[j + 1 : rest]):
+    # "from one framework to another", and "one ..., another" over the next clause ("from one framework, run in
+    # another"), as far as the other is "another": "... a single framework. Other formats do not" still says one.
+    ends = [k for k in range(j + 1, len(tokens)) if tokens[k].boundary][:2] + [len(tokens)] * 2
+    clause, following = tokens[j + 1 : ends[0]], tokens[ends[0] : ends[1]]
+    if _negated(words, start) or any(t.norm in _MORE for t in clause) or any(t.norm == "another" for t in following):
         return ""
     return " ".join(t.surface for t in tokens[start : j + 1])
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from .asides import aside_only
+from .asides import aside_only, names_only
 from .bindings import misbound
 from .cadence import too_often
 from .comparatives import comparisons, judged, unsaid
@@ -125,8 +125,10 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
     score = min(1.0, ratio) ** curve * penalty(result, index, profile.answer_size, items)
-    if score > CORRECT_AT - 0.05 and aside_only(profile, result.matched, tokens):  # "frameworks" alone
+    if score > CORRECT_AT - 0.05 and aside_only(profile, result.matched, tokens):  # "faster than other frameworks"
         score, note = CORRECT_AT - 0.05, note or "That says what the answer is about; say what it says of it."
+    # The word for what the point is about, and nothing else ("frameworks"): a topic named, nothing said of it.
+    bare = names_only(profile, tokens, profile.question_norms) and aside_only(profile, result.matched, tokens)
     if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short
@@ -191,6 +193,8 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
         score = max(score, PARTIAL_AT)  # one real point, nothing wrong said: partly right
     if profile.subject and compared_only(profile.things, text):  # "Structured pruning ...; unstructured ..."
         score, note = min(score, ONE_PART_CAP), f"{note} The question also asks what {profile.subject} is.".strip()
+    if bare:
+        score = min(score, PARTIAL_AT - 0.05)
     score = round(max(0.0, min(1.0, score)), 3)
     verdict = verdict_of(score)
     # An incorrect answer earns nothing: "Incorrect · 26 %" read as a contradiction, and its fraction of a point

@@ -290,6 +290,8 @@ DETERMINERS = _words("the a an its their his her our your my this that these tho
 
 # Words of quantity: they qualify a thing ("a single GPU", "multiple devices"), they say no point of their own.
 QUANTITY = _words("single one sole multiple several many various different")
+# Everyday words of degree: each a word of its own, never a misspelling of a term ("less" is not "loss").
+DEGREE = _words("less lesser least fewer fewest lower lowest higher highest smaller larger bigger greater")
 
 # Generic nouns that may follow or precede a term without making it another term ("a Job resource").
 GENERIC_HEADS = _words(

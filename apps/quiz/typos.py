@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rapidfuzz.distance import OSA
 
-from .textnorm import listed_apart
+from .textnorm import DEGREE, STOPWORDS, listed_apart
 
 
 def typo_budget(word: str) -> int:
@@ -14,6 +14,8 @@ def typo_budget(word: str) -> int:
 def is_typo(candidate: str, target: str) -> bool:
     """`candidate` reads as a misspelling of `target` rather than another word built from it."""
     if candidate == target or not candidate or candidate[0] != target[0] or listed_apart(candidate, target):
+        return False
+    if candidate in STOPWORDS or candidate in DEGREE:  # words of their own: "less" is not a slip for "loss"
         return False
     if any(c.isdigit() for c in candidate) or any(c.isdigit() for c in target):
         return False
