@@ -171,6 +171,13 @@ def test_different_terms_that_resemble_the_answer_are_incorrect(example, respons
     check(grade(example, response), INCORRECT, 0.0, 0.39)
 
 
+@pytest.mark.parametrize("response", ["less memory, more compute", "it uses less memory"])
+def test_an_everyday_word_is_no_misspelling_of_a_term(response):
+    result = grade(card("What is mixed precision training"), response)  # "less" is not the answer's "loss"
+    assert "loss" not in result.matched, result
+    assert "'loss'" not in result.feedback.split("Missing")[0], result
+
+
 def test_a_near_miss_sentence_with_the_wrong_format_is_not_correct():
     sentence = "It uses FP32 for forward/backward passes to reduce memory usage and increase throughput"
     result = grade(card(MIXED_FLAG), sentence)

@@ -1,7 +1,7 @@
 """Golden tests: a response that covers only what the answer's point is about ("frameworks" of "interoperability
-between different ML frameworks") is at most partly right (asides.py), unless it relates it as the answer does
-("moved between frameworks"); saying one of what the answer relates several of ("a single framework",
-"framework-specific") says the opposite and earns nothing for it (opposites.py)."""
+between different ML frameworks") is at most partly right, and that word alone wrong (asides.py), unless it relates
+it as the answer does ("moved between frameworks"); saying one of what the answer relates several of ("a single
+framework", "framework-specific") says the opposite and earns nothing for it (opposites.py)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ CONTAINER = GradingCard(
 @pytest.mark.parametrize(
     ("subject", "response"),
     [
-        (ONNX_FLASH, "frameworks"),
         (ONNX_FLASH, "It is faster than other frameworks"),
-        (CONTAINER, "machines"),
+        (CONTAINER, "It works on host machines"),
     ],
 )
 def test_only_what_the_point_is_about_is_partly_right(subject, response):
@@ -31,11 +30,22 @@ def test_only_what_the_point_is_about_is_partly_right(subject, response):
 
 
 @pytest.mark.parametrize(
+    ("subject", "response"),
+    [(ONNX_FLASH, "frameworks"), (ONNX_FLASH, "ML frameworks"), (CONTAINER, "machines")],
+)
+def test_the_word_for_what_the_point_is_about_alone_earns_nothing(subject, response):
+    result = graded(subject, response)
+    assert result.verdict is Verdict.INCORRECT, result
+    assert "say what it says of it" in result.feedback
+
+
+@pytest.mark.parametrize(
     ("subject", "response", "phrase"),
     [
         (ONNX_FLASH, "It is tied to a single framework", "single framework"),
         (ONNX_FLASH, "It makes the model framework-specific", "framework-specific"),
         (ONNX_FLASH, "It locks a model to one framework", "one framework"),
+        (ONNX_FLASH, "It ties the model to a single framework. Other formats do not.", "single framework"),
         (CONTAINER, "It only ever runs on one machine", "one machine"),
     ],
 )
@@ -52,6 +62,7 @@ def test_one_of_what_the_answer_relates_several_of_is_wrong(subject, response, p
         (ONNX_FLASH, "Models can be moved between different frameworks"),
         (ONNX_FLASH, "models aren't tied to one framework"),
         (ONNX_FLASH, "export it from one framework and run it in another"),
+        (ONNX_FLASH, "export from one framework, run in another"),
         (ONNX_FLASH, "cross-framework compatibility"),
         (CONTAINER, "It runs reproducibly on any machine"),
     ],
