@@ -80,8 +80,7 @@ def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> b
 
 
 def names_only(answer: Answer, tokens: list[Token], question_norms: frozenset[str]) -> bool:
-    """Every word of the response that is not the question's, nor filler, is an aside's: "frameworks", "ML
-    frameworks". Nothing is said of them."""
-    stems = _aside_stems(answer)
+    """The one word of the response that is not the question's, nor filler, is an aside's: "frameworks", "ML
+    frameworks". Nothing is said of it ("fewer trials than grid search" says something of the trials)."""
     words = [t for t in tokens if t.norm not in STOPWORDS and t.norm not in FILLER and t.norm not in question_norms]
-    return bool(words) and all(stem(t.norm) in stems for t in words)
+    return len(words) == 1 and stem(words[0].norm) in _aside_stems(answer)
