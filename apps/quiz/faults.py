@@ -116,6 +116,17 @@ def affirmed(
     return out
 
 
+# Number formats are one kind whatever their letters: INT8 stands in for FP16 as FP32 does, where the answer names
+# no INT format (its INT8 is stood in for by INT4 alone).
+_FORMATS = {"bf": "fp", "int": "fp", "uint": "fp", "tf": "fp", "float": "fp", "bfloat": "fp"}
+
+
+def _families(norm: str) -> tuple[str, str]:
+    """A versioned name's family ("fp" of FP16, "bit" of "16-bit") and kind; ("", "") for another word."""
+    family = re.sub(r"\d+", "", norm)
+    return ("", "") if family == norm or len(family) < 2 else (family, _FORMATS.get(family, family))
+
+
 def clashes(
     key_terms: tuple[KeyTerm, ...], known: frozenset[str], tokens: list[Token], result: Coverage
 ) -> list[tuple[str, str]]:
@@ -124,22 +135,17 @@ def clashes(
     wanted: dict[str, list[str]] = {}
     for term in key_terms:
         for norm in (term.alts[0][0], *spellings(term.alts[0][0])) if term.exact else ():
-            family = re.sub(r"\d+", "", norm)  # "fp" of FP16, and "bit" of its spelling "16-bit"
-            if family != norm and len(family) >= 2 and term.label not in wanted.get(family, ()):
-                wanted.setdefault(family, []).append(term.label)
+            for name in filter(None, dict.fromkeys(_families(norm))):
+                if term.label not in wanted.get(name, ()):
+                    wanted.setdefault(name, []).append(term.label)
     out = []
     for token in tokens:
-        family = re.sub(r"\d+", "", token.norm)
-        if stem(token.norm) in result.used:  # it earned credit: "8-bit" for INT8 is not a stand-in for "32-bit"
+        family, kind = _families(token.norm)
+        if not family or stem(token.norm) in result.used:  # earned credit: "8-bit" for INT8 is no stand-in for "32-bit"
             continue
-        lacking = [n for n in wanted.get(family, ()) if n in missing]
+        lacking = [n for n in wanted.get(family) or wanted.get(kind, ()) if n in missing]
         # "float16" spells FP16, which the answer has: no stand-in for its FP32.
-        if (
-            lacking
-            and family != token.norm
-            and token.norm not in known
-            and not known.intersection(spellings(token.norm))
-        ):
+        if lacking and token.norm not in known and not known.intersection(spellings(token.norm)):
             out.append((token.surface, lacking[0]))
     return out
 

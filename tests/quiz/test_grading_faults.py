@@ -18,6 +18,7 @@ from tests.quiz.golden import (
     HYPER_TUNING,
     INCORRECT,
     LOSS_SCALING,
+    MIXED,
     MIXED_FLAG,
     ONNX_FLASH,
     PARTIAL,
@@ -289,3 +290,22 @@ def test_a_code_blocks_language_is_no_word_of_the_answer():
     )
     result = grade(fenced, "It divides by 1 - beta1**t, which matters early in training.")
     assert "python" not in result.feedback and "python" not in result.missing
+
+
+@pytest.mark.parametrize(
+    ("prefix", "response", "verdict"),
+    [
+        (MIXED_FLAG, "uses int8 to reduce memory and increase throughput", PARTIAL),
+        (MIXED, "most math in INT8 with FP32 master weights", INCORRECT),
+        (MIXED, "it combines INT8 and FP32", INCORRECT),
+    ],
+)
+def test_a_number_format_of_another_letter_stands_in_for_the_answers(prefix, response, verdict):
+    result = grade(card(prefix), response)
+    assert result.verdict is verdict, result
+    assert "INT8 is not FP16 or BF16." in result.feedback.replace("int8", "INT8"), result
+
+
+def test_another_width_of_a_format_the_answer_names_is_an_alternative_not_a_stand_in():
+    result = grade(card(QUANTIZATION), "convert float weights to low bit ints (int8/int4) to shrink the model")
+    assert " is not " not in result.feedback, result

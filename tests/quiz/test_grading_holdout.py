@@ -110,7 +110,7 @@ def test_everyday_words_for_the_answers_comparison_earn_its_terms(response):
         (MIXED, "It combines 16-bit and 32-bit floats.", PARTIAL, ""),
         (MIXED, "It combines 16 bit and 32 bit floats.", PARTIAL, ""),
         (MIXED, "It combines 64-bit and 32-bit floats.", INCORRECT, "64-bit is not"),
-        (MIXED, "It combines INT8 and FP64.", INCORRECT, "FP64 is not"),
+        (MIXED, "It combines INT8 and FP64.", INCORRECT, "INT8 is not"),
         (QUANTIZATION, "Converting weights to 8-bit.", INCORRECT, ""),
         # "32 bits" is FP32's spelling: both words are spent on it, not counted again as "bits"
         (BF16, "BF16 has 32 bits.", INCORRECT, ""),
