@@ -43,6 +43,11 @@ _AFTER = {
     **dict.fromkeys(("drop", "drops", "degradation", "reduction", "reductions", "decrease"), -1),
     **dict.fromkeys(("gain", "gains", "boost", "increase"), 1),
 }
+# "saves memory" lowers it, where "saves the model" keeps it: only of what a computation spends.
+_SAVE = _words("save saves saved saving")
+_SPENT = _words("memory compute computation computations time cost costs bandwidth space storage energy latency")
+# "at the cost of memory", "at the expense of compute": more of it.
+_PRICE = _words("cost expense")
 # Nouns that only measure the noun before them: "memory use", "memory footprint", "GPU utilization".
 _MEASURES = _words("use usage consumption footprint requirement requirements cost costs overhead")
 _PRONOUNS = _words("it this that they these those")
@@ -79,7 +84,11 @@ def claims(text: str) -> tuple[Claim, ...]:
         elif not (tokens and tokens[0].norm in _PRONOUNS):  # "It is more precise" is still about the last name
             subject = ""
         for i, token in enumerate(tokens):
-            sense = _sense(token.norm)
+            sense, start = _sense(token.norm), i + 1
+            if not sense and token.norm in _PRICE and i + 1 < len(tokens) and tokens[i + 1].norm == "of":
+                sense, start = 1, i + 2
+            saving = not sense and token.norm in _SAVE
+            sense = -1 if saving else sense
             after = _AFTER.get(token.norm, 0)  # "a small accuracy drop": the noun before it is the head
             if after and i and not token.boundary and tokens[i - 1].norm not in STOPWORDS | DOWN | UP:
                 head = tokens[i - 1]
@@ -87,7 +96,7 @@ def claims(text: str) -> tuple[Claim, ...]:
                 out.append(Claim(after, head.norm, "", subject, phrase, (token.norm, head.norm), number, lead))
             if not sense or is_negated(tokens, i, frozenset()):
                 continue
-            j = i + 1
+            j = start
             while j < len(tokens) and not tokens[j].boundary and tokens[j].norm in DETERMINERS:
                 j += 1
             run = []
@@ -101,7 +110,7 @@ def claims(text: str) -> tuple[Claim, ...]:
                 j += 1
             while len(run) > 1 and run[-1].norm in _MEASURES:  # "memory use" is a claim about memory
                 run.pop()
-            if not run or len(run) > HEAD_WORDS:
+            if not run or len(run) > HEAD_WORDS or (saving and run[-1].norm not in _SPENT):
                 continue
             than = ""
             if j + 1 < len(tokens) and tokens[j].norm == "than" and not tokens[j].boundary:
