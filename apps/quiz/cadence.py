@@ -30,7 +30,9 @@ Cadence = tuple[frozenset[str], frozenset[str]]  # (stems of the action's words,
 
 
 def _tokens(text: str) -> list[Token]:
-    return tokenize(fold(_TEX.sub(lambda m: " " + m.group(1).replace("\\", " ") + " ", text)))
+    # A call's empty brackets ("optimizer.step()") would end the clause before what follows it.
+    text = _TEX.sub(lambda m: " " + m.group(1).replace("\\", " ") + " ", text).replace("()", "")
+    return tokenize(fold(text))
 
 
 def _counted(norm: str) -> bool:
@@ -58,8 +60,10 @@ def cadences(answer: str) -> tuple[Cadence, ...]:
 
 
 def _same_action(words: list[Token], action: frozenset[str]) -> bool:
+    """A word of the action, or a piece of one written as code ("step" of "optimizer.step()")."""
     groups = frozenset().union(*(groups_of(s) for s in action))
-    return any(stem(t.norm) in action or groups_of(stem(t.norm)) & groups for t in words)
+    said = {stem(w) for t in words for w in (t.norm, *t.parts)}
+    return any(s in action or groups_of(s) & groups for s in said)
 
 
 def _denied(before: list[Token]) -> bool:

@@ -24,6 +24,9 @@ SYNC = GradingCard(
         (ACCUMULATION, "You sum the gradients and take an optimizer step after every single micro-batch.", "step"),
         (ACCUMULATION, "update the weights for each batch, so the batch is effectively larger", "update"),
         (SYNC, "Workers average their weights after every step, with no all-reduce.", "average"),
+        # the action written as code: a piece of a dotted name, its call's brackets no end of the clause
+        (ACCUMULATION, "you call optimizer.step after every micro-batch", "optimizer.step"),
+        (ACCUMULATION, "you call optimizer.step() after each micro-batch", "optimizer.step"),
     ],
 )
 def test_each_unit_for_once_every_n_units_is_a_fault(subject, response, phrase):
