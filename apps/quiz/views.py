@@ -140,6 +140,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
             "items": items,
             "missed": missed,
             "newer": newer,
+            "ended_by_newer": selectors.session_ended_by_newer(session=quiz),
             "ending": ending,
             "outlook": outlook,
             # A card of a deck made a draft since has no page a student may open: its row names it without a link.
