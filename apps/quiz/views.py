@@ -21,6 +21,7 @@ from .models import CardReport, QuizSession, SessionItem
 from .problems import answer_not_taken, problem_page
 
 SESSION_TEMPLATE = "quiz/session.html"
+ALREADY_ANSWERED = "You had already answered this question; this is the answer that counts."
 
 
 def _render_stage(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
@@ -36,9 +37,6 @@ def _start(request: HttpRequest, form: StartForm, *, deck) -> HttpResponse | Non
         return None
     services.sessions_end_unfinished(user=request.user, deck=deck, keep=session.pk)
     return redirect(session)
-
-
-ALREADY_ANSWERED = "You had already answered this question; this is the answer that counts."
 
 
 def _feedback(request: HttpRequest, quiz: QuizSession, question, *, already_answered: bool = False) -> HttpResponse:
