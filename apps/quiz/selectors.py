@@ -80,6 +80,15 @@ def session_newer_open(*, session: QuizSession) -> QuizSession | None:
     return newer if newer is not None and newer.created_at > session.created_at else None
 
 
+def session_ended_by_newer(*, session: QuizSession) -> bool:
+    """Whether the quiz ended early because the student started a newer one on the same deck (or review), which ends
+    the open ones (services.sessions_end_unfinished): its results must not say the student ended it."""
+    if not session.finished_at or session.answered_count >= session.item_count:
+        return False
+    started = Q(created_at__gt=session.created_at, created_at__lte=session.finished_at)
+    return QuizSession.objects.filter(started, user_id=session.user_id, deck_id=session.deck_id).exists()
+
+
 def session_last_options(*, user: AbstractBaseUser, deck: Deck | None) -> dict:
     """The size, mode and order of the user's latest quiz on `deck` (None: their latest review), to offer them
     again: a student who quizzes a deck the same way each time need not set the form each time. Not a retry's."""

@@ -21,6 +21,7 @@ from .models import CardReport, QuizSession, SessionItem
 from .problems import answer_not_taken, problem_page
 
 SESSION_TEMPLATE = "quiz/session.html"
+ALREADY_ANSWERED = "You had already answered this question; this is the answer that counts."
 
 
 def _render_stage(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
@@ -43,17 +44,18 @@ def _feedback(request: HttpRequest, quiz: QuizSession, question, *, already_answ
 
     `quiz` must carry its counters as they are now (answer_record updates the item's quiz in place).
     `already_answered`: the POST was a different answer to a question answered before, and the feedback says
-    the first one counts. Without HTMX that page is the POST's answer: the note would not survive a redirect,
-    and a POST that changed nothing has nothing a reload could repeat.
+    the first one counts; without HTMX the note crosses the redirect as a message, so that a reload resends nothing.
     """
     url = reverse("quiz:item", args=[quiz.pk, question.position])
-    if not request.htmx and not already_answered:
+    if not request.htmx:
+        if already_answered:
+            messages.warning(request, ALREADY_ANSWERED)
         return HttpResponseSeeOther(url)
     context = {"session": quiz, "state": "feedback", "item": question, "answer": question.answer}
-    response = _render_stage(request, {**context, "already_answered": already_answered})
+    response = _render_stage(request, {**context, "already_answered": ALREADY_ANSWERED if already_answered else ""})
     # The address bar follows the stage, so that a reload shows this feedback (its override buttons included)
     # rather than the next question. Replaced, not pushed: Back would bring back an answered question's form.
-    return replace_url(response, url) if request.htmx else response
+    return replace_url(response, url)
 
 
 def _differs(form: AnswerForm, answer) -> bool:
@@ -140,6 +142,7 @@ def session(request: HttpRequest, pk: int) -> HttpResponse:
             "items": items,
             "missed": missed,
             "newer": newer,
+            "ended_by_newer": selectors.session_ended_by_newer(session=quiz),
             "ending": ending,
             "outlook": outlook,
             # A card of a deck made a draft since has no page a student may open: its row names it without a link.

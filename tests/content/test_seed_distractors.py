@@ -1,7 +1,9 @@
-"""Distractors shipped beside a seed file (`<stem>.distractors.csv`): parsed, checked, and loaded by load_content."""
+"""Distractors shipped beside a seed file (`<stem>.distractors.csv`): parsed, checked, loaded by load_content, and not
+giving the right option away by its length."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from io import StringIO
 from pathlib import Path
@@ -13,6 +15,7 @@ from django.core.management import CommandError, call_command
 from apps.content.loader import LoaderError, distractors_path, parse_file
 from apps.content.models import Card, Distractor
 from apps.content.services import card_save
+from apps.quiz.options import Option, options_build
 
 FLASHCARDS = Path(settings.BASE_DIR) / "fixtures" / "technology-digital-tools-flashcards.txt"
 JOB = "When using Kubernetes for ML workload orchestration, what resource type is typically used to run a one-time batch training job?"  # noqa: E501
@@ -45,6 +48,34 @@ def test_the_shipped_flashcards_have_three_distractors_each():
     assert [d.text for d in job.distractors] == ["CronJob", "Deployment", "StatefulSet"]
     assert job.distractors[0].path.endswith("technology-digital-tools-flashcards.distractors.csv")
     assert job.distractors[0].line == 11
+
+
+def _options(cards, card) -> tuple[list[Option], int]:
+    """The card's four options as a quiz builds them (picking.choice_options): authored distractors first, then
+    the deck's other answers."""
+
+    def option(c) -> Option:
+        return Option(text=c.short_answer or c.answer, html="", topic=f"{c.question}\n{c.answer}")
+
+    authored = [Option(text=d.text, html="") for d in card.distractors]
+    pool = [option(other) for other in cards if other is not card]
+    return options_build(right=option(card), authored=authored, pool=pool, rng=random.Random(0))
+
+
+@pytest.mark.parametrize("seed", sorted((Path(settings.BASE_DIR) / "fixtures").glob("*.txt")), ids=lambda p: p.stem)
+def test_picking_the_longest_option_does_not_find_the_right_answer_of_a_seed_deck(seed):
+    """On the flashcards the right answer was the longest of its four options on 5 of 7 cards, so "pick the
+    longest" beat the quiz. With lengths that tell nothing, the right one is the longest about one card in four
+    by chance; a deck may have it so on at most a third of its cards (2 of 7, 10 of 30), room for chance on a
+    small deck, and far from 5 of 7. Lengths of the source: both sides are typeset alike."""
+    cards = parse_file(seed).cards
+    longest = []
+    for card in cards:
+        options, right = _options(cards, card)
+        lengths = [len(option.text) for i, option in enumerate(options) if i != right]
+        if len(options[right].text) > max(lengths):
+            longest.append(card.question)
+    assert len(longest) <= len(cards) // 3, longest
 
 
 def test_a_quoted_question_and_a_multi_line_distractor_keep_their_lines(tmp_path):
@@ -134,7 +165,7 @@ def test_a_sidecar_taken_away_takes_its_distractors_but_not_the_admins(tmp_path,
     card_save(card=Card.objects.get(question=JOB), author=instructor, distractors=["ReplicaSet"])
     _load(_deck(tmp_path, None))
     assert _job_distractors() == ["ReplicaSet"]
-    assert Distractor.objects.filter(text="Apache Spark MLlib").count() == 0
+    assert Distractor.objects.filter(text="Apache Spark MLlib Pipelines (Spark ML)").count() == 0
 
 
 @pytest.mark.django_db

@@ -133,15 +133,19 @@ def test_double_submit_returns_the_same_feedback(student_client, student):
 
 
 def test_a_different_answer_from_a_stale_page_shows_the_first_and_says_it_counts(student_client, student):
-    """Without JavaScript: Back to the question form (or a second tab), another answer, submit."""
+    """Without JavaScript: Back to the question form (or a second tab), another answer, submit. The feedback came
+    as the POST's own page, so that a reload asked to send the form again."""
     session = _session(student)
     _post_answer(student_client, session, response="Tool number 0")
     response = _post_answer(student_client, session, response="something else")
-    html = response.content.decode()
-    assert response.status_code == 200  # the feedback itself: the note would not survive a redirect
-    assert ALREADY_ANSWERED in html and "Correct" in html
+    assert response.status_code == 303
+    assert response["Location"] == reverse("quiz:item", args=[session.pk, 1])
+    html = student_client.get(response["Location"]).content.decode()
+    assert f'<li class="message message-warning">{ALREADY_ANSWERED}</li>' in html and "Correct" in html
     assert "Tool number 0" in html and "something else" not in html
     assert Answer.objects.get().response == "Tool number 0"
+    reloaded = student_client.get(response["Location"]).content.decode()  # said once, as a reload finds no news
+    assert ALREADY_ANSWERED not in reloaded and "Tool number 0" in reloaded
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""The results and progress pages: the summary of each question and of quizzes and reviews ended early, shown answers
-and typeset formulas on it, the progress page's decks, scores and due cards, the review offered on the results, and
-the note saying why a correct answer scored under 100 %.
+"""The results and progress pages: the summary of each question and of quizzes and reviews ended early (by hand, or by
+a newer one started on the deck), shown answers and typeset formulas on it, the progress page's decks, scores and due
+cards, the review offered on the results, and the note saying why a correct answer scored under 100 %.
 """
 
 from __future__ import annotations
@@ -231,3 +231,84 @@ def test_a_full_score_or_a_corrected_verdict_needs_no_such_note(seeded, student_
     student_client.post(reverse("quiz:override", args=[quiz.pk, position]), {"verdict": "incorrect"}, **htmx)
     overridden = student_client.get(reverse("quiz:item", args=[quiz.pk, position])).content.decode()
     assert "You marked this as incorrect" in overridden and "Not 100" not in overridden
+
+
+def _start_another(client, deck) -> QuizSession:
+    """A quiz started from the deck's page, as another tab does: it ends the deck's open quiz."""
+    response = client.post(reverse("quiz:start", args=[deck.slug]), {"size": 2, "mode": "recall", "order": "new"})
+    return QuizSession.objects.get(pk=response.url.split("/")[2])
+
+
+def _primary_button(actions: str) -> tuple[str, str]:
+    """The results' one button not styled secondary: its text, and where it leads ("" for the retry's form)."""
+    button = re.search(r'<a class="button" href="([^"]+)">([^<]+)</a>|<button type="submit">([^<]+)</button>', actions)
+    return (button[2], button[1]) if button[1] else (button[3], "")
+
+
+def test_a_quiz_ended_by_a_newer_one_says_so_and_offers_the_newer_one_first(student_client, student):
+    """Started again in another tab, then answered in the old one: its results said "You ended the quiz before
+    answering any of its 3 questions", and put "Quiz this deck again", which would end the newer quiz, first."""
+    deck = _deck()
+    old = _session(student, deck=deck, size=3)
+    newer = _start_another(student_client, deck)
+    _post_answer(student_client, old, 1, response="Typed in the old tab")  # refused: the quiz has ended
+    actions = _results_actions(student_client, old)
+    assert (
+        "This quiz ended when you started a newer quiz on this deck, before you had answered any of its 3 questions."
+        in actions
+    )
+    assert "You ended the quiz" not in actions
+    assert _primary_button(actions) == ("Carry on with the newer quiz", newer.get_absolute_url())
+    assert f'<a class="button button-secondary" href="{reverse("quiz:start", args=[deck.slug])}">Quiz this' in actions
+
+    # The newer one done, the reason stands, and with no quiz left open a new one comes first again.
+    for position in (1, 2):
+        _post_answer(student_client, newer, position, response="Tool number 0")
+    done = _results_actions(student_client, old)
+    assert "This quiz ended when you started a newer quiz on this deck" in done and "Carry on" not in done
+    assert _primary_button(done) == ("Quiz this deck again", reverse("quiz:start", args=[deck.slug]))
+
+
+def test_a_quiz_partly_answered_when_a_newer_one_ended_it_says_what_its_score_covers(student_client, student):
+    deck = _deck()
+    old = _session(student, deck=deck, size=3)
+    _post_answer(student_client, old, 1, response="no idea")
+    _start_another(student_client, deck)
+    actions = _results_actions(student_client, old)
+    assert (
+        "This quiz ended when you started a newer quiz on this deck, before its last question: the score is over the 1"
+        " question you answered, not all 3." in actions
+    )
+    # Quizzing the one missed would end the newer quiz: it is offered after it.
+    assert _primary_button(actions)[0] == "Carry on with the newer quiz"
+    assert '<button type="submit" class="button-secondary">Quiz the question you missed</button>' in actions
+
+
+def test_a_quiz_ended_by_hand_before_another_started_still_says_the_student_ended_it(student_client, student):
+    deck = _deck()
+    old = _session(student, deck=deck, size=3)
+    student_client.post(reverse("quiz:finish", args=[old.pk]))
+    newer = _start_another(student_client, deck)
+    actions = _results_actions(student_client, old)
+    assert "You ended the quiz before answering any of its 3 questions." in actions
+    assert "when you started a newer quiz" not in actions
+    # Its newer quiz is still open, and still comes first.
+    assert _primary_button(actions) == ("Carry on with the newer quiz", newer.get_absolute_url())
+
+
+def test_a_review_ended_by_a_newer_review_says_so_and_a_deck_quiz_started_meanwhile_did_not(student_client, student):
+    deck = _deck(size=2)
+    answered = _session(student, deck=deck, size=2)
+    for position in (1, 2):
+        _post_answer(student_client, answered, position, response="no idea")
+    CardState.objects.filter(user=student).update(due=timezone.now() - timedelta(minutes=1))
+    old = services.session_start(user=student, deck=None, size=2, mode="recall", order="due")
+    _start_another(student_client, deck)  # a quiz of one deck leaves the review open
+    assert not QuizSession.objects.get(pk=old.pk).finished_at
+    response = student_client.post(reverse("quiz:review"), {"size": 2, "mode": "recall", "order": "due"})
+    newer = QuizSession.objects.get(pk=response.url.split("/")[2])
+    actions = _results_actions(student_client, old)
+    assert (
+        "This review ended when you started a newer review, before you had answered any of its 2 questions" in actions
+    )
+    assert _primary_button(actions) == ("Carry on with the newer review", newer.get_absolute_url())
