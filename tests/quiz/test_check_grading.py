@@ -307,3 +307,19 @@ def test_several_decks_given_are_named_when_they_ask_no_such_question_or_do_not_
         _run(path, "--deck", seed[0], "--deck", seed[1])
     with pytest.raises(CommandError, match=r"^no deck has the slugs 'nope', 'gone'$"):
         _run(path, "--deck", "nope", "--deck", seed[0], "--deck", "gone")
+
+
+@pytest.mark.parametrize(
+    ("row", "cells"),
+    [(f'"{JOB}",Job,incorrect,extra', 4), (f'"{JOB}",a Job, of course,correct', 4), (f'"{JOB}",Job,,correct,', 5)],
+    ids=["a cell after expected", "a comma not in quotes", "a cell shifted over"],
+)
+def test_a_row_with_more_cells_than_the_header_is_refused_at_its_line(seeded, tmp_path, row, cells):
+    path = _write(tmp_path, f'question,answer,expected\n"{JOB}",Job,correct\n{row}\n')
+    with pytest.raises(CommandError) as excinfo:
+        _run(path)
+    assert str(excinfo.value) == (
+        f"{path}:3: the row has {cells} cells where the header names 3 (is a comma inside a cell not in quotes?)"
+    )
+    # Empty cells a spreadsheet pads a row with are nothing written: the row is checked.
+    assert _run(_write(tmp_path, f'question,answer,expected\n"{JOB}",Job,correct,,\n'))[1] == 0

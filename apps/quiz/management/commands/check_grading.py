@@ -177,6 +177,16 @@ def _read(file: Path) -> list[dict]:
                 continue
             value = {name: cells[i] if i < len(cells) else None for name, i in index.items()}
             expected = (value["expected"] or "").strip().lower()
+            # A spreadsheet may pad a row with empty cells; a cell with something in it is most likely an answer
+            # cut in two at a comma, which would otherwise be graded on its first part, or a cell shifted over.
+            if any(cell.strip() for cell in cells[len(header) :]):
+                message = (
+                    f"the row has {len(cells)} cells where the header names {len(header)} "
+                    "(is a comma inside a cell not in quotes?)"
+                )
+                if start - 1 > line:
+                    message += f'; the row runs on to line {start - 1}: is a quote (") left open on line {line}?'
+                raise CommandError(f"{file}:{line}: {message}")
             if expected not in Verdict.values:
                 if value["expected"] is None:
                     message = "the row ends before its expected cell (is a comma missing?)"
