@@ -45,8 +45,8 @@ class Command(BaseCommand):
             action="append",
             dest="decks",
             help="Look the questions up in this deck only; give it again for several (a file of rows from several "
-            "decks). Needed when a question is asked in more than one published deck; a question asked in two of "
-            "the decks given is refused.",
+            "decks). Needed when a question is asked in several decks, unless only one of them is published; a "
+            "question asked in two of the decks given is refused.",
         )
 
     def handle(self, *args, file: Path, as_json: bool, decks: list[str] | None, **options):
