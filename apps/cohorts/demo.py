@@ -18,9 +18,11 @@ from apps.content.models import Deck
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer, QuizSession, SessionItem
 
+from .deadlines import assignment_set
 from .models import Cohort, Membership
-from .services import cohort_join
+from .services import cohort_create, cohort_join
 
+DEMO_NAME = "Demo cohort"
 HISTORY_DAYS = 21
 
 
@@ -41,6 +43,22 @@ CLASSMATES = (
     Classmate("barbara", ("Barbara", "Liskov"), 0.75, 2, 9),
     Classmate("ken", ("Ken", "Thompson"), 0.5, 4, 15),
 )
+
+
+def demo_cohort_find(*, instructor: AbstractBaseUser) -> Cohort | None:
+    return Cohort.objects.filter(name__iexact=DEMO_NAME, instructors=instructor).first()
+
+
+@transaction.atomic
+def demo_cohort_create(*, instructor: AbstractBaseUser, student: AbstractBaseUser) -> Cohort:
+    """The demo cohort, taught by `instructor`, with `student` enrolled and every published deck assigned (a draft
+    cannot be: its students could not open it)."""
+    cohort = cohort_create(name=DEMO_NAME, instructor=instructor)
+    # Through the service, so the cohort's running totals take in the student's earlier answers.
+    cohort_join(student=student, code=cohort.join_code)
+    for deck in Deck.objects.filter(published=True).order_by("pk"):
+        assignment_set(cohort=cohort, deck=deck, due_date=None)
+    return cohort
 
 
 def demo_classmates_ensure(*, cohort: Cohort, count: int, now: datetime | None = None) -> int:

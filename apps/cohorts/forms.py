@@ -12,6 +12,7 @@ from apps.common.html import bdi, html_join
 from apps.content.models import Deck
 
 from .models import Cohort
+from .services import can_change_instructors
 
 
 class CohortForm(forms.Form):
@@ -23,19 +24,28 @@ class CohortForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
-    def __init__(self, *args, owner: str = "", **kwargs) -> None:
+    def __init__(self, *args, owner: str = "", locked: str = "", **kwargs) -> None:
         """`owner`: the owner's user name when someone else edits the cohort. The owner stays one of its
-        instructors, so is not in the field to be deleted from it, and is always among the names sent on."""
+        instructors, so is not in the field to be deleted from it, and is always among the names sent on.
+        `locked`: why the editor may not change the instructors (only the owner may); the field is then shown
+        disabled, with that reason."""
         super().__init__(*args, **kwargs)
         self.owner = owner
-        if owner:
-            self.fields["instructors"].help_text = format_html(
+        field = self.fields["instructors"]
+        if locked:
+            field.disabled, field.help_text = True, locked
+        elif owner:
+            field.help_text = format_html(
                 "User names, separated by commas. You stay an instructor of the cohort, and so does {}, its owner.",
                 bdi(owner),
             )
 
     def usernames(self) -> list[str]:
-        names = [name.strip() for name in self.cleaned_data["instructors"].split(",") if name.strip()]
+        field, key = self.fields["instructors"], self.add_prefix("instructors")
+        # A browser does not send a disabled field; a forged or scripted POST may, and what it holds goes on to
+        # cohort_update to be refused, rather than dropped while the rest of the form is saved.
+        typed = self.data[key] if field.disabled and key in self.data else self.cleaned_data["instructors"]
+        names = [name.strip() for name in typed.split(",") if name.strip()]
         return [*names, self.owner] if self.owner else names
 
 
@@ -158,7 +168,8 @@ class JoinForm(forms.Form):
 
 def cohort_manage_form(*, cohort: Cohort, editor: AbstractBaseUser, data: QueryDict | None = None) -> CohortForm:
     """The cohort's name and instructors as `editor` may change them: everyone but the editor, and but the owner
-    when the editor is someone else (the page names the owner beside the form)."""
+    when the editor is someone else (the page names the owner beside the form); only the owner changes who
+    teaches it, so for anyone else the instructors are shown, disabled, and only the name may change."""
     owner = cohort.owner
     kept = owner.get_username() if owner is not None and owner.pk != editor.pk else ""
     others = cohort.instructors.exclude(pk=editor.pk)
@@ -166,4 +177,12 @@ def cohort_manage_form(*, cohort: Cohort, editor: AbstractBaseUser, data: QueryD
         others = others.exclude(pk=owner.pk)
     usernames = others.order_by("username").values_list("username", flat=True)
     initial = {"name": cohort.name, "instructors": ", ".join(usernames)}
-    return CohortForm(data, initial=initial, owner=kept)
+    locked = ""
+    if not can_change_instructors(cohort=cohort, user=editor):
+        locked = (
+            format_html("Only {}, its owner, adds and removes its instructors.", bdi(kept))
+            if kept
+            else "The cohort has no owner: once one of its instructors takes it over (below), they add and remove "
+            "its instructors."
+        )
+    return CohortForm(data, initial=initial, owner=kept, locked=locked)

@@ -33,12 +33,15 @@ def cohort_for_instructor(*, user: AbstractBaseUser, pk: int) -> Cohort:
 
 
 def cohorts_taught(*, user: AbstractBaseUser) -> QuerySet[Cohort]:
+    """The user's cohorts with their current students, the decks assigned that students can take (`decks`), and
+    the drafts assigned, which they cannot (`drafts`)."""
     return (
         Cohort.objects.filter(instructors=user)
         .select_related("owner")
         .annotate(
             students=Count("memberships", filter=Q(memberships__removed_at__isnull=True), distinct=True),
-            decks=Count("assignments", distinct=True),
+            decks=Count("assignments", filter=Q(assignments__deck__published=True), distinct=True),
+            drafts=Count("assignments", filter=Q(assignments__deck__published=False), distinct=True),
         )
         .order_by("name")
     )

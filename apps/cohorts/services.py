@@ -115,26 +115,28 @@ def _instructors_named(usernames: Sequence[str]) -> list[AbstractBaseUser]:
     return list(found.values())
 
 
+def can_change_instructors(*, cohort: Cohort, user: AbstractBaseUser) -> bool:
+    """Only the owner adds and removes a cohort's instructors. A cohort with none (their account was deleted) is
+    taken over first, which any of its instructors may do (cohort_owner_set)."""
+    return cohort.owner_id is not None and cohort.owner_id == user.pk
+
+
 def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str], editor: AbstractBaseUser) -> Cohort:
-    """Renames the cohort and sets its instructors to the editor and those named (everyone else, the owner
-    included). The editor always stays one of them, and so does the owner: leaving the owner out is refused,
-    whoever edits, since they would lose the cohort with no way back."""
-    owner = cohort.owner
-    named = {name: typed for typed, name in _named(instructor_usernames).items()}
-    kept = []
-    if owner is not None and owner.pk != editor.pk:
-        if owner.get_username() not in named:
-            raise CohortError(
-                format_html(
-                    "{} owns {}: they stay one of its instructors.", bdi(owner.get_username()), bdi(cohort.name)
-                )
-            )
-        # Kept as they are, not checked again: an owner who has since left the Instructors group still owns it.
-        del named[owner.get_username()]
-        kept = [owner]
-    others = [*_instructors_named(sorted(named.values())), *kept]
+    """Renames the cohort and, edited by its owner, sets its instructors to the owner and those named. Anyone else
+    (a co-instructor, a superuser) only renames it: the names must then be its instructors as they are, the owner
+    among them, or nothing at all is saved."""
     name = _one_spaced(name)
     with transaction.atomic():
+        # Locked, as a hand-over locks it: whether the editor owns the cohort holds until this is saved.
+        list(Cohort.objects.select_for_update().filter(pk=cohort.pk).values_list("pk", flat=True))
+        cohort.refresh_from_db(fields=["owner"])
+        if not can_change_instructors(cohort=cohort, user=editor):
+            _instructors_kept(cohort=cohort, usernames=instructor_usernames, editor=editor)
+            _name_free(name=name, teachers=list(cohort.instructors.all()), asking=editor, cohort=cohort)
+            cohort.name = name
+            cohort.save(update_fields=["name"])
+            return cohort
+        others = _instructors_named(instructor_usernames)
         _name_free(name=name, teachers=[*others, editor], asking=editor, cohort=cohort)
         # As joining refuses its instructors: one person both taught and counted among the students whose progress
         # and item statistics the dashboard shows.
@@ -149,6 +151,20 @@ def cohort_update(*, cohort: Cohort, name: str, instructor_usernames: list[str],
         cohort.save(update_fields=["name"])
         cohort.instructors.set([*others, editor])
     return cohort
+
+
+def _instructors_kept(*, cohort: Cohort, usernames: Sequence[str], editor: AbstractBaseUser) -> None:
+    """Refuses names that are not the cohort's instructors as they are (the editor aside): only its owner may
+    change them."""
+    named = set(_named(usernames).values())
+    teaching = set(cohort.instructors.exclude(pk=editor.pk).values_list("username", flat=True))
+    if named == teaching:
+        return
+    if cohort.owner is None:
+        said = "{} has no owner, and only an owner adds or removes instructors: choose one below first."
+        raise CohortError(format_html(said, bdi(cohort.name)))
+    said = "Only {}, who owns {}, can add or remove its instructors."
+    raise CohortError(format_html(said, bdi(cohort.owner.get_username()), bdi(cohort.name)))
 
 
 def cohort_owner_set(*, cohort: Cohort, owner_id: int, editor: AbstractBaseUser) -> Cohort:

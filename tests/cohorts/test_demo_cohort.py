@@ -1,7 +1,10 @@
-"""`make run`'s demo cohort: the demo student's earlier answers count in its item statistics, and classmates
-with three weeks of answers fill its dashboards."""
+"""`make run`'s demo cohort: the demo student's earlier answers count in its item statistics, classmates with three
+weeks of answers fill its dashboards, only published decks are assigned, and a second run leaves the cohort as its
+instructor left it."""
 
 from __future__ import annotations
+
+from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -10,7 +13,7 @@ from django.urls import reverse
 
 from apps.cohorts.analytics import cohort_items, cohort_matrix
 from apps.cohorts.demo import CLASSMATES
-from apps.cohorts.models import Cohort
+from apps.cohorts.models import Assignment, Cohort, Membership
 from apps.quiz import services as quiz
 from apps.quiz.models import Answer, QuizSession
 from tests.factories import make_card, make_deck
@@ -63,3 +66,36 @@ def test_classmates_give_the_demo_dashboards_a_class_at_work(settings, client):
     client.force_login(get_user_model().objects.get(username="instructor"))
     dashboard = client.get(reverse("cohorts:dashboard", args=[cohort.pk])).content.decode()
     assert "Ada Lovelace" in dashboard and "Sam Student" in dashboard  # named, as a real class would be
+
+
+def _assigned(cohort: Cohort) -> set[str]:
+    return set(Assignment.objects.filter(cohort=cohort).values_list("deck__title", flat=True))
+
+
+def test_only_published_decks_are_assigned_and_a_second_run_leaves_the_cohort_as_its_instructor_left_it(
+    settings, client
+):
+    settings.DEBUG = True
+    call_command("create_demo_accounts", verbosity=0)
+    for title, published in (("Serving", True), ("Tracking", True), ("Half-written", False)):
+        make_card(deck=make_deck(title=title, published=published))
+    out = StringIO()
+    call_command("create_demo_cohort", classmates=0, stdout=out)
+    cohort = Cohort.objects.get(instructors__username="instructor")
+    assert _assigned(cohort) == {"Serving", "Tracking"}  # a draft cannot be assigned: students could not open it
+    assert out.getvalue() == f"demo cohort: Demo cohort created, join code {cohort.join_code}\n"
+
+    User = get_user_model()  # noqa: N806 - Django's idiom
+    client.force_login(User.objects.get(username="instructor"))
+    tracking = Assignment.objects.get(cohort=cohort, deck__title="Tracking").deck_id
+    client.post(reverse("cohorts:assignment_remove", args=[cohort.pk, tracking]))
+    client.force_login(User.objects.get(username="student"))
+    client.post(reverse("cohorts:leave", args=[cohort.pk]))
+    make_card(deck=make_deck(title="Published since"))
+
+    out = StringIO()
+    call_command("create_demo_cohort", classmates=0, stdout=out)
+    assert out.getvalue() == f"demo cohort: Demo cohort exists, join code {cohort.join_code}; left as it is\n"
+    assert _assigned(cohort) == {"Serving"}
+    assert Membership.objects.get(cohort=cohort, student__username="student").removed_at is not None
+    assert Cohort.objects.filter(instructors__username="instructor").count() == 1

@@ -1,5 +1,6 @@
-"""A cohort's owner, the instructor who created it, stays one of its instructors: a co-instructor cannot remove
-them (they would lose the cohort with no way back, a 404), while the owner may remove co-instructors."""
+"""A cohort's owner, the instructor who created it, stays one of its instructors and alone adds and removes the
+others: a co-instructor (or a superuser) sees the instructors read-only, may rename the cohort, and has a forged
+change of instructors refused with nothing of it saved."""
 
 from __future__ import annotations
 
@@ -59,13 +60,80 @@ def test_a_co_instructor_sees_the_owner_named_and_cannot_remove_them(client, spr
     assert "Spring" in client.get(reverse("cohorts:list")).content.decode()
 
 
-def test_a_co_instructor_may_add_others_and_the_owner_stays(client, spring):
+@pytest.fixture
+def team(spring):
+    """Spring with erin too as a co-instructor, and frank, an instructor who does not teach it."""
     make_instructor("erin")
-    client.force_login(spring.instructors.get(username="dave"))
-    url = reverse("cohorts:manage", args=[spring.pk])
-    assert client.post(url, {"name": "Spring", "instructors": "erin"}).status_code == 303
-    assert _usernames(spring) == {"carol", "dave", "erin"}
-    assert _field_value(client.get(url).content.decode()) == "erin"
+    make_instructor("frank")
+    spring.instructors.add(type(spring.owner).objects.get(username="erin"))
+    return spring
+
+
+def _field(html: str) -> str:
+    return re.search(r'<input\b[^>]*\bname="instructors"[^>]*>', html)[0]
+
+
+def test_only_the_owner_may_edit_the_instructors_the_others_see_them_read_only(client, team, instructor):
+    url = reverse("cohorts:manage", args=[team.pk])
+    client.force_login(team.instructors.get(username="dave"))
+    html = client.get(url).content.decode()
+    assert " disabled" in _field(html) and _field_value(html) == "erin"
+    assert "Only carol, its owner, adds and removes its instructors." in _text(html)
+    assert "Other instructors (optional)" not in _text(html)  # nothing to fill in
+    client.force_login(instructor)
+    assert " disabled" not in _field(client.get(url).content.decode())
+    assert client.post(url, {"name": "Spring", "instructors": "dave, frank"}).status_code == 303
+    assert _usernames(team) == {"carol", "dave", "frank"}
+
+
+@pytest.mark.parametrize(
+    "typed", ["erin, frank", "", "frank", "erin, nobody"], ids=["adding", "removing", "swapping", "unknown"]
+)
+def test_a_co_instructor_s_forged_change_of_instructors_is_refused_and_nothing_is_saved(client, team, typed):
+    """The field is disabled for them, but a POST may carry it all the same: the rename sent with it waits too."""
+    client.force_login(team.instructors.get(username="dave"))
+    response = client.post(reverse("cohorts:manage", args=[team.pk]), {"name": "Renamed", "instructors": typed})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Only carol, who owns Spring, can add or remove its instructors." in _text(html)
+    assert _field_value(html) == "erin"  # the list as it is, not as forged
+    team.refresh_from_db()
+    assert team.name == "Spring" and _usernames(team) == {"carol", "dave", "erin"}
+
+
+def test_a_co_instructor_still_renames_the_cohort_and_the_instructors_stay(client, team):
+    client.force_login(team.instructors.get(username="dave"))
+    url = reverse("cohorts:manage", args=[team.pk])
+    # What a browser sends: a disabled field is left out, which is no request to empty it.
+    assert client.post(url, {"name": "Renamed"}).status_code == 303
+    team.refresh_from_db()
+    assert team.name == "Renamed" and _usernames(team) == {"carol", "dave", "erin"}
+    # A page opened before the field was disabled sends the list as it was: the name is saved all the same.
+    assert client.post(url, {"name": "Renamed again", "instructors": "erin"}).status_code == 303
+    team.refresh_from_db()
+    assert team.name == "Renamed again" and _usernames(team) == {"carol", "dave", "erin"}
+
+
+def test_a_superuser_renaming_a_cohort_neither_joins_its_instructors_nor_changes_them(client, team, superuser):
+    client.force_login(superuser)
+    url = reverse("cohorts:manage", args=[team.pk])
+    assert client.post(url, {"name": "Renamed", "instructors": "dave, erin"}).status_code == 303
+    assert _usernames(team) == {"carol", "dave", "erin"}
+    assert client.post(url, {"name": "Renamed", "instructors": "dave"}).status_code == 422
+    assert _usernames(team) == {"carol", "dave", "erin"}
+
+
+def test_instructors_of_a_cohort_without_an_owner_choose_one_before_changing_them(client, team, instructor):
+    instructor.delete()
+    dave = team.instructors.get(username="dave")
+    client.force_login(dave)
+    url = reverse("cohorts:manage", args=[team.pk])
+    response = client.post(url, {"name": "Spring", "instructors": ""})
+    assert response.status_code == 422 and "Spring has no owner" in _text(response.content.decode())
+    assert _usernames(team) == {"dave", "erin"}
+    client.post(reverse("cohorts:owner", args=[team.pk]), {"owner": dave.pk})
+    assert client.post(url, {"name": "Spring", "instructors": ""}).status_code == 303
+    assert _usernames(team) == {"dave"}
 
 
 def test_the_owner_named_in_another_letter_case_is_kept(spring):
@@ -76,7 +144,7 @@ def test_the_owner_named_in_another_letter_case_is_kept(spring):
 
 def test_leaving_the_owner_out_is_refused_by_the_service_with_a_message(spring):
     dave = spring.instructors.get(username="dave")
-    refusal = "<bdi>carol</bdi> owns <bdi>Spring</bdi>: they stay one of its instructors"
+    refusal = "Only <bdi>carol</bdi>, who owns <bdi>Spring</bdi>, can add or remove its instructors."
     with pytest.raises(services.CohortError, match=refusal):
         services.cohort_update(cohort=spring, name="Renamed", instructor_usernames=[], editor=dave)
     spring.refresh_from_db()

@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from apps.content.models import Alias, Card
+from apps.content.models import Alias, Card, Deck
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -241,3 +241,85 @@ def test_every_unknown_question_is_named_at_once_with_the_card_it_most_likely_me
         f"{tmp_path}/rows.csv:5: no card has the question 'what is data parallelism in distributed training'; "
         "did you mean 'What is data parallelism in distributed training?'?",
     ]
+
+
+# --- the shipped mixed-deck files beside other decks asking their questions ------------------------
+
+
+def _seed_slugs() -> list[str]:
+    return sorted(Deck.objects.values_list("slug", flat=True))
+
+
+def _copy_of_job(*, published: bool, slug: str = "tools-draft") -> Deck:
+    """A deck asking one seed card's question with another answer, as an instructor's copy made to revise it."""
+    copy = make_deck(slug=slug, title=slug.replace("-", " ").title(), published=published)
+    make_card(deck=copy, question=JOB, answer="Deployment", short_answer="Deployment")
+    return copy
+
+
+def test_the_sample_runs_unchanged_when_a_draft_deck_also_asks_one_of_its_questions(seeded):
+    before = _run(SAMPLE, "--json")
+    _copy_of_job(published=False)
+    assert _run(SAMPLE, "--json") == before  # the published card is the one checked, every row as before
+
+
+def test_several_decks_given_resolve_the_sample_s_rows_among_them(seeded, tmp_path):
+    seed = _seed_slugs()
+    before = _run(SAMPLE, "--json")
+    _copy_of_job(published=True, slug="tools-copy")  # published too: now the question needs --deck
+    with pytest.raises(CommandError, match=rf"is asked in 2 decks \({seed[1]}, tools-copy\); name the one"):
+        _run(SAMPLE)
+    assert _run(SAMPLE, "--json", "--deck", seed[0], "--deck", seed[1]) == before
+    # The copy beside the other seed deck: its question is graded against the copy's answer, the rest as before.
+    syllabus = Card.objects.filter(deck__slug=seed[0]).order_by("position").first()
+    path = _csv(tmp_path, [[syllabus.question, syllabus.answer, "correct"], [JOB, "Deployment", "correct"]])
+    output, code = _run(path, "--deck", seed[0], "--deck", "tools-copy")
+    assert code == 0 and "agreement: 2/2 = 100.0%" in output
+
+
+def test_a_question_still_ambiguous_names_its_decks_drafts_marked_and_suggests_deck(seeded, tmp_path):
+    seed = Card.objects.get(question=JOB).deck.slug
+    path = _csv(tmp_path, [[JOB, "Job", "correct"]])
+    _copy_of_job(published=False, slug="tools-draft")
+    _copy_of_job(published=True, slug="tools-copy")
+    with pytest.raises(CommandError) as excinfo:
+        _run(path)
+    assert str(excinfo.value) == (
+        f"{path}:2: the question {JOB[:80]!r} is asked in 3 decks ({seed}, tools-copy, tools-draft (draft)); "
+        "name the one to check with --deck SLUG"
+    )
+    # Given by name, a draft is as much asked for as the published deck: two of them asking it is refused.
+    with pytest.raises(CommandError) as excinfo:
+        _run(path, "--deck", seed, "--deck", "tools-draft")
+    assert str(excinfo.value) == (
+        f"{path}:2: the question {JOB[:80]!r} is asked in 2 of the decks given ({seed}, tools-draft (draft)); "
+        "give --deck only the one to check it against"
+    )
+    # A draft named alone is checked: how its copy of the card grades, before it is published.
+    output, code = _run(path, "--deck", "tools-draft", "--deck", "tools-draft")
+    assert code == 1 and "agreement: 0/1 = 0.0%" in output  # graded against the draft's answer, Deployment
+
+
+def test_several_decks_given_are_named_when_they_ask_no_such_question_or_do_not_exist(seeded, tmp_path):
+    seed = _seed_slugs()
+    path = _csv(tmp_path, [["What is nothing?", "x", "correct"]])
+    with pytest.raises(CommandError, match=rf"rows.csv:2: no card in the decks '{seed[0]}', '{seed[1]}' has the"):
+        _run(path, "--deck", seed[0], "--deck", seed[1])
+    with pytest.raises(CommandError, match=r"^no deck has the slugs 'nope', 'gone'$"):
+        _run(path, "--deck", "nope", "--deck", seed[0], "--deck", "gone")
+
+
+@pytest.mark.parametrize(
+    ("row", "cells"),
+    [(f'"{JOB}",Job,incorrect,extra', 4), (f'"{JOB}",a Job, of course,correct', 4), (f'"{JOB}",Job,,correct,', 5)],
+    ids=["a cell after expected", "a comma not in quotes", "a cell shifted over"],
+)
+def test_a_row_with_more_cells_than_the_header_is_refused_at_its_line(seeded, tmp_path, row, cells):
+    path = _write(tmp_path, f'question,answer,expected\n"{JOB}",Job,correct\n{row}\n')
+    with pytest.raises(CommandError) as excinfo:
+        _run(path)
+    assert str(excinfo.value) == (
+        f"{path}:3: the row has {cells} cells where the header names 3 (is a comma inside a cell not in quotes?)"
+    )
+    # Empty cells a spreadsheet pads a row with are nothing written: the row is checked.
+    assert _run(_write(tmp_path, f'question,answer,expected\n"{JOB}",Job,correct,,\n'))[1] == 0

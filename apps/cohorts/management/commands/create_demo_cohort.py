@@ -3,18 +3,14 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from apps.cohorts import services
-from apps.cohorts.demo import CLASSMATES, demo_classmates_ensure
-from apps.cohorts.models import Assignment, Cohort
-from apps.content.models import Deck
-
-DEMO_NAME = "Demo cohort"
+from apps.cohorts.demo import CLASSMATES, demo_classmates_ensure, demo_cohort_create, demo_cohort_find
 
 
 class Command(BaseCommand):
     help = (
-        "Create (once) a demo cohort taught by `instructor`, with `student` enrolled, every deck assigned, and "
-        "classmates who have three weeks of answers (they cannot sign in)."
+        "Create a demo cohort taught by `instructor`, with `student` enrolled, every published deck assigned, and "
+        "classmates who have three weeks of answers (they cannot sign in). Run again, it leaves the demo cohort as "
+        "its instructors left it: decks unassigned and students gone stay so."
     )
 
     def add_arguments(self, parser):
@@ -25,7 +21,8 @@ class Command(BaseCommand):
             default=len(CLASSMATES),
             choices=range(len(CLASSMATES) + 1),
             metavar=f"0-{len(CLASSMATES)}",
-            help=f"How many classmates with a history to enrol (default {len(CLASSMATES)}).",
+            help=f"How many classmates with a history to enrol (default {len(CLASSMATES)}); only when the demo "
+            "cohort is created.",
         )
 
     @transaction.atomic
@@ -37,14 +34,12 @@ class Command(BaseCommand):
         student = User.objects.filter(username="student").first()
         if instructor is None or student is None:
             raise CommandError("Run create_demo_accounts first.")
-        cohort = Cohort.objects.filter(name__iexact=DEMO_NAME, instructors=instructor).first()
-        if cohort is None:
-            cohort = services.cohort_create(name=DEMO_NAME, instructor=instructor)
-        # Through the service, so the cohort's running totals take in the student's earlier answers.
-        services.cohort_join(student=student, code=cohort.join_code)
-        for deck in Deck.objects.all():
-            Assignment.objects.get_or_create(cohort=cohort, deck=deck)
+        cohort = demo_cohort_find(instructor=instructor)
+        if cohort is not None:
+            self.stdout.write(f"demo cohort: {cohort.name} exists, join code {cohort.join_code}; left as it is")
+            return
+        cohort = demo_cohort_create(instructor=instructor, student=student)
         answers = demo_classmates_ensure(cohort=cohort, count=classmates)
-        self.stdout.write(f"demo cohort: {cohort.name}, join code {cohort.join_code}")
+        self.stdout.write(f"demo cohort: {cohort.name} created, join code {cohort.join_code}")
         if answers:
             self.stdout.write(f"demo classmates: {classmates}, with {answers} answers over the last three weeks")

@@ -25,7 +25,8 @@ class Command(BaseCommand):
     help = (
         "Grade every row of a CSV (question,answer,expected) with the real grader, print the agreement, "
         "and exit 1 if any row disagrees. `question` is a card's question text (spaces and letter case aside "
-        "when no card has it exactly); a question asked in several decks needs --deck."
+        "when no card has it exactly); a question asked in several decks is the published one's when only one of "
+        "them is published, and otherwise needs --deck."
     )
 
     def add_arguments(self, parser):
@@ -41,23 +42,30 @@ class Command(BaseCommand):
         parser.add_argument(
             "--deck",
             metavar="SLUG",
-            help="Look the questions up in this deck only: needed when a question is asked in several decks.",
+            action="append",
+            dest="decks",
+            help="Look the questions up in this deck only; give it again for several (a file of rows from several "
+            "decks). Needed when a question is asked in several decks, unless only one of them is published; a "
+            "question asked in two of the decks given is refused.",
         )
 
-    def handle(self, *args, file: Path, as_json: bool, deck: str | None, **options):
+    def handle(self, *args, file: Path, as_json: bool, decks: list[str] | None, **options):
         rows = _read(file)
         scope = Card.objects.all()
-        if deck is not None:
-            if not Deck.objects.filter(slug=deck).exists():
-                raise CommandError(f"no deck has the slug {deck!r}")
-            scope = scope.filter(deck__slug=deck)
+        if decks:
+            decks = list(dict.fromkeys(decks))
+            known = set(Deck.objects.filter(slug__in=decks).values_list("slug", flat=True))
+            if unknown := [slug for slug in decks if slug not in known]:
+                said = "slug" if len(unknown) == 1 else "slugs"
+                raise CommandError(f"no deck has the {said} {', '.join(map(repr, unknown))}")
+            scope = scope.filter(deck__slug__in=decks)
         questions = _Questions(scope)
         chosen, problems = {}, []
         # Every row's question is looked up before any is graded, so a file written by hand is fixed in one pass,
         # not one error per run.
         for row in rows:
             try:
-                chosen[row["line"]] = _card_of(row, questions=questions, file=file, deck=deck)
+                chosen[row["line"]] = _card_of(row, questions=questions, file=file, decks=decks)
             except CommandError as exc:
                 problems.append(str(exc))
         if problems:
@@ -90,15 +98,16 @@ class Command(BaseCommand):
 
 class _Questions:
     """The cards in scope by their exact question and by their question as compared (normal_text: spaces, line
-    ends and letter case aside), each with its deck's slug. One query."""
+    ends and letter case aside), each as (id, its deck's slug, whether the deck is published). One query."""
 
     def __init__(self, cards) -> None:
-        self.exact: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        self.loose: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.exact: dict[str, list[tuple[int, str, bool]]] = defaultdict(list)
+        self.loose: dict[str, list[tuple[int, str, bool]]] = defaultdict(list)
         self.by_loose: dict[str, str] = {}
-        for pk, question, slug in cards.order_by("deck__slug", "position").values_list("pk", "question", "deck__slug"):
-            self.exact[question].append((pk, slug))
-            self.loose[normal_text(question)].append((pk, slug))
+        found = cards.order_by("deck__slug", "position").values_list("pk", "question", "deck__slug", "deck__published")
+        for pk, question, slug, published in found:
+            self.exact[question].append((pk, slug, published))
+            self.loose[normal_text(question)].append((pk, slug, published))
             self.by_loose.setdefault(normal_text(question), question)
 
     def nearest(self, question: str) -> str | None:
@@ -107,25 +116,36 @@ class _Questions:
         return self.by_loose[close[0]] if close else None
 
 
-def _card_of(row: dict, *, questions: _Questions, file: Path, deck: str | None) -> int:
+def _card_of(row: dict, *, questions: _Questions, file: Path, decks: list[str] | None) -> int:
     """The id of the one card the row's question names: the card with that exact question, else the one whose
-    question differs only in spaces and letter case. CommandError when there is none, or several."""
+    question differs only in spaces and letter case. Asked in several decks, with no --deck, it is the published
+    deck's card when only one of them is published: a draft copy of a card, made to revise it, leaves the file
+    checking the card students are asked. CommandError when there is none, or several."""
     question = row["question"]
     found = questions.exact.get(question) or questions.loose.get(normal_text(question)) or []
     where = f"{file}:{row['line']}"
     if not found:
-        within = f" in the deck {deck!r}" if deck else ""
+        within = f" in the deck{'s' if len(decks) > 1 else ''} {', '.join(map(repr, decks))}" if decks else ""
         nearest = questions.nearest(question)
         hint = f"; did you mean {nearest!r}?" if nearest else ""
         raise CommandError(f"{where}: no card{within} has the question {question[:80]!r}{hint}")
-    if len(found) > 1:
-        slugs = sorted({slug for _, slug in found})
-        if len(slugs) > 1:
+    drafts = {slug for _, slug, published in found if not published}
+    slugs = sorted({slug for _, slug, _ in found})
+    if len(slugs) > 1 and not decks and len(slugs) - len(drafts) == 1:
+        found = [card for card in found if card[1] not in drafts]
+    elif len(slugs) > 1:
+        named = ", ".join(f"{slug} (draft)" if slug in drafts else slug for slug in slugs)
+        if decks:  # the decks given are the ones asked for: a draft among them is not passed over
             raise CommandError(
-                f"{where}: the question {question[:80]!r} is asked in {len(slugs)} decks ({', '.join(slugs)}); "
-                "name the one to check with --deck SLUG"
+                f"{where}: the question {question[:80]!r} is asked in {len(slugs)} of the decks given ({named}); "
+                "give --deck only the one to check it against"
             )
-        raise CommandError(f"{where}: {len(found)} cards of the deck {slugs[0]!r} ask {question[:80]!r}")
+        raise CommandError(
+            f"{where}: the question {question[:80]!r} is asked in {len(slugs)} decks ({named}); "
+            "name the one to check with --deck SLUG"
+        )
+    if len(found) > 1:
+        raise CommandError(f"{where}: {len(found)} cards of the deck {found[0][1]!r} ask {question[:80]!r}")
     return found[0][0]
 
 
@@ -157,6 +177,16 @@ def _read(file: Path) -> list[dict]:
                 continue
             value = {name: cells[i] if i < len(cells) else None for name, i in index.items()}
             expected = (value["expected"] or "").strip().lower()
+            # A spreadsheet may pad a row with empty cells; a cell with something in it is most likely an answer
+            # cut in two at a comma, which would otherwise be graded on its first part, or a cell shifted over.
+            if any(cell.strip() for cell in cells[len(header) :]):
+                message = (
+                    f"the row has {len(cells)} cells where the header names {len(header)} "
+                    "(is a comma inside a cell not in quotes?)"
+                )
+                if start - 1 > line:
+                    message += f'; the row runs on to line {start - 1}: is a quote (") left open on line {line}?'
+                raise CommandError(f"{file}:{line}: {message}")
             if expected not in Verdict.values:
                 if value["expected"] is None:
                     message = "the row ends before its expected cell (is a comma missing?)"
