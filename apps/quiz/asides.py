@@ -16,12 +16,14 @@ from typing import Protocol
 
 from .keyterms import KeyTerm
 from .opposites import ONE, VARIETY, one_of, preceded
+from .synonyms import kind_of
 from .textnorm import FILLER, STOPWORDS, Token, stem
 
 _PREPOSITIONS = frozenset(
     {"between", "across", "among", "amongst", "of", "from", "into", "onto", "in", "on", "with", "within", "for"}
     | {"over", "under", "by", "via", "through"}
 )
+_LISTING = frozenset({"and", "or", "nor", "vs", "versus"})
 Words = tuple[tuple[str, bool], ...]  # (norm, after punctuation) of each answer word
 _REACH = 3  # the preposition and up to two modifiers: "between different ML frameworks"
 # Not "to": "To manage model versioning" states the point.
@@ -52,8 +54,17 @@ def _related(tokens: list[Token], words: Words, i: int, asides: frozenset[str]) 
     before = [t.norm for t in tokens[max(0, i - _REACH) : i]]
     if "than" in before:
         return False
+    if kind := kind_of(stem(tokens[i].norm)):  # "PyTorch": related only to another named ("TensorFlow")
+        return any(_moved(tokens, i, j) for j, t in enumerate(tokens) if kind_of(stem(t.norm)) == kind)
     near = {*before, *tokens[i].parts, *(t.norm for t in tokens[i + 1 : i + 2])}
     return bool(near & VARIETY) or (bool(near & ONE) and not one_of(tokens, words, i, asides))
+
+
+def _moved(tokens: list[Token], i: int, j: int) -> bool:
+    """Two named instances with words between them ("a PyTorch model run in TensorFlow"), not a list of them
+    ("TensorFlow and PyTorch are fast")."""
+    between = {t.norm for t in tokens[min(i, j) + 1 : max(i, j)]}
+    return tokens[i].norm != tokens[j].norm and bool(between - _LISTING)
 
 
 class Answer(Protocol):
@@ -75,7 +86,7 @@ def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> b
     return not any(
         _related(tokens, words, i, stems)
         for i, t in enumerate(tokens)
-        if {stem(t.norm), *(stem(p) for p in t.parts)} & stems
+        if {stem(t.norm), kind_of(stem(t.norm)), *(stem(p) for p in t.parts)} & stems
     )
 
 
@@ -83,4 +94,4 @@ def names_only(answer: Answer, tokens: list[Token], question_norms: frozenset[st
     """The one word of the response that is not the question's, nor filler, is an aside's: "frameworks", "ML
     frameworks". Nothing is said of it ("fewer trials than grid search" says something of the trials)."""
     words = [t for t in tokens if t.norm not in STOPWORDS and t.norm not in FILLER and t.norm not in question_norms]
-    return len(words) == 1 and stem(words[0].norm) in _aside_stems(answer)
+    return len(words) == 1 and bool({stem(words[0].norm), kind_of(stem(words[0].norm))} & _aside_stems(answer))

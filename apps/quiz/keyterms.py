@@ -8,7 +8,7 @@ from functools import lru_cache, partial
 
 from .acronyms import names_before, spelled_out
 from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, redone, sized_factors
-from .synonyms import VOCABULARY, groups_of, groups_of_pair
+from .synonyms import VOCABULARY, groups_of, groups_of_pair, kind_of
 from .textnorm import (
     FILLER,
     QUANTITY,
@@ -229,6 +229,14 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         if i + 1 < len(tokens) and not tokens[i + 1].boundary:
             for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
                 groups.setdefault(group, []).append((own, plain[i + 1]))
+    # Two of a kind named ("train in PyTorch, run in TensorFlow") are frameworks; one alone is a product.
+    named = {}
+    for own in plain:
+        if (kind := kind_of(own)) and not in_question(own, qstems):
+            named.setdefault(kind, []).append(own)
+    for kind, names in named.items():
+        if len(set(names)) > 1:
+            stems.setdefault(kind, tuple(dict.fromkeys(names)))
     answers = {s for s in known if s not in STOPWORDS and not in_question(s, qstems)}
     for factor in sized_factors(tokens, plain, answers.__contains__):  # "N times too large compared with X": a sum
         stems.setdefault(SUM, factor)

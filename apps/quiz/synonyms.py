@@ -179,4 +179,19 @@ def groups_of_pair(first: str, second: str) -> frozenset[int]:
     return _DOUBLE.get((first, second), frozenset())
 
 
+# Named instances of a kind: each names its kind ("PyTorch" is a framework), never another of its kind.
+_KINDS = {
+    "framework": """
+        pytorch tensorflow keras jax mxnet caffe paddlepaddle scikitlearn sklearn xgboost onnxruntime tensorrt openvino
+        tflite coreml
+    """,
+}
+_KIND_OF = {stem(canon(name)): stem(canon(kind)) for kind, names in _KINDS.items() for name in names.split()}
+
+
+def kind_of(word_stem: str) -> str:
+    """The kind a named instance is of ("framework" of "pytorch"), or ""."""
+    return _KIND_OF.get(word_stem, "")
+
+
 VOCABULARY = frozenset(_SINGLE) | frozenset(w for pair in _DOUBLE for w in pair)

@@ -76,3 +76,17 @@ def test_the_point_or_the_answers_relation_is_right(subject, response):
 def test_in_a_comparison_one_thing_may_be_single():
     result = graded("Compare PyTorch's DataParallel", "DDP scales across multiple nodes; DP is single node only.")
     assert "says the opposite" not in result.feedback, result
+
+
+@pytest.mark.parametrize(
+    ("response", "verdict"),
+    [
+        ("it lets a PyTorch model run in TensorFlow", Verdict.CORRECT),
+        ("you can train in PyTorch and run the model in another runtime like TensorRT", Verdict.CORRECT),
+        ("TensorFlow and PyTorch are fast", Verdict.PARTIAL),  # two named, nothing moved between them
+        ("PyTorch", Verdict.INCORRECT),  # one product named is no framework of the answer's
+        ("it only works in PyTorch", Verdict.INCORRECT),
+    ],
+)
+def test_a_model_moved_between_two_named_frameworks_is_interoperability(response, verdict):
+    assert graded(ONNX_FLASH, response).verdict is verdict
