@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 
+from .glossary import name_key, named, renamed
 from .mathnorm import (
     BIG_OPERATORS,
     FUNCTIONS,
@@ -18,89 +18,13 @@ from .mathnorm import (
     render,
     unclamped,
 )
+from .tex import SEGMENT, plain_text, tex_bodies
 from .texplain import ParseError, tex_to_plain
 from .textnorm import STOPWORDS, fold, tokenize
 
-_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _CLAUSE = re.compile(r"[,;\n]|\b(?:where|with|and|so|because|which|since|then|while)\b", re.IGNORECASE)
 _BOUND = re.compile(r"[a-z](?:min|max)")  # "qmin", "xmax": the bounds of a range
 _PIECE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)?|\d+(?:\.\d+)?|[-+*/^=~(),]")
-
-
-# "$s$ is the scale", "z the zero-point", "where r denotes the real value": a symbol and what it stands for
-_GLOSS = re.compile(
-    r"(?<![\w\\])\$?([a-z])\$?\s+(?:(?:is|denotes|means|stands\s+for)\s+(?:the\s+|an?\s+)?|the\s+)"
-    r"([a-z][a-z -]{1,40}?)(?=\s*(?:[,;.)]|\band\b|$))",
-    re.IGNORECASE,
-)
-
-
-def _key(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-def glossary(text: str) -> dict[str, str]:
-    """What a text says its symbols stand for, keyed by the name written as one word: {"scale": "s",
-    "zeropoint": "z", "realvalue": "r", ...}; each word of a name too, when no other name shares it."""
-    names = {_key(m.group(2)): m.group(1).lower() for m in _GLOSS.finditer(plain_text(text))}
-    words: dict[str, set[str]] = {}
-    for phrase, symbol in ((m.group(2), m.group(1).lower()) for m in _GLOSS.finditer(plain_text(text))):
-        for word in re.findall(r"[a-z]{4,}", phrase.lower()):
-            words.setdefault(word, set()).add(symbol)
-    return {**{w: next(iter(s)) for w, s in words.items() if len(s) == 1}, **names}
-
-
-def response_names(response: str, names: dict[str, str]) -> dict[str, str]:
-    """The answer's `names`, and the response's own symbols for what the answer names: "where x is the real
-    value" reads x as the answer's r."""
-    own = {symbol: names[key] for key, symbol in glossary(response).items() if key in names and len(key) > 1}
-    return {**names, **{symbol: target for symbol, target in own.items() if symbol != target}}
-
-
-def plain_text(text: str) -> str:
-    return _SEGMENT.sub(lambda m: next(g for g in m.groups() if g is not None), text)
-
-
-def renamed(formula: Formula, names: dict[str, str]) -> Formula:
-    """`formula` with its descriptive names written as the answer's symbols ("round(r/scale) + zero_point" as
-    "round(r/s) + z"), when `names` (see `glossary`) knows them all; else `formula` itself."""
-
-    def walk(node: Node) -> Node:
-        if node.kind == "var" and (len(node.name) > 1 or node.name in names):
-            symbol = names.get(_key(node.name))
-            if symbol is None:
-                raise KeyError(node.name)
-            return Node("var", symbol)
-        return Node(node.kind, node.name, tuple(walk(a) for a in node.args), node.signs) if node.args else node
-
-    try:
-        tree = walk(formula.tree)
-    except KeyError:
-        return formula
-    if tree == formula.tree:
-        return formula
-    new = parse_formula(render(tree))
-    return Formula(new.tree, new.canonical, formula.shown) if new is not None else formula
-
-
-_NAME = re.compile(r"(?<![\w\\])[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*(?!\w)", re.IGNORECASE)
-
-
-def _named(clause: str, names: dict[str, str]) -> str:
-    """Descriptive names in a plain formula written as symbols: "round(r / scale) + zero point" ->
-    "round(r / s) + z". A name of two or three words is one symbol, not one for each word ("z z", a product)."""
-    out, last, words, i = [], 0, list(_NAME.finditer(clause)), 0
-    while i < len(words):
-        for size in (3, 2, 1):
-            run = words[i : i + size]
-            spaced = all(clause[a.end() : b.start()].isspace() for a, b in pairwise(run))
-            name = "".join(word.group() for word in run)
-            if len(run) == size and spaced and ((len(name) > 1 and _key(name) in names) or size == 1):
-                symbol = names.get(_key(name), name) if len(name) > 1 else name
-                out.append(clause[last : run[0].start()] + symbol)
-                last, i = run[-1].end(), i + size
-                break
-    return "".join(out) + clause[last:]
 
 
 def _mathy(piece: str) -> bool:
@@ -155,14 +79,14 @@ def find_formulas(text: str, names: dict[str, str] | None = None) -> list[tuple[
     """Equations in a response or answer: TeX segments, else clauses of plain text holding `=` or `≈`. `names`
     (see `glossary`): descriptive names to read as the answer's symbols."""
     found: list[tuple[Formula, str]] = []
-    segments = [(next(g for g in m.groups() if g is not None), m.group()) for m in _SEGMENT.finditer(text[:2000])]
+    segments = [(next(g for g in m.groups() if g is not None), m.group()) for m in SEGMENT.finditer(text[:2000])]
     strict = not segments
     if strict and looks_like_formula(text):
         segments = [(clause, clause) for clause in _clauses(text[:2000]) if clause and looks_like_formula(clause)]
     for body, source in segments[:20]:
         formula = parse_formula(body, strict)
         if formula is None and strict and names:  # "q = round(r/scale) + zeropoint": a name is no word here
-            formula = parse_formula(_named(body, names), strict)
+            formula = parse_formula(named(body, names), strict)
         if formula is None and strict:
             try:
                 formula = parse_formula(_trim(tex_to_plain(body)), strict)
@@ -170,7 +94,7 @@ def find_formulas(text: str, names: dict[str, str] | None = None) -> list[tuple[
                 formula = None
         if formula is None and strict:
             with contextlib.suppress(ParseError, RecursionError, IndexError):  # a stray TeX fragment: no formula
-                formula = _with_unknowns(_named(body, names or {}), text, names or {})
+                formula = _with_unknowns(named(body, names or {}), text, names or {})
         if formula is not None and is_relation(formula):
             found.append((renamed(formula, names) if names else formula, source))
     return found
@@ -199,8 +123,8 @@ def _with_unknowns(body: str, text: str, names: dict[str, str]) -> Formula | Non
     glossed = {}
     for i in words:
         said = re.search(_OWN_GLOSS.format(re.escape(pieces[i])), plain_text(text), re.IGNORECASE)
-        if said and _key(said.group(1)) in names:
-            glossed[_key(pieces[i])] = names[_key(said.group(1))]
+        if said and name_key(said.group(1)) in names:
+            glossed[name_key(pieces[i])] = names[name_key(said.group(1))]
     formula = parse_formula(plain)
     return renamed(formula, {**names, **glossed}) if formula is not None and glossed else formula
 
@@ -211,7 +135,7 @@ def _stand_in(formula: Formula, reference: Formula) -> bool:
     missing = {n.name for n in _vars(reference.tree)} - {n.name for n in _vars(formula.tree)}
     for word in unknown:
         for symbol in missing:
-            swapped = renamed(formula, {_key(word): symbol})
+            swapped = renamed(formula, {name_key(word): symbol})
             if swapped is not formula and swapped.canonical == reference.canonical:
                 return True
     return False
@@ -273,19 +197,14 @@ def _products(prose: str) -> list[str]:
     return out
 
 
-def tex_bodies(text: str) -> list[str]:
-    """The maths inside the TeX delimiters of `text` (its first 2,000 characters)."""
-    return [next(g for g in m.groups() if g is not None) for m in _SEGMENT.finditer(text[:2000])]
-
-
 def _expressions(text: str, tex_only: bool = False, names: dict[str, str] | None = None) -> list[Formula]:
     found = []
     bodies = tex_bodies(text)
     if not tex_only:
         # A stray TeX fragment in prose ("\frac{1}{T") does not parse: then the prose holds no expression.
         with contextlib.suppress(ParseError, RecursionError, IndexError):
-            bodies += _runs(_named(tex_to_plain(_SEGMENT.sub(" ", text[:2000])), names or {}))
-        bodies += _products(_SEGMENT.sub(" ", text[:2000]))
+            bodies += _runs(named(tex_to_plain(SEGMENT.sub(" ", text[:2000])), names or {}))
+        bodies += _products(SEGMENT.sub(" ", text[:2000]))
     for body in bodies[:20]:
         formula = parse_formula(body)
         if formula is not None and not is_relation(formula) and formula.tree.kind not in ("var", "num"):

@@ -30,14 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .formulas import (
-    check_expression,
-    check_formulas,
-    find_expressions,
-    find_formulas,
-    response_names,
-    wrong_expressions,
-)
+from .formulas import check_expression, check_formulas, find_expressions, find_formulas, wrong_expressions
+from .glossary import response_names
 from .keyterms import repeats_question
 from .mathtext import readable
 from .profile import Profile, card_profile

@@ -19,7 +19,8 @@ from .directions import Claim, claims, conversions, numbers, openings
 from .factors import Items, answer_items
 from .faults import defining_sentence
 from .feedback import verbs
-from .formulas import find_expressions, find_formulas, glossary
+from .formulas import find_expressions, find_formulas
+from .glossary import glossary
 from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
 from .mathnorm import Formula

@@ -46,7 +46,6 @@ from .directions import compare, misnumbered, swapped
 from .factors import too_few
 from .faults import CLASH, affirmed, clashes, denied, names_term, weigh
 from .feedback import coverage_feedback, join_words, phrased
-from .formulas import tex_bodies
 from .hedges import unsure_between
 from .items import short_list
 from .keyterms import coverage, index_response
@@ -60,6 +59,7 @@ from .restrictions import restrictions
 from .roles import contrasted, misattributed
 from .sides import compared_only
 from .storage import stores_only
+from .tex import tex_bodies
 from .textnorm import Token, fold, stem, tokenize
 from .vague import other_means, parts_only, strung, topic_only
 from .verdicts import CORRECT_AT, HEDGE_SCORE, PARTIAL_AT, Grade, Verdict, verdict_of

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .formulas import tex_bodies
 from .mathnorm import is_relation, parse_formula
+from .tex import tex_bodies
 
 _TEXT_NAME = re.compile(r"\(?\\(?:text|mathrm)\{([A-Za-z]+(?:[- ][A-Za-z]+){1,3})\}\)?")
 

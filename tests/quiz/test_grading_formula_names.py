@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.quiz.formulas import glossary
+from apps.quiz.glossary import glossary
 from apps.quiz.grading import Verdict, grade
 from tests.quiz.golden import card
 
@@ -100,3 +100,11 @@ def test_an_unknown_word_in_a_formula_is_a_symbol_of_its_own(response, verdict):
 )
 def test_a_symbol_times_a_name_in_words_is_the_answers_expression(response, verdicts):
     assert grade(card("What is gradient accumulation and how"), response).verdict in verdicts
+
+
+def test_a_formula_whose_letters_mean_other_things_is_shown_in_the_answers_letters():
+    # Written exactly as the answer's, but "s is the zero point": the note must not read "q = round(r/s) + z does
+    # not match q = round(r/s) + z".
+    result = grade(card(AFFINE), "q=round(r/s)+z where s is the zero point and z the scale")
+    assert result.verdict is Verdict.INCORRECT, result
+    assert "Your formula q = round(r/z) + s does not match q = round(r/s) + z." in result.feedback, result
