@@ -12,7 +12,8 @@ named ("DDP is faster and recommended"). A clause naming both gives only the wor
 A word of the answer distinguishes when every use of it belongs to the same thing (a use in a clause naming
 neither makes it common). A clause of a response whose distinguishing words mostly belong to the other thing
 swaps the roles; each such clause is a fault (faults.py). A response giving them to the right thing in two
-clauses, and none to the other, draws a real contrast, however short: partly right (prose.py).
+clauses, and none to the other, draws a real contrast, however short: partly right (prose.py). A word the answer
+denies one thing ("PTQ ... without retraining") given to it ("PTQ needs retraining") is a fault too.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ _CUTS = NEGATORS | _words(
     avoided prevent prevents preventing bypass bypasses
     """
 )
+_DENIALS = NEGATORS | _words("without lack lacks")
 _RELATIVE = frozenset({"which", "who", "that", "whose"})  # of the last thing named, even after "than"
 _ASIDE = re.compile(r"\(([^()]{1,40})\)")
 # Words of a role that the stopword list leaves out, and their equivalents; among them when a thing happens
@@ -139,10 +141,11 @@ def _heads(tokens: list[Token], names: tuple[frozenset[str], ...], qstems: froze
 
 def _attributed(
     text: str, names: tuple[frozenset[str], ...], qstems: frozenset[str]
-) -> list[tuple[str, list[tuple[int, str]]]]:
+) -> list[tuple[str, list[tuple[int, str]], list[tuple[int, str]]]]:
     """Per clause of `text`, as written: (which thing, stem) for each word that the clause gives to one of the two
-    things; -1 for a word in a clause that names neither."""
-    out: list[tuple[str, list[tuple[int, str]]]] = []
+    things, -1 for a word in a clause that names neither; and the same for the words it denies them ("PTQ ...
+    without retraining")."""
+    out: list[tuple[str, list[tuple[int, str]], list[tuple[int, str]]]] = []
     last = nearest = -1
 
     def aside(match: re.Match[str]) -> str:  # "a big model (teacher)" names what it follows: left out
@@ -188,7 +191,11 @@ def _attributed(
                     owner = -1
                 if owner != -2:
                     words.extend((owner, s) for s in _content(token, qstems))
-            out.append((" ".join(t.surface for t in kept), words))
+            # A plain denial of the clause's one thing ("PTQ ... without retraining"), not a contrast ("unlike DP").
+            one = next(iter(sides)) if len(sides) == 1 else last if not sides else -1
+            denying = cut < len(clause) and clause[cut].norm in _DENIALS and one >= 0
+            denied = [(one, s) for t in clause[cut + 1 :] for s in _content(t, qstems)] if denying else []
+            out.append((" ".join(t.surface for t in kept), words, denied))
             if named:  # a clause naming both leaves the next one to neither
                 last = next(iter(sides)) if len(sides) == 1 else -1
             named_any = [side for at in places for side in sorted(said[at])]
@@ -200,7 +207,9 @@ def _same(a: str, b: str) -> bool:
     return stems_related(a, b) or bool(groups_of(a) & groups_of(b))
 
 
-Roles = tuple[tuple[frozenset[str], ...], tuple[tuple[str, int], ...]]
+# The two things; each distinguishing word of the answer with the thing it belongs to; each word the answer denies
+# one thing, with that thing.
+Roles = tuple[tuple[frozenset[str], ...], tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 
 
 @lru_cache(maxsize=512)
@@ -208,14 +217,19 @@ def ownership(question: str, answer: str, qstems: frozenset[str]) -> Roles:
     """The compared things, and each distinguishing word of the answer: (stem, the thing it belongs to)."""
     names = subjects(question)
     if not names:
-        return (), ()
+        return (), (), ()
     owners: dict[str, set[int]] = {}
-    for _, clause in _attributed(answer, names, qstems):
+    denials: dict[str, set[int]] = {}
+    for _, clause, denied in _attributed(answer, names, qstems):
         for side, word_stem in clause:
             owners.setdefault(word_stem, set()).add(side)
+        for side, word_stem in denied:
+            denials.setdefault(word_stem, set()).add(side)
     # -1: a word of both, or of neither; kept so that it is not taken for its synonym that one thing owns.
     owned = {s: next(iter(o)) if len(o) == 1 else -1 for s, o in owners.items()}
-    return (names, tuple(owned.items())) if len(set(owned.values()) - {-1}) == 2 else ((), ())
+    # Denied one thing and given to neither: "without retraining" of PTQ.
+    unsaid = tuple((s, next(iter(o))) for s, o in denials.items() if len(o) == 1 and owned.get(s, -1) == -1)
+    return (names, tuple(owned.items()), unsaid) if len(set(owned.values()) - {-1}) == 2 else ((), (), ())
 
 
 def _owner(owned: dict[str, int], word_stem: str) -> int | None:
@@ -234,7 +248,7 @@ def attributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[int
     right = wrong = 0
     if not owned:
         return 0, 0
-    for _, clause in _attributed(response, names, qstems):
+    for _, clause, _denied in _attributed(response, names, qstems):
         found = [(side, _owner(owned, word_stem)) for side, word_stem in clause if side >= 0]
         right += any(owner == side for side, owner in found)
         wrong += sum(owner is not None and owner != side for side, owner in found)
@@ -244,11 +258,11 @@ def attributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[int
 def misattributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[str, ...]:
     """The response's clauses that give the answer's distinguishing words (`roles`, see `ownership`) mostly to
     the other thing, as written; none when the response as a whole gives more of them to the right one."""
-    names, owned = roles[0], dict(roles[1])
+    names, owned, denied = roles[0], dict(roles[1]), dict(roles[2])
     if not owned:
         return ()
     out, total = [], 0
-    for said, clause in _attributed(response, names, qstems):
+    for said, clause, _denied in _attributed(response, names, qstems):
         right, wrong = 0, []
         for side, word_stem in clause:
             if side < 0:
@@ -256,7 +270,7 @@ def misattributed(roles: Roles, qstems: frozenset[str], response: str) -> tuple[
             found = _owner(owned, word_stem)
             if found is not None and found == side:
                 right += 1
-            elif found is not None:
+            elif found is not None or _owner(denied, word_stem) == side:  # "PTQ needs retraining"
                 wrong.append(word_stem)
         if wrong and len(wrong) > right:
             out.append(said)

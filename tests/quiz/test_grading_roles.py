@@ -143,3 +143,16 @@ def test_when_each_thing_happens_tells_them_apart():
     assert swapped.verdict is INCORRECT, swapped
     assert "says the opposite of the answer" in swapped.feedback
     assert grade(card(PTQ_QAT), "PTQ happens after training.").verdict is INCORRECT  # one thing only
+
+
+@pytest.mark.parametrize("response", ["PTQ needs retraining, QAT does not", "PTQ retrains the model"])
+def test_a_word_the_answer_denies_one_thing_given_to_it_is_the_opposite(response):
+    # The answer: "PTQ quantizes an already-trained model without retraining".
+    result = grade(card(PTQ_QAT), response)
+    assert result.verdict is INCORRECT, result
+    assert "says the opposite" in result.feedback, result
+
+
+def test_the_denial_said_of_the_same_thing_stays_right():
+    response = "PTQ quantizes a trained model without retraining; QAT trains with fake quantization, more accurate"
+    assert grade(card(PTQ_QAT), response).verdict is Verdict.CORRECT
