@@ -16,7 +16,7 @@ copy, replica, replicate, duplicate, clone, mirror
 gpu, device, accelerator, worker, rank
 worker, process, rank
 split, shard, partition, slice, chunk, divide, subset, portion
-inference, serving, serve, prediction, predict
+inference, serving, serve, prediction, predict, production
 deployment, production, serving, deploy, ship, live
 memory, ram, vram, hbm, footprint
 speed, throughput, fast, faster, quick, quicker, speedup, accelerate, rapid

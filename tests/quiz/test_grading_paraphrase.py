@@ -112,3 +112,17 @@ def test_a_verb_done_again_is_the_verb_with_re(response, verdict):
 def test_the_shorthand_of_notes_reads_as_the_words_it_stands_for(subject, response):
     result = graded(subject, response)
     assert result.verdict is Verdict.CORRECT, result
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "features in production differ from training",
+        "when the features in training are not the same as the features when the model serves in production",
+    ],
+)
+def test_production_is_where_a_model_serves_its_inferences(response):
+    # Training-serving skew: "features computed offline for training and online for inference".
+    result = graded("In the context of feature stores", response)
+    assert "inference" in result.matched, result
+    assert result.verdict is Verdict.CORRECT, result
