@@ -16,7 +16,7 @@ from typing import Protocol
 
 from .keyterms import KeyTerm
 from .opposites import ONE, VARIETY, one_of, preceded
-from .synonyms import kind_of
+from .synonyms import kind_of, named_at
 from .textnorm import FILLER, STOPWORDS, Token, stem
 
 _PREPOSITIONS = frozenset(
@@ -54,17 +54,22 @@ def _related(tokens: list[Token], words: Words, i: int, asides: frozenset[str]) 
     before = [t.norm for t in tokens[max(0, i - _REACH) : i]]
     if "than" in before:
         return False
-    if kind := kind_of(stem(tokens[i].norm)):  # "PyTorch": related only to another named ("TensorFlow")
-        return any(_moved(tokens, i, j) for j, t in enumerate(tokens) if kind_of(stem(t.norm)) == kind)
+    named = named_at(tokens, i)
+    if named[0]:  # "PyTorch": related only to another named ("TensorFlow", "ONNX Runtime")
+        return any(_moved(tokens, i, j) for j in range(len(tokens)) if _another(named, named_at(tokens, j)))
     near = {*before, *tokens[i].parts, *(t.norm for t in tokens[i + 1 : i + 2])}
     return bool(near & VARIETY) or (bool(near & ONE) and not one_of(tokens, words, i, asides))
+
+
+def _another(named: tuple[str, str], other: tuple[str, str]) -> bool:
+    return other[0] == named[0] and other[1] != named[1]
 
 
 def _moved(tokens: list[Token], i: int, j: int) -> bool:
     """Two named instances with words between them ("a PyTorch model run in TensorFlow"), not a list of them
     ("TensorFlow and PyTorch are fast")."""
     between = {t.norm for t in tokens[min(i, j) + 1 : max(i, j)]}
-    return tokens[i].norm != tokens[j].norm and bool(between - _LISTING)
+    return bool(between - _LISTING)
 
 
 class Answer(Protocol):
@@ -86,7 +91,7 @@ def aside_only(answer: Answer, matched: Sequence[str], tokens: list[Token]) -> b
     return not any(
         _related(tokens, words, i, stems)
         for i, t in enumerate(tokens)
-        if {stem(t.norm), kind_of(stem(t.norm)), *(stem(p) for p in t.parts)} & stems
+        if {stem(t.norm), named_at(tokens, i)[0], *(stem(p) for p in t.parts)} & stems
     )
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache, partial
 
 from .acronyms import names_before, spelled_out
 from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, redone, sized_factors
-from .synonyms import VOCABULARY, groups_of, groups_of_pair, kind_of
+from .synonyms import VOCABULARY, groups_of, groups_of_pair, named_at
 from .textnorm import (
     FILLER,
     QUANTITY,
@@ -230,10 +230,11 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
             for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
                 groups.setdefault(group, []).append((own, plain[i + 1]))
     # Two of a kind named ("train in PyTorch, run in TensorFlow") are frameworks; one alone is a product.
-    named = {}
-    for own in plain:
-        if (kind := kind_of(own)) and not in_question(own, qstems):
-            named.setdefault(kind, []).append(own)
+    named: dict[str, list[str]] = {}
+    for i in range(len(tokens)):
+        kind, name = named_at(tokens, i)
+        if kind and not in_question(name, qstems):
+            named.setdefault(kind, []).append(name)
     for kind, names in named.items():
         if len(set(names)) > 1:
             stems.setdefault(kind, tuple(dict.fromkeys(names)))

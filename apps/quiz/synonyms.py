@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .textnorm import canon, stem, stems_related
+from .textnorm import Token, canon, stem, stems_related
 
 _TABLE = """
 copy, replica, replicate, duplicate, clone, mirror
@@ -192,6 +192,14 @@ _KIND_OF = {stem(canon(name)): stem(canon(kind)) for kind, names in _KINDS.items
 def kind_of(word_stem: str) -> str:
     """The kind a named instance is of ("framework" of "pytorch"), or ""."""
     return _KIND_OF.get(word_stem, "")
+
+
+def named_at(tokens: list[Token], i: int) -> tuple[str, str]:
+    """(kind, name) of the instance named at `i`, in one word ("PyTorch") or two ("ONNX Runtime"); ("", "")."""
+    name = stem(tokens[i].norm)
+    if not kind_of(name) and i + 1 < len(tokens) and not tokens[i + 1].boundary:
+        name = stem(tokens[i].norm + tokens[i + 1].norm)
+    return (kind_of(name), name) if kind_of(name) else ("", "")
 
 
 VOCABULARY = frozenset(_SINGLE) | frozenset(w for pair in _DOUBLE for w in pair)

@@ -83,6 +83,7 @@ def test_in_a_comparison_one_thing_may_be_single():
     [
         ("it lets a PyTorch model run in TensorFlow", Verdict.CORRECT),
         ("you can train in PyTorch and run the model in another runtime like TensorRT", Verdict.CORRECT),
+        ("you can deploy PyTorch models in ONNX Runtime", Verdict.CORRECT),  # a name of two words
         ("TensorFlow and PyTorch are fast", Verdict.PARTIAL),  # two named, nothing moved between them
         ("PyTorch", Verdict.INCORRECT),  # one product named is no framework of the answer's
         ("it only works in PyTorch", Verdict.INCORRECT),
