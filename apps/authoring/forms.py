@@ -22,12 +22,16 @@ from apps.content.services import DECK_WRITES_LOCK, QuestionTakenError
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
+from .filekinds import ZIP, file_kind
 from .problems import TransferError, echo_problem
 from .transfer import decode
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_IMPORT_DECKS = 50  # the deck files of one .zip, each checked and imported within the one request
+IMPORT_TAKES = (
+    "the import takes a .json or .csv file as the deck list's export or export_deck writes it, or a .zip of them"
+)
 
 
 class MarkdownField(forms.CharField):
@@ -341,8 +345,11 @@ class ImportForm(forms.Form):
         if upload.size > MAX_IMPORT_BYTES:
             raise ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
         content = upload.read()
-        if content.startswith(b"PK\x03\x04"):
+        kind = file_kind(content, name=upload.name)
+        if kind is ZIP:
             return _zip_members(upload.name, content)
+        if kind is not None:
+            raise ValidationError(f"{upload.name} is {kind.what}, not a deck file: {kind.advice or IMPORT_TAKES}.")
         try:
             return [(upload.name, decode(content, name=upload.name))]
         except TransferError as exc:
