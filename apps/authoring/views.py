@@ -31,8 +31,9 @@ from apps.quiz.services import grading_card
 
 from .bundles import deck_imports_check, deck_imports_confirm
 from .diffs import version_changes
-from .forms import GraderTryForm, ImportConfirmForm, ImportForm, inline_texts_sent
+from .forms import GraderTryForm, inline_texts_sent
 from .holds import IMPORT_HOLD_SECONDS, ImportNotHeldError
+from .importforms import ImportConfirmForm, ImportForm
 from .services import IMPORT_PERMISSIONS, ImportReport
 from .transfer import CSV_REQUIRED, TransferError
 
