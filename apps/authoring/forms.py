@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db.models import CharField, Max, Value
@@ -63,6 +64,13 @@ class RenderedForm(forms.ModelForm):
             instance.save(known=self.rendered)
             self._save_m2m()
         return instance
+
+
+class RenderedFormAdmin(admin.ModelAdmin):
+    """An admin whose form is a RenderedForm: the object is saved with the renders its form's clean made."""
+
+    def save_model(self, request, obj, form, change):
+        obj.save(known=form.rendered)
 
 
 class DeckAdminForm(RenderedForm):
