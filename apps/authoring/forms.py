@@ -334,6 +334,12 @@ class AliasFormSet(_TextsFormSet):
         return super().save_existing_objects(commit)
 
 
+class RegradeConfirmForm(forms.Form):
+    """Names the card's version (its id; 0: none) that the confirmed preview graded answers against."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
 class GraderTryForm(forms.Form):
     # The result area, swapped in after a try, holds the error: the box points to it (when it is there).
     response = forms.CharField(

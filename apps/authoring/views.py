@@ -22,7 +22,7 @@ from apps.content.limits import MAX_MARKDOWN
 from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
-from apps.content.services import QuestionTakenError, card_revert
+from apps.content.services import CardChangedError, QuestionTakenError, card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
 from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
@@ -31,10 +31,11 @@ from apps.quiz.services import grading_card
 
 from .bundles import deck_imports_check, deck_imports_confirm
 from .diffs import version_changes
-from .forms import GraderTryForm, inline_texts_sent
+from .forms import GraderTryForm, RegradeConfirmForm, inline_texts_sent
 from .holds import IMPORT_HOLD_SECONDS, ImportNotHeldError
 from .importforms import ImportConfirmForm, ImportForm
 from .services import IMPORT_PERMISSIONS, ImportReport
+from .stale import card_changes_said
 from .transfer import CSV_REQUIRED, TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")
@@ -295,23 +296,39 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
     return render(request, "authoring/import.html", context, status=status)
 
 
+def _regraded(request: HttpRequest, card: Card, report) -> HttpResponse:
+    if report.changed:
+        said = (
+            f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} changed, "
+            f"from {report.students} student{pluralize(report.students)}; their scores and reviews follow."
+        )
+        LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
+    else:
+        said = f"Graded {report.checked} answer{pluralize(report.checked)} again: none changed."
+    messages.success(request, said)
+    return redirect("admin:content_card_change", card.pk)
+
+
 @require_page_or_form
 def regrade(request: HttpRequest, pk: int) -> HttpResponse:
-    """What grading the card's past answers again would change (GET), and doing it (POST)."""
+    """What grading the card's past answers again would change (GET), and doing it (POST), provided the card is still
+    as the preview confirmed graded it: else the preview again, made afresh."""
     _require(request, "content.change_card")
     card = get_object_or_404(Card, pk=pk)
+    refused = ""
     if request.method == "POST":
-        report = answers_regrade(card=card, apply=True)
-        if report.changed:
-            said = (
-                f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} changed, "
-                f"from {report.students} student{pluralize(report.students)}; their scores and reviews follow."
+        confirm = RegradeConfirmForm(request.POST)
+        if not confirm.is_valid():
+            refused = (
+                "This confirmation does not say which version of the card its preview graded: nothing was regraded."
             )
-            LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
         else:
-            said = f"Graded {report.checked} answer{pluralize(report.checked)} again: none changed."
-        messages.success(request, said)
-        return redirect("admin:content_card_change", card.pk)
+            try:
+                report = answers_regrade(card=card, apply=True, seen_version=confirm.cleaned_data["version"])
+            except CardChangedError as exc:
+                refused = f"The card was saved since this preview: {card_changes_said(exc)}. Nothing was regraded."
+            else:
+                return _regraded(request, card, report)
     report = answers_regrade(card=card, apply=False)
     listed = report.changed[:LISTED_CHANGES]
     taught = students_taught(user=request.user, student_ids=(row.answer.user_id for row in listed))
@@ -323,5 +340,7 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
         "card": card,
         "report": report,
         "listed": listed,
+        "refused": refused,
     }
-    return render(request, "authoring/regrade.html", context)
+    # 409: what the confirmation was made from is no longer so; the page is the preview made afresh.
+    return render(request, "authoring/regrade.html", context, status=409 if refused else 200)

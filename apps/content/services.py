@@ -38,6 +38,23 @@ class QuestionTakenError(ValueError):
         return f"{deck} asks {question} already, at position {position}"
 
 
+class CardChangedError(Exception):
+    """The card was saved since a page showed it, at its version of id `seen` (0: none): what the page asks for would
+    undo that save, or act on a card the page did not show (selectors.card_versions_since says who saved it)."""
+
+    def __init__(self, *, card: Card, seen: int) -> None:
+        super().__init__(f"card {card.pk} was saved since its version {seen}")
+        self.card, self.seen = card, seen
+
+
+def card_unchanged_since(*, card: Card, version_id: int) -> None:
+    """Locks the card's row until the transaction ends, FOR UPDATE as an answer's regrade needs it; raises
+    CardChangedError when its version is no longer the one of id `version_id` (0: it had none)."""
+    current = Card.objects.select_for_update().filter(pk=card.pk).values_list("current_version_id", flat=True).first()
+    if (current or 0) != version_id:
+        raise CardChangedError(card=card, seen=version_id)
+
+
 def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:
     """What a version records of the card. `lists` (aliases, distractors, key_terms) saves reading them when
     the caller has them already (a bulk import)."""
