@@ -105,8 +105,13 @@ class CardAdmin(RenderedFormAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(_answers=Count("answers"), _accuracy=Avg("answers__final_score"))
 
+    def get_fields(self, request, obj=None):
+        # Sent as a hidden input at the top of the form (change_form.html), not as a row of the form.
+        return [name for name in super().get_fields(request, obj) if name != "loaded_version"]
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
+        form.editor = request.user  # the class is made for this request
         # A user who may only view cards gets a form without these fields (they show as text): nothing to preview.
         for name in (name for name in views.PREVIEW_FIELDS if name in form.base_fields):
             form.base_fields[name].widget.attrs.update(_live_preview())

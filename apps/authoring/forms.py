@@ -16,12 +16,19 @@ from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
 from apps.content.selectors import cards_asking, deck_titled
-from apps.content.services import DECK_WRITES_LOCK, QuestionTakenError
+from apps.content.services import (
+    DECK_WRITES_LOCK,
+    CardChangedError,
+    QuestionTakenError,
+    card_lock_unchanged,
+    card_mark,
+)
 from apps.content.slugs import validate_deck_slug
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
 from .problems import echo_problem
+from .stale import card_changes_said
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
 
@@ -105,6 +112,11 @@ class DeckAdminForm(RenderedForm):
 
 
 class CardAdminForm(RenderedForm):
+    # The card as the form was made from it (card_mark), sent back with it: a form made before another save of the
+    # card would silently undo that save.
+    loaded_version = forms.CharField(required=False, widget=forms.HiddenInput)
+    editor = None  # who sends the form (CardAdmin.get_form): "you", where the error says who saved the card
+
     class Meta:
         model = Card
         fields = ("deck", "position", "kind", "question", "answer", "short_answer", "explanation", "archived")
@@ -117,6 +129,8 @@ class CardAdminForm(RenderedForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["loaded_version"].initial = card_mark(self.instance)
         if "position" in self.fields:  # not in a view-only form
             position = self.fields["position"]
             position.required = False
@@ -139,6 +153,9 @@ class CardAdminForm(RenderedForm):
             # Taking turns with other card and deck saves and imports until the admin's transaction ends: two at
             # once (a double click on Save) both took the deck's end and deadlocked, or added the card twice.
             name_lock(DECK_WRITES_LOCK)
+        if self.instance.pk:
+            self._unchanged_since_loaded(data.get("loaded_version") or "")
+        if deck is not None:
             if "position" in data:
                 self._place(data, deck)
             if "question" in data:
@@ -147,6 +164,20 @@ class CardAdminForm(RenderedForm):
             # Keeps the admin on the form, with everything as typed, and nothing saved.
             raise ValidationError(PREVIEW_NOTICE, code="preview")
         return data
+
+    def _unchanged_since_loaded(self, mark: str) -> None:
+        """The card's row stays locked until the admin's transaction ends, so no save comes between this check and
+        this form's save."""
+        try:
+            card_lock_unchanged(card=self.instance, mark=mark)
+        except CardChangedError as exc:
+            said = card_changes_said(exc, reader=self.editor)
+            message = (
+                f"This card was saved since you opened this form: {said}. Nothing was saved, so as not to undo that "
+                "change. Open the card again to start from it (its versions, below, show what changed) and make your "
+                "edit there; what you typed is still here to copy."
+            )
+            self.add_error(None, ValidationError(message, code="card_changed"))
 
     def _new_question(self, question: str, deck: Deck) -> None:
         """A question the deck asks already (letter case and spacing aside, as imports match cards) is refused,

@@ -326,7 +326,8 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 report = answers_regrade(card=card, apply=True, seen_version=confirm.cleaned_data["version"])
             except CardChangedError as exc:
-                refused = f"The card was saved since this preview: {card_changes_said(exc)}. Nothing was regraded."
+                said = card_changes_said(exc, reader=request.user)
+                refused = f"The card was saved since this preview: {said}. Nothing was regraded."
             else:
                 return _regraded(request, card, report)
     report = answers_regrade(card=card, apply=False)
