@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.decorators import permission_required
@@ -29,12 +32,12 @@ from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
 from apps.quiz.reports import card_reports_open
 from apps.quiz.services import grading_card
 
-from .bundles import deck_imports_check, deck_imports_confirm
+from .bundles import deck_imports_check, deck_imports_confirm, deck_imports_recheck
 from .diffs import version_changes
 from .forms import GraderTryForm, RegradeConfirmForm, inline_texts_sent
-from .holds import IMPORT_HOLD_SECONDS, ImportNotHeldError
+from .holds import IMPORT_HOLD_SECONDS, CheckedImport, ImportNotHeldError
 from .importforms import ImportConfirmForm, ImportForm
-from .services import IMPORT_PERMISSIONS, ImportReport
+from .services import IMPORT_PERMISSIONS, DeckChangedError, ImportReport
 from .stale import card_changes_said
 from .transfer import CSV_REQUIRED, TransferError
 
@@ -250,10 +253,29 @@ def _imported(name: str, report: ImportReport) -> str:
     return said
 
 
+def _dry_run(context: dict, check: Callable[[], list[CheckedImport]], *, name: str | None, headline: str) -> None:
+    """The import page's context for a dry run of what `check` checks: its summary, or why it would not import.
+    `name`: the upload's file name; None, the checked files' own names."""
+    try:
+        checked = check()
+    except TransferError as exc:
+        context.update(_refusal(exc, headline=headline))
+        return
+    context.update(
+        checked=checked,
+        file_name=name or ", ".join(one.name for one in checked),
+        keys=[one.key for one in checked if one.report.changes_anything],
+        hold_minutes=IMPORT_HOLD_SECONDS // 60,
+    )
+    if len(checked) == 1:
+        context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
+
+
 @require_page_or_form
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
-    """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction."""
+    """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction,
+    into the decks as the dry run found them (else the dry run again, afresh)."""
     context = {
         **admin.site.each_context(request), "title": "Import a deck", "form": ImportForm(),
         "required_columns": CSV_REQUIRED,
@@ -270,6 +292,18 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
                 context["error"] = str(exc)
             except TransferError as exc:  # the database changed since the check
                 context.update(_refusal(exc, headline="The checked file no longer imports"))
+            except DeckChangedError as exc:
+                context["changed"] = (
+                    f"The deck “{exc.title}” changed since your dry run (a card was saved, added or moved there "
+                    "meanwhile, or the deck itself), so nothing was imported: importing now would not do what the dry "
+                    "run said, and could put back edits made since. Below is the dry run again, against the decks as "
+                    "they are now."
+                )
+                try:
+                    recheck = partial(deck_imports_recheck, keys=keys, user=request.user)
+                    _dry_run(context, recheck, name=None, headline="The checked file no longer imports")
+                except ImportNotHeldError as held:
+                    context["error"] = str(held)
             else:
                 for name, report in imported:
                     messages.success(request, _imported(name, report))
@@ -279,21 +313,10 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
         context["form"] = form
         if form.is_valid():
             upload = request.FILES["file"].name
-            try:
-                checked = deck_imports_check(files=form.cleaned_data["file"], user=request.user)
-            except TransferError as exc:
-                context.update(_refusal(exc, headline=f"{upload} would not import"))
-            else:
-                context.update(
-                    checked=checked,
-                    file_name=upload,
-                    keys=[one.key for one in checked if one.report.changes_anything],
-                    hold_minutes=IMPORT_HOLD_SECONDS // 60,
-                )
-                if len(checked) == 1:
-                    context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
+            check = partial(deck_imports_check, files=form.cleaned_data["file"], user=request.user)
+            _dry_run(context, check, name=upload, headline=f"{upload} would not import")
     status = 422 if context.get("error") or (request.method == "POST" and context["form"].errors) else 200
-    return render(request, "authoring/import.html", context, status=status)
+    return render(request, "authoring/import.html", context, status=409 if context.get("changed") else status)
 
 
 def _regraded(request: HttpRequest, card: Card, report) -> HttpResponse:
