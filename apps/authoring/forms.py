@@ -368,7 +368,7 @@ class AliasFormSet(_TextsFormSet):
 class RegradeConfirmForm(forms.Form):
     """Names the card's version (its id; 0: none) that the confirmed preview graded answers against."""
 
-    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=2**63 - 1, widget=forms.HiddenInput)
 
 
 class GraderTryForm(forms.Form):

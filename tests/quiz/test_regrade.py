@@ -234,10 +234,11 @@ def test_a_confirmation_from_a_preview_the_card_has_changed_since_regrades_nothi
     assert Answer.objects.get(pk=answers["ben"].pk).final_verdict == "correct"
 
 
-def test_a_confirmation_that_names_no_version_regrades_nothing(client, mistake, instructor):
+@pytest.mark.parametrize("version", ["latest", "", "9" * 30])
+def test_a_confirmation_that_names_no_version_regrades_nothing(client, mistake, instructor, version):
     card, answers = mistake
     client.force_login(instructor)
-    refused = client.post(reverse("admin:content_card_regrade", args=[card.pk]), {"version": "latest"})
+    refused = client.post(reverse("admin:content_card_regrade", args=[card.pk]), {"version": version})
     assert refused.status_code == 409
     assert "does not say which version of the card its preview graded: nothing was regraded." in _page(refused)
     assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"
