@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
-from .holds import CheckedImport, deck_import_check, deck_import_confirm
+from .holds import CheckedImport, deck_import_check, deck_import_confirm, held_files
 from .problems import Problem, TransferError
 from .services import ImportReport
 from .transfer import MAX_CARDS, parse
@@ -71,6 +71,12 @@ def deck_imports_check(*, files: list[tuple[str, str]], user: AbstractBaseUser) 
 
 def deck_imports_confirm(*, keys: list[str], author: AbstractBaseUser) -> list[tuple[str, ImportReport]]:
     """Imports the checked uploads `keys` name, in one transaction: a file that no longer imports (or is no longer
-    held) leaves every deck as it was. Raises what deck_import_confirm raises."""
+    held), or a deck changed since its dry run, leaves every deck as it was. Raises what deck_import_confirm raises."""
     with transaction.atomic():
         return [deck_import_confirm(key=key, author=author) for key in keys]
+
+
+def deck_imports_recheck(*, keys: list[str], user: AbstractBaseUser) -> list[CheckedImport]:
+    """The uploads `keys` name dry-run again against the decks as they are now, as deck_imports_check does (their
+    holds then expect the decks so). Raises ImportNotHeldError, or what deck_imports_check raises."""
+    return deck_imports_check(files=held_files(keys=keys, user=user), user=user)

@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-import io
 import re
-import zipfile
-from pathlib import PurePosixPath
 
 from django import forms
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db.models import CharField, Max, Value
@@ -18,16 +16,21 @@ from apps.content.answers import normal_text, right_answers
 from apps.content.models import Alias, Card, Deck, Distractor, KeyTerm
 from apps.content.rendering import Rendered, formula_refusal, render
 from apps.content.selectors import cards_asking, deck_titled
-from apps.content.services import DECK_WRITES_LOCK, QuestionTakenError
+from apps.content.services import (
+    DECK_WRITES_LOCK,
+    CardChangedError,
+    QuestionTakenError,
+    card_lock_unchanged,
+    card_mark,
+)
+from apps.content.slugs import validate_deck_slug
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
-from .problems import TransferError, echo_problem
-from .transfer import decode
+from .problems import echo_problem
+from .stale import card_changes_said
 
 PREVIEW_NOTICE = "Preview only: nothing was saved. Check the preview beside the form, then press Save."
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
-MAX_IMPORT_DECKS = 50  # the deck files of one .zip, each checked and imported within the one request
 
 
 class MarkdownField(forms.CharField):
@@ -70,7 +73,22 @@ class RenderedForm(forms.ModelForm):
         return instance
 
 
+class RenderedFormAdmin(admin.ModelAdmin):
+    """An admin whose form is a RenderedForm: the object is saved with the renders its form's clean made."""
+
+    def save_model(self, request, obj, form, change):
+        obj.save(known=form.rendered)
+
+
 class DeckAdminForm(RenderedForm):
+    # Not Django's SlugField, whose own message ("letters, numbers, underscores or hyphens") allows capitals.
+    slug = forms.CharField(
+        max_length=200,
+        validators=[validate_deck_slug],
+        help_text="The deck's address (/decks/<slug>/) and its key in export files: lowercase letters, digits, "
+        "hyphens and underscores.",
+    )
+
     class Meta:
         model = Deck
         fields = ("title", "slug", "published", "description")
@@ -94,6 +112,11 @@ class DeckAdminForm(RenderedForm):
 
 
 class CardAdminForm(RenderedForm):
+    # The card as the form was made from it (card_mark), sent back with it: a form made before another save of the
+    # card would silently undo that save.
+    loaded_version = forms.CharField(required=False, widget=forms.HiddenInput)
+    editor = None  # who sends the form (CardAdmin.get_form): "you", where the error says who saved the card
+
     class Meta:
         model = Card
         fields = ("deck", "position", "kind", "question", "answer", "short_answer", "explanation", "archived")
@@ -106,6 +129,8 @@ class CardAdminForm(RenderedForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["loaded_version"].initial = card_mark(self.instance)
         if "position" in self.fields:  # not in a view-only form
             position = self.fields["position"]
             position.required = False
@@ -128,6 +153,9 @@ class CardAdminForm(RenderedForm):
             # Taking turns with other card and deck saves and imports until the admin's transaction ends: two at
             # once (a double click on Save) both took the deck's end and deadlocked, or added the card twice.
             name_lock(DECK_WRITES_LOCK)
+        if self.instance.pk:
+            self._unchanged_since_loaded(data.get("loaded_version") or "")
+        if deck is not None:
             if "position" in data:
                 self._place(data, deck)
             if "question" in data:
@@ -136,6 +164,20 @@ class CardAdminForm(RenderedForm):
             # Keeps the admin on the form, with everything as typed, and nothing saved.
             raise ValidationError(PREVIEW_NOTICE, code="preview")
         return data
+
+    def _unchanged_since_loaded(self, mark: str) -> None:
+        """The card's row stays locked until the admin's transaction ends, so no save comes between this check and
+        this form's save."""
+        try:
+            card_lock_unchanged(card=self.instance, mark=mark)
+        except CardChangedError as exc:
+            said = card_changes_said(exc, reader=self.editor)
+            message = (
+                f"This card was saved since you opened this form: {said}. Nothing was saved, so as not to undo that "
+                "change. Open the card again to start from it (its versions, below, show what changed) and make your "
+                "edit there; what you typed is still here to copy."
+            )
+            self.add_error(None, ValidationError(message, code="card_changed"))
 
     def _new_question(self, question: str, deck: Deck) -> None:
         """A question the deck asks already (letter case and spacing aside, as imports match cards) is refused,
@@ -323,6 +365,12 @@ class AliasFormSet(_TextsFormSet):
         return super().save_existing_objects(commit)
 
 
+class RegradeConfirmForm(forms.Form):
+    """Names the card's version (its id; 0: none) that the confirmed preview graded answers against."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**63 - 1, widget=forms.HiddenInput)
+
+
 class GraderTryForm(forms.Form):
     # The result area, swapped in after a try, holds the error: the box points to it (when it is there).
     response = forms.CharField(
@@ -330,58 +378,3 @@ class GraderTryForm(forms.Form):
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3, "aria-describedby": "grader-response-error"}),
     )
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(label="Export file (.json, .csv, or a .zip of them)")
-
-    def clean_file(self) -> list[tuple[str, str]]:
-        """The file's name and text; for a .zip (the export of several decks), each deck file's in it."""
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
-        content = upload.read()
-        if content.startswith(b"PK\x03\x04"):
-            return _zip_members(upload.name, content)
-        try:
-            return [(upload.name, decode(content, name=upload.name))]
-        except TransferError as exc:
-            raise ValidationError(f"{upload.name}, {exc}") from None
-
-
-def _zip_members(name: str, content: bytes) -> list[tuple[str, str]]:
-    try:
-        bundle = zipfile.ZipFile(io.BytesIO(content))
-    except zipfile.BadZipFile:
-        raise ValidationError(f"{name} is not a .zip archive that can be read.") from None
-    # Folders and the files archivers add beside the decks (macOS's __MACOSX/, "._" and dot files) are not decks.
-    members = [
-        info
-        for info in bundle.infolist()
-        if not info.is_dir()
-        and not info.filename.startswith("__MACOSX/")
-        and not PurePosixPath(info.filename).name.startswith(".")
-        and info.filename.lower().endswith((".json", ".csv"))
-    ]
-    if not members:
-        raise ValidationError(f"{name} holds no .json or .csv deck file.")
-    if len(members) > MAX_IMPORT_DECKS:
-        raise ValidationError(f"{name} holds {len(members)} deck files; import at most {MAX_IMPORT_DECKS} at once.")
-    # What each file says it unzips to, checked before anything is unzipped (and zipfile reads no more than that).
-    if sum(info.file_size for info in members) > MAX_IMPORT_BYTES:
-        raise ValidationError(f"{name} unzips to more than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
-    files = []
-    for info in members:
-        try:
-            files.append((info.filename, decode(bundle.read(info), name=info.filename)))
-        except TransferError as exc:
-            raise ValidationError(f"{name}, {info.filename}, {exc}") from None
-        except (zipfile.BadZipFile, NotImplementedError, RuntimeError):  # corrupt, or compressed or encrypted oddly
-            raise ValidationError(f"{name}: {info.filename} cannot be unzipped.") from None
-    return files
-
-
-class ImportConfirmForm(forms.Form):
-    """Names the checked upload, which waits on the server: the file itself is not sent twice."""
-
-    key = forms.RegexField(regex=r"\A[0-9a-f]{64}\Z", widget=forms.HiddenInput)

@@ -67,16 +67,35 @@ def deck_import_check(*, name: str, text: str, user: AbstractBaseUser, data: dic
         if not report.changes_anything:
             return CheckedImport(key=key, name=name, report=report)  # nothing to confirm, so nothing kept
         ImportHold.objects.update_or_create(
-            user=user, key=key, defaults={"name": name, "content": zlib.compress(text.encode()), "created_at": now}
+            user=user,
+            key=key,
+            defaults={
+                "name": name,
+                "content": zlib.compress(text.encode()),
+                "created_at": now,
+                "deck_state": report.deck_state,
+            },
         )
     return CheckedImport(key=key, name=name, report=report)
 
 
+def held_files(*, keys: list[str], user: AbstractBaseUser) -> list[tuple[str, str]]:
+    """The name and text of each upload `user` checked under `keys`, to check them again. Raises ImportNotHeldError
+    when one is no longer held."""
+    _holds_expire(now=timezone.now())
+    holds = {hold.key: hold for hold in ImportHold.objects.filter(user=user, key__in=keys)}
+    if set(keys) - set(holds):
+        raise ImportNotHeldError
+    return [(holds[key].name, zlib.decompress(bytes(holds[key].content)).decode()) for key in keys]
+
+
 def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, ImportReport]:
-    """Imports exactly the upload `author` checked under `key`, once. Returns its file name and the report.
+    """Imports exactly the upload `author` checked under `key`, once, into the deck as its dry run found it. Returns
+    its file name and the report.
 
     Raises ImportNotHeldError when no such upload waits (expired, already imported, or never checked),
-    TransferError when it no longer imports (the database changed since the check); nothing is written then.
+    DeckChangedError when the deck changed since the dry run, TransferError when the file no longer imports (the
+    database changed since the check); nothing is written then, and the upload still waits.
     """
     _holds_expire(now=timezone.now())
     with transaction.atomic():
@@ -85,6 +104,12 @@ def deck_import_confirm(*, key: str, author: AbstractBaseUser) -> tuple[str, Imp
         if hold is None:
             raise ImportNotHeldError
         text = zlib.decompress(bytes(hold.content)).decode()
-        report = deck_import(data=parse(text, name=hold.name), author=author, source=hold.name, publish_new=False)
+        report = deck_import(
+            data=parse(text, name=hold.name),
+            author=author,
+            source=hold.name,
+            publish_new=False,
+            expected_state=hold.deck_state,
+        )
         hold.delete()
     return hold.name, report

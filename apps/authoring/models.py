@@ -16,6 +16,9 @@ class ImportHold(models.Model):
     key = models.CharField(max_length=64, help_text="sha256 of the file name and content.")
     name = models.CharField(max_length=255)
     content = models.BinaryField(help_text="The file, zlib-compressed.")
+    deck_state = models.CharField(
+        max_length=64, blank=True, help_text="The deck as the dry run found it (selectors.deck_fingerprint)."
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -19,6 +19,7 @@ from apps.content.services import DECK_WRITES_LOCK, card_snapshot, card_version_
 
 from .clashes import questions_taken
 from .problems import Problem, TransferError
+from .selectors import deck_fingerprint
 from .transfer import CARD_LIST_FIELDS, CARD_TEXT_FIELDS, FORMAT, FORMAT_VERSION
 
 # Everything an import may do: create and change decks and cards.
@@ -68,6 +69,14 @@ def deck_export(*, deck: Deck) -> dict:
     }
 
 
+class DeckChangedError(Exception):
+    """The deck is no longer as the dry run being confirmed saw it: its cards were saved, added or moved since."""
+
+    def __init__(self, *, title: str) -> None:
+        super().__init__(f"the deck {title!r} changed since its dry run")
+        self.title = title
+
+
 @dataclass
 class ImportReport:
     deck_title: str = ""
@@ -80,6 +89,7 @@ class ImportReport:
     unchanged: list[str] = field(default_factory=list)
     # The deck's cards the file does not hold: an import adds and changes cards, never deletes one.
     not_in_file: int = 0
+    deck_state: str = ""  # the deck as a dry run or a confirmation found it (deck_fingerprint)
 
     @property
     def changes_anything(self) -> bool:
@@ -222,9 +232,14 @@ def deck_import(
     dry_run: bool = False,
     source: str = "",
     publish_new: bool = True,
+    expected_state: str | None = None,
 ) -> ImportReport:
     """Creates or updates the deck and its cards by slug and uid, all in one transaction. A deck it creates is
     published unless `publish_new` is false; an existing deck keeps its own state.
+
+    `expected_state`: the deck as the dry run being confirmed found it (its report's deck_state). Raises
+    DeckChangedError, writing nothing, when the deck is otherwise now: the dry run's summary is not what this would
+    do, and a card edited meanwhile would be put back to the file's text unseen.
 
     Each written card is rendered and versioned as card_save would, but in bulk: the number of queries
     does not grow with the number of cards.
@@ -243,6 +258,11 @@ def deck_import(
         name_lock(DECK_WRITES_LOCK)
         # NO KEY UPDATE, as card_version_record: rows referencing the deck (an admin's card save) are not held up.
         deck = Deck.objects.select_for_update(no_key=True).filter(slug=deck_data["slug"]).first()
+        # Under the lock, which admin saves of the deck's cards take too: none can come between this and the writes.
+        if dry_run or expected_state is not None:
+            report.deck_state = deck_fingerprint(deck=deck)
+        if expected_state is not None and report.deck_state != expected_state:
+            raise DeckChangedError(title=deck.title if deck is not None else deck_data["title"])
         report.deck_created = deck is None
         deck = deck or Deck(slug=deck_data["slug"])
         report.deck_title = deck_data["title"]

@@ -20,11 +20,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from django.utils.text import slugify
-
 from apps.common.textfiles import NotUTF8Error, utf8_text
 from apps.content.answers import normal_text, right_answers
 from apps.content.limits import MAX_MARKDOWN
+from apps.content.slugs import slug_problem
 from apps.quiz.authored import question_echoes
 
 from .casing import case_clashes
@@ -151,8 +150,8 @@ def _check(deck: Read | None, cards: list[Read], *, found: Found) -> dict:
             text = partial(text_field, raw.get(name), where(name), required=required, limit=LIMITS.get(name))
             clean_deck[name] = found.check(at, text)
         slug = clean_deck["slug"]
-        if slug is not None and slugify(slug) != slug:
-            found.add(at, where("slug"), "may contain only lowercase letters, digits and hyphens")
+        if slug is not None and (problem := slug_problem(slug)):
+            found.add(at, where("slug"), problem)
     # The first card with each uid and position, named in the problem of any later one.
     first_uid: dict[str, str] = {}
     first_position: dict[int, str] = {}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.decorators import permission_required
@@ -22,18 +25,20 @@ from apps.content.limits import MAX_MARKDOWN
 from apps.content.models import Card, CardVersion
 from apps.content.rendering import render as render_text
 from apps.content.rendering import style_compact, style_expand
-from apps.content.services import QuestionTakenError, card_revert
+from apps.content.services import CardChangedError, QuestionTakenError, card_revert
 from apps.quiz.grading import grade
 from apps.quiz.models import Answer, Verdict
 from apps.quiz.regrade import LISTED_CHANGES, answers_regrade
 from apps.quiz.reports import card_reports_open
 from apps.quiz.services import grading_card
 
-from .bundles import deck_imports_check, deck_imports_confirm
+from .bundles import deck_imports_check, deck_imports_confirm, deck_imports_recheck
 from .diffs import version_changes
-from .forms import GraderTryForm, ImportConfirmForm, ImportForm, inline_texts_sent
-from .holds import IMPORT_HOLD_SECONDS, ImportNotHeldError
-from .services import IMPORT_PERMISSIONS, ImportReport
+from .forms import GraderTryForm, RegradeConfirmForm, inline_texts_sent
+from .holds import IMPORT_HOLD_SECONDS, CheckedImport, ImportNotHeldError
+from .importforms import ImportConfirmForm, ImportForm
+from .services import IMPORT_PERMISSIONS, DeckChangedError, ImportReport
+from .stale import card_changes_said
 from .transfer import CSV_REQUIRED, TransferError
 
 PREVIEW_FIELDS = ("question", "answer", "short_answer", "explanation")
@@ -248,10 +253,29 @@ def _imported(name: str, report: ImportReport) -> str:
     return said
 
 
+def _dry_run(context: dict, check: Callable[[], list[CheckedImport]], *, name: str | None, headline: str) -> None:
+    """The import page's context for a dry run of what `check` checks: its summary, or why it would not import.
+    `name`: the upload's file name; None, the checked files' own names."""
+    try:
+        checked = check()
+    except TransferError as exc:
+        context.update(_refusal(exc, headline=headline))
+        return
+    context.update(
+        checked=checked,
+        file_name=name or ", ".join(one.name for one in checked),
+        keys=[one.key for one in checked if one.report.changes_anything],
+        hold_minutes=IMPORT_HOLD_SECONDS // 60,
+    )
+    if len(checked) == 1:
+        context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
+
+
 @require_page_or_form
 @permission_required(IMPORT_PERMISSIONS, raise_exception=True)
 def deck_import_view(request: HttpRequest) -> HttpResponse:
-    """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction."""
+    """Upload, see a dry-run summary, then confirm: the upload waits server-side, and the import is one transaction,
+    into the decks as the dry run found them (else the dry run again, afresh)."""
     context = {
         **admin.site.each_context(request), "title": "Import a deck", "form": ImportForm(),
         "required_columns": CSV_REQUIRED,
@@ -268,6 +292,18 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
                 context["error"] = str(exc)
             except TransferError as exc:  # the database changed since the check
                 context.update(_refusal(exc, headline="The checked file no longer imports"))
+            except DeckChangedError as exc:
+                context["changed"] = (
+                    f"The deck “{exc.title}” changed since your dry run (a card was saved, added or moved there "
+                    "meanwhile, or the deck itself), so nothing was imported: importing now would not do what the dry "
+                    "run said, and could put back edits made since. Below is the dry run again, against the decks as "
+                    "they are now."
+                )
+                try:
+                    recheck = partial(deck_imports_recheck, keys=keys, user=request.user)
+                    _dry_run(context, recheck, name=None, headline="The checked file no longer imports")
+                except ImportNotHeldError as held:
+                    context["error"] = str(held)
             else:
                 for name, report in imported:
                     messages.success(request, _imported(name, report))
@@ -277,40 +313,46 @@ def deck_import_view(request: HttpRequest) -> HttpResponse:
         context["form"] = form
         if form.is_valid():
             upload = request.FILES["file"].name
-            try:
-                checked = deck_imports_check(files=form.cleaned_data["file"], user=request.user)
-            except TransferError as exc:
-                context.update(_refusal(exc, headline=f"{upload} would not import"))
-            else:
-                context.update(
-                    checked=checked,
-                    file_name=upload,
-                    keys=[one.key for one in checked if one.report.changes_anything],
-                    hold_minutes=IMPORT_HOLD_SECONDS // 60,
-                )
-                if len(checked) == 1:
-                    context.update(report=checked[0].report, confirm=ImportConfirmForm(initial={"key": checked[0].key}))
+            check = partial(deck_imports_check, files=form.cleaned_data["file"], user=request.user)
+            _dry_run(context, check, name=upload, headline=f"{upload} would not import")
     status = 422 if context.get("error") or (request.method == "POST" and context["form"].errors) else 200
-    return render(request, "authoring/import.html", context, status=status)
+    return render(request, "authoring/import.html", context, status=409 if context.get("changed") else status)
+
+
+def _regraded(request: HttpRequest, card: Card, report) -> HttpResponse:
+    if report.changed:
+        said = (
+            f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} changed, "
+            f"from {report.students} student{pluralize(report.students)}; their scores and reviews follow."
+        )
+        LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
+    else:
+        said = f"Graded {report.checked} answer{pluralize(report.checked)} again: none changed."
+    messages.success(request, said)
+    return redirect("admin:content_card_change", card.pk)
 
 
 @require_page_or_form
 def regrade(request: HttpRequest, pk: int) -> HttpResponse:
-    """What grading the card's past answers again would change (GET), and doing it (POST)."""
+    """What grading the card's past answers again would change (GET), and doing it (POST), provided the card is still
+    as the preview confirmed graded it: else the preview again, made afresh."""
     _require(request, "content.change_card")
     card = get_object_or_404(Card, pk=pk)
+    refused = ""
     if request.method == "POST":
-        report = answers_regrade(card=card, apply=True)
-        if report.changed:
-            said = (
-                f"Graded {report.checked} answer{pluralize(report.checked)} again: {len(report.changed)} changed, "
-                f"from {report.students} student{pluralize(report.students)}; their scores and reviews follow."
+        confirm = RegradeConfirmForm(request.POST)
+        if not confirm.is_valid():
+            refused = (
+                "This confirmation does not say which version of the card its preview graded: nothing was regraded."
             )
-            LogEntry.objects.log_actions(request.user.pk, [card], CHANGE, said, single_object=True)
         else:
-            said = f"Graded {report.checked} answer{pluralize(report.checked)} again: none changed."
-        messages.success(request, said)
-        return redirect("admin:content_card_change", card.pk)
+            try:
+                report = answers_regrade(card=card, apply=True, seen_version=confirm.cleaned_data["version"])
+            except CardChangedError as exc:
+                said = card_changes_said(exc, reader=request.user)
+                refused = f"The card was saved since this preview: {said}. Nothing was regraded."
+            else:
+                return _regraded(request, card, report)
     report = answers_regrade(card=card, apply=False)
     listed = report.changed[:LISTED_CHANGES]
     taught = students_taught(user=request.user, student_ids=(row.answer.user_id for row in listed))
@@ -322,5 +364,7 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
         "card": card,
         "report": report,
         "listed": listed,
+        "refused": refused,
     }
-    return render(request, "authoring/regrade.html", context)
+    # 409: what the confirmation was made from is no longer so; the page is the preview made afresh.
+    return render(request, "authoring/regrade.html", context, status=409 if refused else 200)

@@ -337,4 +337,5 @@ def _excerpt(text: str, length: int = 60) -> str:
 
 
 def _slugify(stem: str) -> str:
-    return slugify(stem)[:200] or "deck"
+    # Cut short, a slug may end with a hyphen, which the slug rule (slugs.py) refuses.
+    return slugify(stem)[:200].strip("-_") or "deck"

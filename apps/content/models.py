@@ -20,6 +20,7 @@ from . import styles
 from .limits import MAX_MARKDOWN, MAX_TITLE
 from .plaintext import plain_text
 from .rendering import Rendered, render
+from .slugs import SLUG_CHECK, SLUG_RULE, validate_deck_slug
 
 # Card search stems English words ("quantized" finds "quantization").
 SEARCH_CONFIG = "english"
@@ -124,7 +125,10 @@ class Deck(RenderedFields, models.Model):
 
     title = models.CharField(max_length=MAX_TITLE)
     slug = models.SlugField(
-        max_length=200, unique=True, error_messages={"unique": "A deck with this slug already exists: choose another."}
+        max_length=200,
+        unique=True,
+        validators=[validate_deck_slug],
+        error_messages={"unique": "A deck with this slug already exists: choose another."},
     )
     description = models.TextField(blank=True, max_length=MAX_MARKDOWN)
     description_html = models.TextField(blank=True, editable=False)
@@ -142,6 +146,9 @@ class Deck(RenderedFields, models.Model):
         ordering = ["title"]
         constraints = [
             models.CheckConstraint(condition=_at_most("description", MAX_MARKDOWN), name="deck_description_length"),
+            models.CheckConstraint(
+                condition=SLUG_CHECK, name="deck_slug_valid", violation_error_message=f"A slug {SLUG_RULE}."
+            ),
             # Students choose a deck by its title: two of one title could not be told apart in the list, a history
             # or an assignment. The forms and the import name the deck that has it (selectors.deck_titled).
             models.UniqueConstraint(

@@ -11,7 +11,7 @@ from django.db.models.functions import Concat, Lower, Replace
 from django.shortcuts import get_object_or_404
 
 from .answers import normal_text
-from .models import SEARCH_CONFIG, Card, Deck, StyleRule
+from .models import SEARCH_CONFIG, Card, CardVersion, Deck, StyleRule
 from .rendering import style_compact, style_parts
 
 # Around a match in a search result's excerpt: control characters no card's plain text holds, so that the excerpt
@@ -42,6 +42,13 @@ def deck_titled(*, title: str, other_than: int | None = None) -> Deck | None:
     # disagree with it on some letters ("İ").
     normal = Lower(Value(" ".join(title.split())))
     return Deck.objects.exclude(pk=other_than).alias(low=Lower("title")).filter(low=normal).first()
+
+
+def card_versions_since(*, card: Card, version_id: int) -> list[CardVersion]:
+    """The card's versions saved after its version of id `version_id` (every one, for 0 or another card's), oldest
+    first, with their authors."""
+    number = CardVersion.objects.filter(pk=version_id, card=card).values_list("number", flat=True).first() or 0
+    return list(CardVersion.objects.filter(card=card, number__gt=number).select_related("author").order_by("number"))
 
 
 def cards_asking(*, deck: Deck, questions: Iterable[str], other_than: Iterable[int] = ()) -> list[Card]:

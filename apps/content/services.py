@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,6 +19,7 @@ from .selectors import cards_asking
 # Seed loads and deck imports (apps.authoring) take turns under this advisory lock: each reads a deck's
 # cards and then writes them, so two at once would both create the same deck or cards.
 DECK_WRITES_LOCK = "deck-import"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # What a version compares and a diff shows; the *_html fields ride along for display.
 VERSIONED_FIELDS = (
     "kind", "question", "answer", "short_answer", "explanation", "archived", "aliases", "distractors", "key_terms",
@@ -36,6 +39,38 @@ class QuestionTakenError(ValueError):
         if self.card.archived:
             return f"{deck} has {question} already, in the archived card at position {position}"
         return f"{deck} asks {question} already, at position {position}"
+
+
+class CardChangedError(Exception):
+    """The card was saved since a page showed it, at its version of id `seen` (0: none): what the page asks for would
+    undo that save, or act on a card the page did not show (selectors.card_versions_since says who saved it)."""
+
+    def __init__(self, *, card: Card, seen: int) -> None:
+        super().__init__(f"card {card.pk} was saved since its version {seen}")
+        self.card, self.seen = card, seen
+
+
+def card_unchanged_since(*, card: Card, version_id: int) -> None:
+    """Locks the card's row until the transaction ends, FOR UPDATE as an answer's regrade needs it; raises
+    CardChangedError when its version is no longer the one of id `version_id` (0: it had none)."""
+    current = Card.objects.select_for_update().filter(pk=card.pk).values_list("current_version_id", flat=True).first()
+    if (current or 0) != version_id:
+        raise CardChangedError(card=card, seen=version_id)
+
+
+def card_mark(card: Card) -> str:
+    """What a card's form carries of the card it was made from: its version, and its last save to the microsecond
+    (a move to another place or deck is a save that makes no version)."""
+    return f"{card.current_version_id or 0}-{(card.updated_at - _EPOCH) // timedelta(microseconds=1)}"
+
+
+def card_lock_unchanged(*, card: Card, mark: str) -> None:
+    """Locks the card's row until the transaction ends, as its save will; raises CardChangedError when the card was
+    saved since `mark` (card_mark) was taken, or is gone: a save from what was shown then would undo that save."""
+    row = Card.objects.select_for_update(no_key=True).filter(pk=card.pk).only("current_version", "updated_at").first()
+    if row is None or card_mark(row) != mark:
+        shown = re.fullmatch(r"(\d{1,18})-\d{1,20}", mark, flags=re.ASCII)
+        raise CardChangedError(card=row or card, seen=int(shown[1]) if shown else 0)
 
 
 def card_snapshot(card: Card, *, lists: dict[str, list[str]] | None = None) -> dict:

@@ -5,10 +5,13 @@ for a card, and the alias and distractor inline rows to add to it.
 from __future__ import annotations
 
 from apps.content.models import Card
+from apps.content.services import card_mark
 
 
 def _form_data(card: Card, **changes) -> dict:
+    """The form as the admin sends it for the card as stored now (a stored card's loaded_version too)."""
     data = {
+        "loaded_version": card_mark(Card.objects.get(pk=card.pk)) if card.pk else "",
         "deck": card.deck_id, "position": card.position, "kind": card.kind, "question": card.question,
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")

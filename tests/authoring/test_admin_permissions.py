@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from apps.content.models import Card, Deck
-from apps.content.services import card_save
+from apps.content.services import card_mark, card_save
 from apps.quiz import services
 from apps.quiz.models import CardState, StudentCardStat, StudentDeckStat
 from tests.conftest import make_user
@@ -35,6 +35,7 @@ def test_the_instructors_group_has_exactly_the_authoring_permissions():
 
 def _card_form(card: Card, **fields) -> dict:
     return {
+        "loaded_version": card_mark(Card.objects.get(pk=card.pk)),
         "deck": card.deck_id, "position": card.position, "kind": "flashcard", "question": card.question,
         "answer": card.answer, "short_answer": card.short_answer, "explanation": "", **fields,
         **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.content.models import Card, Deck
+from apps.content.services import card_mark
 from apps.quiz import services
 from tests.factories import make_card, make_deck
 
@@ -127,7 +128,9 @@ def test_save_and_add_another_keeps_the_deck_and_kind(client, instructor, start)
     if start == "add":
         url = reverse("admin:content_card_add")
     else:
-        url = reverse("admin:content_card_change", args=[make_card(deck=deck, kind="syllabus").pk])
+        card = make_card(deck=deck, kind="syllabus")
+        url = reverse("admin:content_card_change", args=[card.pk])
+        data["loaded_version"] = card_mark(card)
     response = client.post(url, data)
     assert response.status_code == 302
     assert response["Location"] == f"{reverse('admin:content_card_add')}?deck={deck.pk}&kind=syllabus"

@@ -1,8 +1,10 @@
-"""The deck's change form in the admin: its description is Markdown with maths, checked as a card's texts are."""
+"""The deck's change form in the admin: its description is Markdown with maths, checked as a card's texts are, and its
+slug follows the import's rule, so that the deck exports to a file that imports."""
 
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -171,3 +173,26 @@ def test_a_deck_may_change_the_letter_case_of_its_own_title(client, instructor):
     assert client.post(reverse("admin:content_deck_change", args=[deck.pk]), data).status_code == 302
     deck.refresh_from_db()
     assert deck.title == "Intro to RL"
+
+
+SLUG_RULE = (
+    "may contain only lowercase letters, digits, hyphens and underscores, beginning and ending with a letter or digit"
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "would_do"),
+    [("QA_Upper_Slug", "qa_upper_slug"), ("rl basics", "rl-basics"), ("-rl-", "rl"), ("rl--basics", "rl-basics")],
+)
+def test_a_slug_the_import_would_refuse_is_a_form_error_naming_one_that_would_do(client, instructor, typed, would_do):
+    """The admin took "QA_Upper_Slug", and the deck's export then did not import: "field slug: may contain only…"."""
+    deck = make_deck(title="Intro", slug="intro")
+    client.force_login(instructor)
+    add = client.post(reverse("admin:content_deck_add"), {"title": "RL basics", "slug": typed})
+    change = client.post(
+        reverse("admin:content_deck_change", args=[deck.pk]), {"title": "Intro", "slug": typed, "description": ""}
+    )
+    for response in (add, change):
+        assert response.status_code == 200
+        assert f"A slug {SLUG_RULE}: “{would_do}” would do." in unescape(response.content.decode())
+    assert list(Deck.objects.values_list("slug", flat=True)) == ["intro"]

@@ -1,13 +1,14 @@
 """Importing a deck in the admin, the confirmation step: the checked upload waits on the server and the
 confirmation names it by a key that cannot be tampered with, used twice, used late, or used by another
-instructor; a new deck imported twice at once is created once; and only those who may create and change decks
-and cards may import.
+instructor; it imports only into the deck as the dry run found it; a new deck imported twice at once is created
+once; and only those who may create and change decks and cards may import.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.conf import settings
@@ -22,10 +23,10 @@ from apps.authoring.services import deck_import
 from apps.authoring.transfer import parse
 from apps.common.db import name_lock
 from apps.content.models import Card, Deck
-from apps.content.services import DECK_WRITES_LOCK
+from apps.content.services import DECK_WRITES_LOCK, card_save
 from tests.authoring.import_support import _card, _confirm, _export, _key, _upload
 from tests.conftest import make_instructor, make_user
-from tests.locks import waited_for
+from tests.locks import after_waiting, waited_for
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +173,78 @@ def test_only_users_who_may_create_and_change_decks_and_cards_may_import(client)
         changelist = client.get(reverse("admin:content_deck_changelist")).content.decode()
         assert "Import a deck" not in changelist
     assert not Deck.objects.filter(slug="imported").exists()
+
+
+def _changed_since(response) -> str:
+    return " ".join(unescape(response.content.decode()).split())
+
+
+CHANGED_SINCE = (
+    "The deck “Imported” changed since your dry run (a card was saved, added or moved there meanwhile, or the deck "
+    "itself), so nothing was imported"
+)
+
+
+def test_a_card_edited_between_the_dry_run_and_the_confirmation_is_not_put_back_unseen(client, instructor):
+    """The dry run said "1 updated, 6 unchanged"; another instructor fixed card #3; "Import now" put #3 back."""
+    client.force_login(instructor)
+    cards = [_card(n) for n in range(1, 8)]
+    assert _confirm(client, _key(_upload(client, _export(cards)))).status_code == 302
+    cards[0]["answer"] = "Answer 1, reworded in the file"
+    page = _upload(client, _export(cards))
+    assert "Existing deck: 0 created, 1 updated, 6 unchanged" in page.content.decode()
+    third = Card.objects.get(deck__slug="imported", position=3)
+    third.answer = "Answer 3, fixed by dana"
+    card_save(card=third, author=make_instructor("dana"), note="Edited in the admin")
+
+    refused = _confirm(client, _key(page))
+
+    assert refused.status_code == 409
+    html = _changed_since(refused)
+    assert CHANGED_SINCE in html and "Below is the dry run again, against the decks as they are now." in html
+    assert "Existing deck: 0 created, 2 updated, 5 unchanged" in html
+    assert "#3 Question 3: what is $\\sqrt[5]{x_3}$? (answer)" in html
+    stored = dict(Card.objects.filter(deck__slug="imported").values_list("position", "answer"))
+    assert (stored[1], stored[3]) == ("Answer 1", "Answer 3, fixed by dana")
+    # Confirmed from the dry run made afresh, which showed #3 going back to the file's text, it is imported.
+    assert _confirm(client, _key(refused)).status_code == 302
+    stored = dict(Card.objects.filter(deck__slug="imported").values_list("position", "answer"))
+    assert (stored[1], stored[3]) == ("Answer 1, reworded in the file", "Answer 3")
+
+
+def test_a_deck_created_between_the_dry_run_and_the_confirmation_is_not_merged_into_unseen(client, instructor):
+    client.force_login(instructor)
+    page = _upload(client, _export([_card(1)]))
+    assert "New deck: 1 created, 0 updated, 0 unchanged" in page.content.decode()
+    other = make_instructor("dana")
+    deck = Deck.objects.create(slug="imported", title="Imported")
+    card_save(card=Card(deck=deck, position=1, kind="flashcard", question="Dana's own?", answer="Hers"), author=other)
+
+    refused = _confirm(client, _key(page))
+
+    assert refused.status_code == 409 and CHANGED_SINCE in _changed_since(refused)
+    assert "Existing deck: 1 created, 0 updated, 0 unchanged; 1 card of the deck not in the file, kept" in (
+        _changed_since(refused)
+    )
+    assert list(deck.cards.values_list("question", flat=True)) == ["Dana's own?"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_confirmation_sent_while_a_card_of_the_deck_is_being_saved_waits_then_imports_nothing(client, instructor):
+    """The deck is compared under the deck writes' lock, which an admin save of one of its cards holds too."""
+    client.force_login(instructor)
+    cards = [_card(1), _card(2)]
+    assert _confirm(client, _key(_upload(client, _export(cards)))).status_code == 302
+    cards[0]["answer"] = "Reworded in the file"
+    key = _key(_upload(client, _export(cards)))
+
+    def dana_saves():
+        name_lock(DECK_WRITES_LOCK)
+        second = Card.objects.get(deck__slug="imported", position=2)
+        second.answer = "Fixed by dana"
+        card_save(card=second, author=make_instructor("dana"))
+
+    refused = after_waiting(dana_saves, lambda: _confirm(client, key))
+    assert refused.status_code == 409 and CHANGED_SINCE in _changed_since(refused)
+    stored = dict(Card.objects.filter(deck__slug="imported").values_list("position", "answer"))
+    assert stored == {1: "Answer 1", 2: "Fixed by dana"}

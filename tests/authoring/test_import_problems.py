@@ -139,7 +139,8 @@ def test_problems_across_cards_are_all_listed_with_those_of_single_cards_in_file
     headline, problems, _ = _refusal(_upload(client, json.dumps(upload), "deck.json"))
     same = "are the same answer to the database (letter case does not count); keep one"
     assert problems == [
-        "deck, field slug: may contain only lowercase letters, digits and hyphens",
+        "deck, field slug: may contain only lowercase letters, digits, hyphens and underscores, beginning and ending "
+        "with a letter or digit: “not-a-slug” would do",
         f"card #1, field aliases: “Job” and “job” {same}",
         "card #3, field uid: appears twice in the file (also card #2)",
         "card #4, field answer: is required",
@@ -267,7 +268,8 @@ def test_json_problems_count_cards_from_1_and_name_the_line_of_the_field(client,
     _, problems, _ = _refusal(_upload(client, text, "deck.json"))
     card_lines = [_line_of(text, card["uid"]) - 1 for card in cards]  # each card's "{"
     assert problems == [
-        f"line {_line_of(text, 'slug')}, deck, field slug: may contain only lowercase letters, digits and hyphens",
+        f"line {_line_of(text, 'slug')}, deck, field slug: may contain only lowercase letters, digits, hyphens and "
+        "underscores, beginning and ending with a letter or digit: “not-a-slug” would do",
         f"line {_line_of(text, 'question', after=cards[1]['uid'])}, card #2, field question: is required",
         f"line {card_lines[2]}, card #3, field kind: is missing: it must be flashcard or syllabus",
         f"line {_line_of(text, 'position', after=cards[3]['uid'])}, card #4, field position: 1 is used by another "

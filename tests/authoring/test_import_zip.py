@@ -6,12 +6,15 @@ import io
 import json
 import re
 import zipfile
+from html import unescape
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from apps.content.models import Card, Deck
+from apps.content.services import card_save
+from tests.conftest import make_instructor
 from tests.factories import make_card, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -120,3 +123,27 @@ def test_confirming_a_zip_imports_every_deck_or_none(client, instructor):
     assert not Deck.objects.filter(slug__in=["a", "b"]).exists()
     assert client.post(reverse(URL), {"confirm": "1", "key": keys}).status_code == 302
     assert set(Deck.objects.filter(slug__in=["a", "b"]).values_list("slug", flat=True)) == {"a", "b"}
+
+
+def test_a_deck_of_the_zip_changed_since_its_dry_run_imports_no_deck_and_shows_the_dry_run_again(client, instructor):
+    ops = make_deck(slug="ops", title="Ops")
+    card = make_card(deck=ops, question="Which object runs a batch job?", answer="Answer 1")
+    files = {
+        "ops.json": _deck("ops", "Ops", "Which object runs a batch job?", "Which runs on every node?"),
+        "rl.json": _deck("rl", "RL basics", "What is $\\gamma$?"),
+    }
+    client.force_login(instructor)
+    html = client.post(reverse(URL), {"file": _zip(files)}).content.decode()
+    assert "#1 Which object runs a batch job? (short answer)" in html
+    keys = re.findall(r'name="key" value="([0-9a-f]{64})"', html)
+    card.answer = "Fixed by dana"
+    card_save(card=card, author=make_instructor("dana"), note="Edited in the admin")
+
+    page = client.post(reverse(URL), {"confirm": "1", "key": keys})
+
+    html = " ".join(page.content.decode().split())
+    assert page.status_code == 409 and "The deck “Ops” changed since your dry run" in unescape(html)
+    assert "Dry run of <bdi>ops.json, rl.json</bdi>: 2 decks" in html
+    assert "#1 Which object runs a batch job? (answer, short answer)" in html  # dana's answer would go
+    assert not Deck.objects.filter(slug="rl").exists()
+    assert list(ops.cards.values_list("answer", flat=True)) == ["Fixed by dana"]

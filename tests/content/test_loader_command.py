@@ -6,6 +6,7 @@ edited in the admin never silently overwritten (nor lost to a load running at th
 from __future__ import annotations
 
 import shutil
+from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -187,6 +188,21 @@ def test_a_title_another_deck_has_fails_naming_the_title_line_and_writes_nothing
     _load(FLASHCARDS)
     _load(_seed_copy(tmp_path, FLASHCARDS.read_text().replace("Technology & Digital", "technology & digital", 1)))
     assert Deck.objects.get(source=FLASHCARDS.name).title == "technology & digital Tools Flashcards"
+
+
+@pytest.mark.django_db
+def test_a_seed_file_whose_slug_is_cut_at_a_hyphen_loads_into_a_deck_that_exports_to_a_file_that_imports(tmp_path):
+    """The slug, its name cut to 200 characters, ended with the hyphen at the cut: the import refuses such a slug.
+    (A ligature is three letters in a slug: "ﬃ" is "ffi".)"""
+    seed = tmp_path / f"{'ﬃ' * 66}a-b.txt"
+    seed.write_text("Long names\n\nWhat is a slug?\n\nA deck's address.\n")
+    _load(seed)
+    deck = Deck.objects.get()
+    assert deck.slug == "ffi" * 66 + "a"
+    call_command("export_deck", deck.slug, "-o", str(tmp_path / "deck.json"))
+    out = StringIO()
+    call_command("import_deck", str(tmp_path / "deck.json"), stdout=out)
+    assert "existing deck: 0 created, 0 updated, 1 unchanged" in out.getvalue()
 
 
 @pytest.mark.django_db

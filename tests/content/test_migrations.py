@@ -142,3 +142,28 @@ def test_decks_that_shared_a_title_are_renamed_apart_and_no_later_deck_can_share
             new.objects.create(title="model SERVING", slug="late")
     finally:
         MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+BEFORE_SLUGS = [("content", "0013_deck_title_unique")]
+SLUGS = [("content", "0014_deck_slug_valid")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_slugs_the_import_would_refuse_take_the_slug_it_accepts_and_no_later_deck_can_have_one():
+    """The admin took "QA_Upper_Slug" before slugs had to follow the import's rule: its export did not import."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_SLUGS)
+    try:
+        old = executor.loader.project_state(BEFORE_SLUGS).apps.get_model("content", "Deck")
+        slugs = ["QA_Upper_Slug", "qa_upper_slug", "rl-basics", "Model Serving", "-x-", "---"]
+        decks = [old.objects.create(title=f"Deck {n}", slug=slug) for n, slug in enumerate(slugs)]
+        MigrationExecutor(connection).migrate(SLUGS)
+        new = MigrationExecutor(connection).loader.project_state(SLUGS).apps.get_model("content", "Deck")
+        fixed = [new.objects.get(pk=deck.pk).slug for deck in decks]
+        # A deck whose slug passed keeps it; another takes its slugified form, after it one a deck has already.
+        assert fixed == ["qa_upper_slug-2", "qa_upper_slug", "rl-basics", "model-serving", "x", "deck"]
+        for slug in ("QA_Upper_Slug", "rl basics", "rl--basics", "rl-", "_rl"):
+            with pytest.raises(IntegrityError, match="deck_slug_valid"), transaction.atomic():
+                new.objects.create(title=f"Late {slug}", slug=slug)
+    finally:
+        MigrationExecutor(connection).migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

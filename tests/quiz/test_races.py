@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.content.models import Card
+from apps.content.services import card_mark
 from apps.quiz import scheduling, services
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import Answer, CardState, StudentCardStat, StudentDeckStat
@@ -47,6 +48,7 @@ def _totals():
 
 def _card_form(card: Card, *, deck: int) -> dict:
     return {
+        "loaded_version": card_mark(Card.objects.get(pk=card.pk)),
         "deck": deck, "position": card.position, "kind": card.kind, "question": card.question,
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         **{f"{prefix}-{k}": v for prefix in ("aliases", "distractors", "key_terms")

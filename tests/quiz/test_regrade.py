@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.cohorts import services as cohorts
 from apps.cohorts.aggregates import cohort_stats_rebuild
 from apps.cohorts.models import CohortCardStat, CohortResponseStat
+from apps.content.models import Card
 from apps.content.services import card_save
 from apps.quiz import services
 from apps.quiz.aggregates import stats_rebuild
 from apps.quiz.models import Answer, CardState, QuizSession, StudentCardStat
 from apps.quiz.regrade import answers_regrade
-from tests.conftest import make_user
+from tests.conftest import make_instructor, make_user
 from tests.factories import make_card, make_deck
+from tests.locks import after_waiting
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +102,8 @@ def test_the_admin_page_shows_what_would_change_then_regrades_on_confirmation(cl
     assert "<strong>3 of 3 answers</strong>, from 3 students, would be graded otherwise." in page
     assert "<td>ann</td>" in page and "<td>Incorrect, 0 %</td> <td>Correct, 100 %</td>" in page
     assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"  # looking changes nothing
-    response = client.post(url, follow=True)
+    assert f'<input type="hidden" name="version" value="{card.current_version_id}">' in page
+    response = client.post(url, {"version": card.current_version_id}, follow=True)
     said = [str(m) for m in response.context["messages"]]
     assert said == ["Graded 3 answers again: 3 changed, from 3 students; their scores and reviews follow."]
     assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "correct"
@@ -142,7 +150,8 @@ def test_the_message_counts_answers_and_students_apart(client, instructor):
     card.answer = card.short_answer = "CronJob"
     card_save(card=card, author=instructor, note="The answer was wrong")
     client.force_login(instructor)
-    response = client.post(reverse("admin:content_card_regrade", args=[card.pk]), follow=True)
+    url = reverse("admin:content_card_regrade", args=[card.pk])
+    response = client.post(url, {"version": card.current_version_id}, follow=True)
     said = [str(m) for m in response.context["messages"]]
     assert said == ["Graded 2 answers again: 2 changed, from 1 student; their scores and reviews follow."]
 
@@ -183,3 +192,76 @@ def test_applying_a_regrade_costs_the_same_queries_for_three_answers_or_thirty(i
     stats_rebuild()
     cohort_stats_rebuild()
     assert (_totals(), _response_counts()) == after
+
+
+def _page(response) -> str:
+    return " ".join(unescape(response.content.decode()).split())
+
+
+SAVED_SINCE = r"The card was saved since this preview: dana saved version 3 at \d+ \w+ \d{4}, \d\d:\d\d UTC\. "
+
+
+def test_a_confirmation_from_a_preview_the_card_has_changed_since_regrades_nothing_and_shows_the_new_one(
+    client, mistake, instructor
+):
+    """Tab A previewed "3 of 3 answers"; tab B saved the card; A's "Regrade 3 answers" applied B's card unseen."""
+    card, answers = mistake
+    url = reverse("admin:content_card_regrade", args=[card.pk])
+    client.force_login(instructor)
+    preview = client.get(url)
+    assert "<strong>3 of 3 answers</strong>" in _page(preview)
+    # Another instructor accepts ben's "Deployment" too: his answer would no longer change.
+    dana = make_instructor("dana")
+    card_save(card=Card.objects.get(pk=card.pk), author=dana, note="Edited in the admin", aliases=["Deployment"])
+    before = sorted(Answer.objects.values_list("pk", "final_verdict", "final_score", "card_version_id"))
+
+    refused = client.post(url, {"version": preview.context["report"].version_id})
+
+    assert refused.status_code == 409
+    page = _page(refused)
+    assert re.search(SAVED_SINCE + "Nothing was regraded.", page)
+    assert "Below is what regrading would change now, against the card as it is saved" in page
+    assert "<strong>2 of 3 answers</strong>, from 2 students, would be graded otherwise." in page
+    assert sorted(Answer.objects.values_list("pk", "final_verdict", "final_score", "card_version_id")) == before
+    assert not LogEntry.objects.filter(change_message__startswith="Graded").exists()
+    # Confirmed from the preview made afresh, the regrade is done against dana's version.
+    card.refresh_from_db()
+    assert f'<input type="hidden" name="version" value="{card.current_version_id}">' in page
+    done = client.post(url, {"version": card.current_version_id}, follow=True)
+    assert [str(m) for m in done.context["messages"]] == [
+        "Graded 3 answers again: 2 changed, from 2 students; their scores and reviews follow."
+    ]
+    assert Answer.objects.get(pk=answers["ben"].pk).final_verdict == "correct"
+
+
+@pytest.mark.parametrize("version", ["latest", "", "9" * 30])
+def test_a_confirmation_that_names_no_version_regrades_nothing(client, mistake, instructor, version):
+    card, answers = mistake
+    client.force_login(instructor)
+    refused = client.post(reverse("admin:content_card_regrade", args=[card.pk]), {"version": version})
+    assert refused.status_code == 409
+    assert "does not say which version of the card its preview graded: nothing was regraded." in _page(refused)
+    assert Answer.objects.get(pk=answers["ann"].pk).final_verdict == "incorrect"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_confirmation_racing_a_save_of_the_card_waits_for_it_then_regrades_nothing(instructor):
+    """The version is compared under the card's lock: a save in flight when the button is pressed is seen."""
+    card = make_card(deck=make_deck(title="Kubernetes"), question="Which object runs Jobs on a schedule?",
+                     answer="CronJob", short_answer="CronJob")  # fmt: skip
+    ann = make_user("ann")
+    _answer(ann, card, "Deployment")
+    card.answer = card.short_answer = "Deployment"  # a mistake: ann's wrong answer would be marked right
+    card_save(card=card, author=instructor)
+    seen = Card.objects.get(pk=card.pk).current_version_id
+    dana = make_instructor("dana")
+
+    def dana_fixes_it():
+        card_save(card=Card.objects.get(pk=card.pk), author=dana, aliases=["CronJob"])
+
+    admin = Client()
+    admin.force_login(instructor)
+    url = reverse("admin:content_card_regrade", args=[card.pk])
+    refused = after_waiting(dana_fixes_it, lambda: admin.post(url, {"version": seen}))
+    assert refused.status_code == 409 and re.search(SAVED_SINCE, _page(refused))
+    assert Answer.objects.get(user=ann).final_verdict == "incorrect"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from apps.authoring.holds import import_key
 from apps.authoring.transfer import CSV_COLUMNS
 from apps.content.models import Card, Deck
+from apps.content.services import card_mark
 from tests.security.fuzzing import (
     AUTHORS,
     INTS,
@@ -52,6 +53,7 @@ GRADER = form(response=RESPONSE)
 def _card_form(card: Card, decks: list[Deck], data) -> dict:
     """The card's change form as the admin would post it, then fuzzed."""
     fields = {
+        "loaded_version": card_mark(card),
         "deck": str(card.deck_id), "position": str(card.position), "kind": card.kind, "question": card.question,
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         "aliases-TOTAL_FORMS": "2", "aliases-INITIAL_FORMS": "0",

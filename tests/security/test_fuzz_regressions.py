@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from apps.authoring.holds import import_key
 from apps.content.models import Card, Deck
+from apps.content.services import card_mark
 from apps.quiz import services as quiz
 from apps.quiz.forms import question_token
 from apps.quiz.models import Answer, CardState
@@ -129,6 +130,7 @@ def test_regression_admin_aliases_differing_only_in_case(world):
     """Two accepted answers "Job" and "job" passed the form and broke the Lower(text) constraint (a 500)."""
     card = world.deck.cards.get(position=1)  # has the alias "cron job"
     data = {
+        "loaded_version": card_mark(card),
         "deck": card.deck_id, "position": card.position, "kind": card.kind, "question": card.question,
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         "aliases-TOTAL_FORMS": "2", "aliases-INITIAL_FORMS": "0", "aliases-0-text": "Job", "aliases-1-text": "job",
@@ -156,6 +158,7 @@ def test_regression_moving_a_card_moves_its_running_totals(world):
     assert Answer.objects.filter(card=card).exists()
     # Reworded: the other deck asks each of this deck's questions already, and a deck asks a question once.
     data = {
+        "loaded_version": card_mark(card),
         "deck": world.other_deck.pk, "position": 99, "kind": card.kind, "question": f"{card.question} (moved)",
         "answer": card.answer, "short_answer": card.short_answer, "explanation": card.explanation,
         **{f"{prefix}-{key}": "0" for prefix in ("aliases", "distractors", "key_terms")

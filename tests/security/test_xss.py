@@ -23,6 +23,7 @@ from django.urls import reverse
 from apps.cohorts.models import Cohort
 from apps.content.answers import normal_text
 from apps.content.models import Card, CardVersion, Deck
+from apps.content.services import card_mark
 from apps.quiz import services as quiz
 from apps.quiz.models import CardReport, QuizSession
 from tests.conftest import instructors_group
@@ -287,6 +288,7 @@ def test_admin_preview_and_grader(world):
     card = world.cards[0]
     for payload in PAYLOADS:
         data = {
+            "loaded_version": card_mark(Card.objects.get(pk=card.pk)),
             "deck": card.deck_id, "position": card.position, "kind": card.kind, "question": payload,
             "answer": payload, "short_answer": payload[:300], "explanation": payload, "_preview": "1",
             **{f"{prefix}-{key}": value for prefix in ("aliases", "distractors", "key_terms")

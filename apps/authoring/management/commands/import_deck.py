@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.authoring.filekinds import ZIP, file_kind
 from apps.authoring.services import deck_import
 from apps.authoring.transfer import TransferError, decode, parse
 from apps.common.errors import first_line
@@ -27,6 +28,17 @@ class Command(BaseCommand):
             raw = file.read_bytes()
         except OSError as exc:
             raise CommandError(f"{file}: cannot be read: {exc.strerror or exc}") from exc
+        if (kind := file_kind(raw, name=file.name)) is ZIP:
+            raise CommandError(
+                f"{file} is a .zip archive, as the admin's export of several decks is: import_deck reads one deck "
+                "file, .json or .csv. Unzip it and import each file, or import the .zip as it is in the admin (the "
+                "deck list's “Import a deck”). Nothing was written."
+            )
+        if kind is not None:
+            takes = (
+                kind.advice or "import_deck reads a .json or .csv file as export_deck or the admin's export writes it"
+            )
+            raise CommandError(f"{file} is {kind.what}, not a deck file: {takes}. Nothing was written.")
         try:
             text = decode(raw, name=file.name)
             report = deck_import(data=parse(text, name=file.name), dry_run=dry_run, source=file.name)
