@@ -8,7 +8,7 @@ from functools import lru_cache, partial
 
 from .acronyms import names_before, spelled_out
 from .paraphrase import FACTOR, SUM, by_pieces, compound_pieces, neighbours, redone, sized_factors
-from .synonyms import VOCABULARY, groups_of, groups_of_pair, named_at
+from .synonyms import VOCABULARY, groups_of, groups_of_pair, several_named
 from .textnorm import (
     FILLER,
     QUANTITY,
@@ -229,15 +229,8 @@ def index_response(tokens: list[Token], known: frozenset[str], qstems: frozenset
         if i + 1 < len(tokens) and not tokens[i + 1].boundary:
             for group in groups_of_pair(own, plain[i + 1]):  # "32 bit": both words are spent on it
                 groups.setdefault(group, []).append((own, plain[i + 1]))
-    # Two of a kind named ("train in PyTorch, run in TensorFlow") are frameworks; one alone is a product.
-    named: dict[str, list[str]] = {}
-    for i in range(len(tokens)):
-        kind, name = named_at(tokens, i)
-        if kind and not in_question(name, qstems):
-            named.setdefault(kind, []).append(name)
-    for kind, names in named.items():
-        if len(set(names)) > 1:
-            stems.setdefault(kind, tuple(dict.fromkeys(names)))
+    for kind, names in several_named(tokens, lambda name: in_question(name, qstems)).items():
+        stems.setdefault(kind, names)  # "train in PyTorch, run in TensorFlow": frameworks
     answers = {s for s in known if s not in STOPWORDS and not in_question(s, qstems)}
     for factor in sized_factors(tokens, plain, answers.__contains__):  # "N times too large compared with X": a sum
         stems.setdefault(SUM, factor)

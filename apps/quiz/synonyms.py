@@ -7,6 +7,7 @@ Entries are general vocabulary, not tied to any card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from .textnorm import Token, canon, stem, stems_related
@@ -200,6 +201,17 @@ def named_at(tokens: list[Token], i: int) -> tuple[str, str]:
     if not kind_of(name) and i + 1 < len(tokens) and not tokens[i + 1].boundary:
         name = stem(tokens[i].norm + tokens[i + 1].norm)
     return (kind_of(name), name) if kind_of(name) else ("", "")
+
+
+def several_named(tokens: list[Token], skip: Callable[[str], bool]) -> dict[str, tuple[str, ...]]:
+    """The kinds of which the text names two or more instances ("PyTorch ... TensorFlow": framework), each with their
+    names, but for the names `skip` leaves out. One alone names a product, not its kind."""
+    named: dict[str, dict[str, None]] = {}
+    for i in range(len(tokens)):
+        kind, name = named_at(tokens, i)
+        if kind and not skip(name):
+            named.setdefault(kind, {})[name] = None
+    return {kind: tuple(names) for kind, names in named.items() if len(names) > 1}
 
 
 VOCABULARY = frozenset(_SINGLE) | frozenset(w for pair in _DOUBLE for w in pair)
