@@ -4,9 +4,10 @@ frameworks". Pure, stdlib only.
 A key term is an aside when every use of it in the answer comes after a preposition, with at most a couple of
 modifiers between ("between different ML frameworks"), while at least as many other key terms are not: the
 answer's point is said by those ("interoperability"). A response covering asides only names what the point is
-about, not the point ("frameworks", "It is faster than other frameworks"): at most partly right, however short the
-answer, unless it relates them as the answer does, to several of them ("moved between frameworks",
-"cross-framework", "a different framework", "not tied to one framework").
+about, not the point ("It is faster than other frameworks"): at most partly right, however short the answer, and
+the aside's word alone ("frameworks") nothing; unless it relates them as the answer does, to several of them
+("moved between frameworks", "cross-framework", "a different framework", "not tied to one framework", or two of
+them named with something between: "a PyTorch model run in TensorFlow").
 """
 
 from __future__ import annotations
