@@ -217,7 +217,18 @@ class CardAdminForm(RenderedForm):
             )
 
 
-class DistractorForm(RenderedForm):
+class SpacesAreBlank:
+    """A new inline row whose typed fields hold only spaces is a blank row, left out as an empty one is, not
+    refused with "This field is required" (a MarkdownField keeps spaces, so Django sees a change)."""
+
+    def has_changed(self) -> bool:
+        typed = [str(self[name].data or "") for name in self.changed_data]
+        if self.instance.pk is None and typed and not any(text.strip() for text in typed):
+            return False
+        return super().has_changed()
+
+
+class DistractorForm(SpacesAreBlank, RenderedForm):
     class Meta:
         model = Distractor
         fields = ("text", "position")

@@ -192,3 +192,20 @@ def test_distractors_of_a_new_card_are_numbered_from_zero(client, instructor):
     assert response.status_code == 302, response.content.decode()[:2000]
     card = Card.objects.get(question="Which object runs a batch job?")
     assert list(card.distractors.values_list("text", "position")) == [("CronJob", 0), ("Pod", 1), ("Service", 2)]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        {"aliases-TOTAL_FORMS": 2, "aliases-0-text": "Kubernetes Job", "aliases-1-text": "   "},
+        {"distractors-TOTAL_FORMS": 1, "distractors-0-text": "  \t ", "distractors-0-position": ""},
+        {"key_terms-TOTAL_FORMS": 1, "key_terms-0-term": "   "},
+    ],
+)
+def test_a_new_row_of_only_spaces_is_left_out_like_an_empty_one(client, instructor, rows):
+    card = make_card(answer="Job")
+    client.force_login(instructor)
+    response = client.post(reverse("admin:content_card_change", args=[card.pk]), _form_data(card, **rows))
+    assert response.status_code == 302, unescape(response.content.decode())[:2000]
+    assert list(card.aliases.values_list("text", flat=True)) == (["Kubernetes Job"] if "aliases-0-text" in rows else [])
+    assert not card.distractors.exists() and not card.key_terms.exists()
