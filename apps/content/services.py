@@ -101,6 +101,11 @@ def version_is_current(current: CardVersion | None, data: dict) -> bool:
     return current is not None and all(current.data.get(name) == data[name] for name in VERSIONED_FIELDS)
 
 
+def _fitted(note: str, limit: int) -> str:
+    # "Loaded from <a file's name>" or "Imported from <an upload's name>": a long name is the user's, not an error.
+    return note if len(note) <= limit else note[: limit - 1] + "\u2026"
+
+
 def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, note: str = "") -> CardVersion:
     """Records the card's content as a new version, unless it equals the current one."""
     with transaction.atomic():
@@ -114,6 +119,7 @@ def card_version_record(*, card: Card, author: AbstractBaseUser | None = None, n
         else:
             number = (CardVersion.objects.filter(card=card).aggregate(top=Max("number"))["top"] or 0) + 1
             author = author if author is not None and author.is_authenticated else None
+            note = _fitted(note, CardVersion._meta.get_field("note").max_length)
             version = CardVersion.objects.create(card=card, number=number, author=author, note=note, data=data)
         if card.current_version_id != version.pk:
             Card.objects.filter(pk=card.pk).update(current_version=version)

@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from apps.content.loader import distractors_path
 from apps.content.models import Card, Deck, Distractor
 from apps.content.rendering import find_math
 from tests.content.loader_support import FENCED_ANSWER, FLASHCARDS, LONG, SYLLABUS, _load, _seed_copy
@@ -325,3 +326,14 @@ def test_a_kept_conflict_still_moves_aside_for_a_card_inserted_before_it(tmp_pat
         assert len(positions) == 7 and positions[3] == "Job (batch/v1)"
     else:
         assert positions[0] == "DVC" and positions[4] == "Job (batch/v1)" and len(positions) == 8
+
+
+@pytest.mark.django_db
+def test_a_seed_file_with_a_long_name_loads_with_its_name_cut_in_the_version_note(tmp_path):
+    long_named = tmp_path / ("technology-digital-tools-" + "x" * 200 + ".txt")
+    _seed_copy(tmp_path, FLASHCARDS.read_text()).rename(long_named)
+    (tmp_path / "technology-digital-tools-flashcards.distractors.csv").rename(distractors_path(long_named))
+    assert "7 created" in _load(long_named)
+    note = Card.objects.get(short_answer="Job").versions.get().note
+    assert note.startswith("Loaded from technology-digital-tools-xxx") and note.endswith("\u2026")
+    assert len(note) == 200
