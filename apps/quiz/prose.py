@@ -125,10 +125,11 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
     curve = AUTHORED_CURVE if profile.authored else COVERAGE_CURVE
     items = item_precision(tokens, result.used) if profile.listing else 0.0  # "Name three ...": judged by item
     score = min(1.0, ratio) ** curve * penalty(result, index, profile.answer_size, items)
-    if score > CORRECT_AT - 0.05 and aside_only(profile, result.matched, tokens):  # "faster than other frameworks"
+    about = aside_only(profile, result.matched, tokens)  # "faster than other frameworks": at most partly right
+    if about and score > CORRECT_AT - 0.05:
         score, note = CORRECT_AT - 0.05, note or "That says what the answer is about; say what it says of it."
     # The word for what the point is about, and nothing else ("frameworks"): a topic named, nothing said of it.
-    bare = names_only(profile, tokens, profile.question_norms) and aside_only(profile, result.matched, tokens)
+    bare = about and names_only(profile, tokens, profile.question_norms)
     if focused(result, index) and not miscategorised(
         text, profile.genus
     ):  # short, and every word of it on target: partly right however short
