@@ -239,7 +239,7 @@ CACHES = {
 }
 # With Redis, sessions are read from it and written through to PostgreSQL: one query less per
 # request, and a sign-out still ends the session on every app server.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "apps.common.sessions"
 # django-ratelimit knows backends by name and knows neither Django's own Redis backend nor the database
 # cache in apps.common.cache; both count atomically (Redis's INCR, a row lock), so W001, "not officially
 # supported", is all it reports. Its E003 names Django's stock database cache, whose counts a burst overran.

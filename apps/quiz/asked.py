@@ -34,13 +34,13 @@ def _unanswered() -> Exists:
     return ~Exists(Answer.objects.filter(item=OuterRef("pk")))
 
 
-def stale_annotations(*, session: QuizSession) -> dict[str, Exists]:
-    """Whether some question of the quiz, still asked and not answered, is gone (`stale_gone`) or of a deck made a
-    draft since (`stale_draft`): to annotate the question a page reads with (not correlated, so PostgreSQL computes
-    them once), so that a quiz costs no query more. See needs_withdrawal."""
-    asked = SessionItem.objects.filter(_unanswered(), session=session, withdrawn="")
+def stale_annotations(*, session_id: int, user_id: int) -> dict[str, Exists]:
+    """Whether some question of the user's quiz, still asked and not answered, is gone (`stale_gone`) or of a deck
+    made a draft since (`stale_draft`): to annotate the question a page reads with (not correlated, so PostgreSQL
+    computes them once), so that a quiz costs no query more. See needs_withdrawal."""
+    asked = SessionItem.objects.filter(_unanswered(), session_id=session_id, withdrawn="")
     return {
-        "stale_gone": Exists(asked.filter(gone(user_id=session.user_id))),
+        "stale_gone": Exists(asked.filter(gone(user_id=user_id))),
         "stale_draft": Exists(asked.filter(DRAFT)),
     }
 

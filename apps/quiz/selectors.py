@@ -12,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from apps.common.compiled import CompiledQuery
 from apps.content.models import Card, Deck
 from apps.content.selectors import deck_list, sees_drafts
 
@@ -22,9 +23,18 @@ from .models import Answer, CardState, QuizSession, SessionItem, StudentCardStat
 from .scheduling import is_mastered, mastered_q
 
 
+def _session(pk: int, user_id: int) -> QuerySet[QuizSession]:
+    return QuizSession.objects.select_related("deck").filter(pk=pk, user_id=user_id)
+
+
+_SESSION = CompiledQuery(_session, pk=30001, user_id=30002)
+
+
 def session_get(*, user: AbstractBaseUser, pk: int) -> QuizSession:
     """The user's own session with its deck; anyone else's is a 404, and so is one on a deck made a draft since."""
-    session = get_object_or_404(QuizSession.objects.select_related("deck"), pk=pk, user=user)
+    session = _SESSION.first(pk=pk, user_id=user.pk)
+    if session is None:
+        raise Http404("No such quiz")
     session_check_visible(session=session, user=user)
     return session
 
@@ -40,18 +50,25 @@ def _items() -> QuerySet[SessionItem]:
     return numbered(SessionItem.objects.select_related("card", "card__deck", "answer", "answer__card_version"))
 
 
-def session_next_item(*, session: QuizSession) -> SessionItem | None:
-    """The first unanswered question still asked: where a reload or a later visit resumes. Annotated with
-    asked.stale_annotations: whether some questions are to be withdrawn first (withdrawal.session_resume).
-
-    NOT EXISTS, not a LEFT JOIN to answers filtered on NULL: PostgreSQL plans the join as a hash of
-    the whole answer table, so the question page slowed as every student's history grew.
-    """
+def _next_item(session_id: int, user_id: int) -> QuerySet[SessionItem]:
+    # NOT EXISTS, not a LEFT JOIN to answers filtered on NULL: PostgreSQL plans the join as a hash of the whole
+    # answer table, so the question page slowed as every student's history grew.
     answered = Answer.objects.filter(item=OuterRef("pk"))
     unanswered = SessionItem.objects.select_related("card", "card__deck").filter(
-        ~Exists(answered), session=session, withdrawn=""
+        ~Exists(answered), session_id=session_id, withdrawn=""
     )
-    return numbered(unanswered).annotate(**stale_annotations(session=session)).order_by("position").first()
+    stale = stale_annotations(session_id=session_id, user_id=user_id)
+    return numbered(unanswered).annotate(**stale).order_by("position")[:1]
+
+
+# Each question page runs it: its ORM build and compilation took 9 ms, PostgreSQL 1 ms.
+_NEXT_ITEM = CompiledQuery(_next_item, session_id=30001, user_id=30002)
+
+
+def session_next_item(*, session: QuizSession) -> SessionItem | None:
+    """The first unanswered question still asked: where a reload or a later visit resumes. Annotated with
+    asked.stale_annotations: whether some questions are to be withdrawn first (withdrawal.session_resume)."""
+    return _NEXT_ITEM.first(session_id=session.pk, user_id=session.user_id)
 
 
 def session_item(*, session: QuizSession, position: int) -> SessionItem:

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 
+from apps.common.compiled import CompiledQuery
 from apps.common.db import insert_unless_exists, student_lock
 from apps.content.models import Alias, Card, Deck, KeyTerm
 from apps.content.services import card_version_record
@@ -167,11 +168,35 @@ def response_key(response: str) -> str:
     return " ".join(fold(response).casefold().split()).strip(" .,;:!?\"'")[:200]
 
 
+def _card_states(user_id: int, card_id: int) -> QuerySet[CardState]:
+    return CardState.objects.filter(user_id=user_id, card_id=card_id)
+
+
+_CARD_STATE = CompiledQuery(_card_states, user_id=30001, card_id=30002)
+
+
 def _card_state(*, user: AbstractBaseUser, card: Card, deck_id: int, at: datetime) -> CardState:
     """The student's memory state of `card`, or a new one in `deck_id`; the caller holds the student's lock."""
-    return CardState.objects.filter(user=user, card=card).first() or CardState(
+    return _CARD_STATE.first(user_id=user.pk, card_id=card.pk) or CardState(
         user=user, card=card, deck_id=deck_id, due=at
     )
+
+
+def _item_for_answer(user_id: int, session_id: int, position: int) -> QuerySet[SessionItem]:
+    return (
+        numbered(SessionItem.objects)
+        .select_related("session", "session__deck", "card__deck", "card__current_version", "answer")
+        .annotate(
+            alias_texts=ArraySubquery(Alias.objects.filter(card=OuterRef("card")).order_by("pk").values("text")),
+            key_term_texts=ArraySubquery(KeyTerm.objects.filter(card=OuterRef("card")).order_by("pk").values("term")),
+            card_set_aside_at=card_set_aside_at(user_id=user_id),  # for the feedback's "Set this card aside"
+        )
+        .filter(session_id=session_id, session__user_id=user_id, position=position)
+    )
+
+
+# Every answer runs it: its ORM build and compilation took longer than grading the answer and storing it.
+_ITEM_FOR_ANSWER = CompiledQuery(_item_for_answer, user_id=30001, session_id=30002, position=30003)
 
 
 def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -> SessionItem:
@@ -179,17 +204,7 @@ def item_for_answer(*, user: AbstractBaseUser, session_id: int, position: int) -
 
     Raises QuizSession.DoesNotExist for another user's quiz, SessionItem.DoesNotExist for a wrong position.
     """
-    item = (
-        numbered(SessionItem.objects)
-        .select_related("session", "session__deck", "card__deck", "card__current_version", "answer")
-        .annotate(
-            alias_texts=ArraySubquery(Alias.objects.filter(card=OuterRef("card")).order_by("pk").values("text")),
-            key_term_texts=ArraySubquery(KeyTerm.objects.filter(card=OuterRef("card")).order_by("pk").values("term")),
-            card_set_aside_at=card_set_aside_at(user_id=user.pk),  # for the feedback's "Set this card aside"
-        )
-        .filter(session_id=session_id, session__user=user, position=position)
-        .first()
-    )
+    item = _ITEM_FOR_ANSWER.first(user_id=user.pk, session_id=session_id, position=position)
     if item is None:
         if not QuizSession.objects.filter(pk=session_id, user=user).exists():
             raise QuizSession.DoesNotExist
