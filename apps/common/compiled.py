@@ -8,7 +8,8 @@ the placeholders' places. Instances come out as the queryset's own iteration giv
 objects and annotations, through the fields' converters.
 
 The queryset's shape must not depend on its arguments: each one must reach the SQL as a parameter, unchanged
-(an id, a string compared for equality), not decide which SQL is written (None, an empty list, a LIKE pattern).
+(an id, a string compared for equality), not decide which SQL is written (None, an empty list, a LIKE pattern). An
+int beyond its column's range finds nothing, as the ORM's equality finds nothing.
 Arguments are ints or strings, of their placeholder's type. The first call builds the queryset twice, with the
 placeholders and with other values, and refuses one whose SQL differs, whose parameters differ elsewhere (a constant
 equal to a placeholder), or that leaves a placeholder out.
@@ -31,6 +32,9 @@ M = TypeVar("M", bound=Model)
 
 class PlaceholderError(TypeError):
     pass
+
+
+_BOUNDS = {"Int2": 2**15, "Int4": 2**31, "Int8": 2**63}  # psycopg's types of int parameters; a bare int: bigint
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,10 @@ class CompiledQuery(Generic[M]):
                 raise PlaceholderError(f"{name}={value!r} is not a {type(self._placeholders[name]).__name__}")
         params = list(plan.params)
         for index, name, kind in plan.slots:
-            params[index] = kind(arguments[name])
+            value = arguments[name]
+            if not _fits(value, kind):
+                return []
+            params[index] = kind(value)
         connection = connections[self._using]
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
@@ -148,3 +155,11 @@ class CompiledQuery(Generic[M]):
 
 def _other(value: int | str) -> int | str:
     return value - 1 if isinstance(value, int) else value + "~"
+
+
+def _fits(value: int | str, kind: type) -> bool:
+    """Whether psycopg can send `value` as `kind`: it refuses an int too big for the column's type (Int2, Int4), or
+    wraps it round. The ORM writes no SQL for such a value and finds nothing (a number in an address, say
+    /quiz/99999999999/), and so does a CompiledQuery."""
+    bound = _BOUNDS.get(kind.__name__, 2**63)
+    return type(value) is not int or -bound <= value < bound

@@ -106,3 +106,10 @@ def test_prefetching_and_values_do_not_compile():
 def test_a_placeholder_out_of_its_fields_range_is_named():
     with pytest.raises(PlaceholderError, match="out of its field's range"):
         CompiledQuery(lambda position: Card.objects.filter(position=position), position=-1)(position=1)
+
+
+def test_an_argument_beyond_its_columns_range_finds_nothing(decks):
+    # The ORM writes no SQL for such a value; the compiled SQL must not fail on it either (an address's number).
+    compiled = CompiledQuery(_cards, deck_id=30001, position=30002)
+    assert compiled(deck_id=2**70, position=1) == []
+    assert compiled(deck_id=decks[0].pk, position=2**40) == []

@@ -50,3 +50,10 @@ def test_the_question_an_answer_is_for(student, other_student, review, decks):
     assert (fourth.alias_texts, fourth.key_term_texts) == (["a kept tool", "the kept one"], ["kept|retained"])
     assert fourth.answer.response == "kept 1"
     assert fourth.session.answered_count == 3
+
+
+@pytest.mark.parametrize("number", [2**15, 2**31, 2**63, 10**30])
+def test_a_number_beyond_the_columns_range_is_no_such_question(student_client, student, review, number):
+    assert student_client.get(f"/quiz/{number}/").status_code == 404
+    assert student_client.get(f"/quiz/{review.pk}/q/{number}/").status_code == 404
+    assert student_client.post(f"/quiz/{review.pk}/q/{number}/", {"response": "kept 1"}).status_code == 404
