@@ -9,7 +9,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce, TruncDate
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from apps.common.compiled import CompiledQuery
@@ -71,10 +70,21 @@ def session_next_item(*, session: QuizSession) -> SessionItem | None:
     return _NEXT_ITEM.first(session_id=session.pk, user_id=session.user_id)
 
 
+def _item(session_id: int, user_id: int, position: int) -> QuerySet[SessionItem]:
+    items = _items().annotate(card_set_aside_at=card_set_aside_at(user_id=user_id))
+    return items.filter(session_id=session_id, position=position)
+
+
+# The feedback page after each answer sent without JavaScript, and every action under it.
+_ITEM = CompiledQuery(_item, session_id=30001, user_id=30002, position=30003)
+
+
 def session_item(*, session: QuizSession, position: int) -> SessionItem:
     """The question with its card and answer, and when its card was set aside (card_set_aside_at)."""
-    items = _items().annotate(card_set_aside_at=card_set_aside_at(user_id=session.user_id))
-    return get_object_or_404(items, session=session, position=position)
+    item = _ITEM.first(session_id=session.pk, user_id=session.user_id, position=position)
+    if item is None:
+        raise Http404("No such question")
+    return item
 
 
 def session_items(*, session: QuizSession) -> list[SessionItem]:

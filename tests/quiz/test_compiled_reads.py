@@ -52,6 +52,16 @@ def test_the_question_an_answer_is_for(student, other_student, review, decks):
     assert fourth.session.answered_count == 3
 
 
+def test_a_question_of_the_quiz_with_its_answer(student, other_student, review):
+    for user in (student, other_student):
+        for position in range(1, 7):
+            orm = selectors._item(review.pk, user.pk, position).first()
+            compiled = selectors._ITEM.first(session_id=review.pk, user_id=user.pk, position=position)
+            assert (compiled and loaded(compiled)) == (orm and loaded(orm))
+    second = selectors.session_item(session=review, position=2)
+    assert (second.number, second.answer.response, second.answer.card_version.number) == (2, "no idea", 1)
+
+
 @pytest.mark.parametrize("number", [2**15, 2**31, 2**63, 10**30])
 def test_a_number_beyond_the_columns_range_is_no_such_question(student_client, student, review, number):
     assert student_client.get(f"/quiz/{number}/").status_code == 404
