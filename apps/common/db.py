@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from django.db import connection, models, transaction
@@ -11,9 +12,26 @@ from psycopg import sql
 _STUDENT_LOCK_CLASS = 7468
 _NAME_LOCK_CLASS = 7469
 
-_INSERT_UNLESS_EXISTS = sql.SQL(
+_INSERT_UNLESS_EXISTS = (
     "INSERT INTO {table} ({columns}) VALUES ({values}) ON CONFLICT ({conflict}) DO NOTHING RETURNING {key}"
 )
+
+
+@functools.cache
+def _insert_unless_exists(model: type[models.Model], conflict: tuple[str, ...]) -> str:
+    # Once per model: composing it took 0.4 ms of each answer's POST.
+    meta, quote = model._meta, connection.ops.quote_name
+    return _INSERT_UNLESS_EXISTS.format(
+        table=quote(meta.db_table),
+        columns=", ".join(quote(f.column) for f in _inserted(model)),
+        values=", ".join(["%s"] * len(_inserted(model))),
+        conflict=", ".join(quote(meta.get_field(name).column) for name in conflict),
+        key=quote(meta.pk.column),
+    )
+
+
+def _inserted(model: type[models.Model]) -> list[models.Field]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
 def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> bool:
@@ -22,17 +40,10 @@ def insert_unless_exists(obj: models.Model, *, conflict: tuple[str, ...]) -> boo
     Sets obj.pk and returns True when the row was inserted, False when one already stood there.
     (bulk_create(ignore_conflicts=True) cannot say which, nor give back the key.)
     """
-    meta = obj._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    fields = _inserted(type(obj))
     for field in fields:
         field.pre_save(obj, add=True)
-    statement = _INSERT_UNLESS_EXISTS.format(
-        table=sql.Identifier(meta.db_table),
-        columns=sql.SQL(", ").join(sql.Identifier(f.column) for f in fields),
-        values=sql.SQL(", ").join(sql.Placeholder() * len(fields)),
-        conflict=sql.SQL(", ").join(sql.Identifier(meta.get_field(name).column) for name in conflict),
-        key=sql.Identifier(meta.pk.column),
-    )
+    statement = _insert_unless_exists(type(obj), conflict)
     values = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(statement, values)
