@@ -23,6 +23,7 @@ from .formulas import find_expressions, find_formulas
 from .glossary import glossary
 from .items import Item, closed_items
 from .keyterms import KeyTerm, derive_key_terms, part_echoes, question_stems
+from .learners import Relation, relations
 from .mathnorm import Formula
 from .named import Named, asked_names
 from .points import genus
@@ -104,6 +105,7 @@ class Profile:
     numbers: tuple[tuple[str, str, str, str], ...]  # "BF16 uses 8 exponent bits": (bf16, exponent, 8, ...)
     roles: Roles  # of a comparison: the two things, and which the answer's distinguishing words belong to
     bindings: frozenset[Binding]  # what the answer splits and what it copies: ("copy", "model") (bindings.py)
+    learners: tuple[Relation, ...]  # which model learns from which: ("small", "large", ...) (learners.py)
     things: tuple[frozenset[str], ...]  # of a comparison, the two things' names (comparatives.py)
     comparisons: tuple[Comparison, ...]  # the answer's comparatives between them: "DP ... slower" (comparatives.py)
     genus: frozenset[str]  # what the answer says its subject is, if the question asks: "format" (points.py)
@@ -191,6 +193,7 @@ def card_profile(
         numbers=numbers(answer),
         roles=ownership(question, answer, qstems),
         bindings=bindings(answer_plain),
+        learners=relations(answer_plain),
         things=compared,
         comparisons=comparisons(compared, answer_plain),
         genus=genus(answer_plain) if _WHAT_IS.search(question) else frozenset(),

@@ -49,6 +49,7 @@ from .feedback import coverage_feedback, join_words, phrased
 from .hedges import unsure_between
 from .items import short_list
 from .keyterms import coverage, index_response
+from .learners import learner_swapped
 from .named import unnamed
 from .offtarget import penalty
 from .opposites import opposed, said_one
@@ -163,6 +164,7 @@ def coverage_grade(profile: Profile, text: str, tokens: list[Token], bonus: floa
     numbers_ = misnumbered(profile.numbers, text) if profile.numbers else ()
     swaps += misattributed(profile.roles, profile.question_stems, text) if profile.roles[1] else ()
     swaps += misbound(profile.bindings, text) if profile.bindings else ()
+    swaps += learner_swapped(profile.learners, text) if profile.learners else ()
     swaps += misstated
     swaps += sameness_claims(tokens, names, own)  # "features always match" where the answer has discrepancies
     swaps += opposed(profile.answer_words, tokens)  # "the full budget" where the answer gives "a small budget"
